@@ -1,0 +1,198 @@
+//! The one error type for every textual and binary form uuidkit reads.
+//!
+//! An [`Error`] is small and `Copy`: the fast parsing path returns only "it failed", and the
+//! detailed diagnosis (what went wrong, at which byte) is computed by re-scanning the input on
+//! the slow path. The `Display` text is part of the API and is compared word for word in tests.
+
+use core::fmt;
+
+/// What went wrong, as a plain enum for matching. See [`Error::kind`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input has a length no form accepts.
+    Length,
+    /// A byte that is not allowed where it stands (for UUID text: not a hex digit).
+    Char,
+    /// A hyphen where none may stand, or a digit where a hyphen must.
+    Hyphen,
+    /// A hyphen-separated group has the wrong number of digits.
+    GroupLength,
+    /// A prefix (`urn:uuid:`, `2.25.`, `urn:oid:2.25.`) is missing or misspelt.
+    Prefix,
+    /// A `{` or `}` without its partner, or in the wrong place.
+    Braces,
+    /// A decimal integer is 2^128 or larger.
+    Overflow,
+    /// A decimal integer has a leading zero (only `0` itself may start with `0`).
+    LeadingZero,
+}
+
+/// Detail carried for the message; private so that it can grow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Detail {
+    /// found length, expected length (0 = any of 32, 36, 38, 45)
+    Length { found: usize, expected: usize },
+    /// The offending character: a decoded `char`, or a raw byte that is not valid UTF-8.
+    Char { ch: Option<char>, byte: u8, expected: Expected },
+    /// `missing`: a digit stands where a hyphen must; else a hyphen where a digit must.
+    Hyphen { missing: bool },
+    /// group number (1-based), digits found, digits expected
+    GroupLength { group: u8, found: usize, expected: u8 },
+    Prefix { expected: &'static str },
+    Braces,
+    Overflow,
+    LeadingZero,
+}
+
+/// What was expected instead of an invalid character; chooses the message's wording.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Expected {
+    Hex,
+    Decimal,
+}
+
+/// The error returned when a UUID cannot be read from some form.
+///
+/// It tells the [kind](Error::kind) of problem and the 0-based byte
+/// [position](Error::position) where it was found.
+///
+/// ```
+/// let err = uuidkit::Uuid::parse_str("67e55044-10b1-426f-9247-bb680e5fe0cX").unwrap_err();
+/// assert!(err.is_invalid_char());
+/// assert_eq!(err.position(), 35);
+/// assert_eq!(
+///     err.to_string(),
+///     "invalid character 'X' at byte 35: expected a hexadecimal digit"
+/// );
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Error {
+    pub(crate) detail: Detail,
+    pub(crate) pos: usize,
+}
+
+impl Error {
+    pub(crate) const fn new(detail: Detail, pos: usize) -> Self {
+        Error { detail, pos }
+    }
+
+    /// The kind of problem.
+    pub const fn kind(&self) -> ErrorKind {
+        match self.detail {
+            Detail::Length { .. } => ErrorKind::Length,
+            Detail::Char { .. } => ErrorKind::Char,
+            Detail::Hyphen { .. } => ErrorKind::Hyphen,
+            Detail::GroupLength { .. } => ErrorKind::GroupLength,
+            Detail::Prefix { .. } => ErrorKind::Prefix,
+            Detail::Braces => ErrorKind::Braces,
+            Detail::Overflow => ErrorKind::Overflow,
+            Detail::LeadingZero => ErrorKind::LeadingZero,
+        }
+    }
+
+    /// The 0-based byte offset in the input where the problem was found.
+    ///
+    /// For a length error it is where the input should have ended (too long) or where it
+    /// ended too soon (too short).
+    pub const fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// The input has a length no form accepts.
+    pub const fn is_length(&self) -> bool {
+        matches!(self.kind(), ErrorKind::Length)
+    }
+    /// A character that is not allowed where it stands.
+    pub const fn is_invalid_char(&self) -> bool {
+        matches!(self.kind(), ErrorKind::Char)
+    }
+    /// A misplaced hyphen.
+    pub const fn is_hyphen(&self) -> bool {
+        matches!(self.kind(), ErrorKind::Hyphen)
+    }
+    /// A group of the wrong length.
+    pub const fn is_group_length(&self) -> bool {
+        matches!(self.kind(), ErrorKind::GroupLength)
+    }
+    /// A missing or misspelt prefix.
+    pub const fn is_prefix(&self) -> bool {
+        matches!(self.kind(), ErrorKind::Prefix)
+    }
+    /// Unbalanced braces.
+    pub const fn is_braces(&self) -> bool {
+        matches!(self.kind(), ErrorKind::Braces)
+    }
+    /// A decimal integer of 2^128 or more.
+    pub const fn is_overflow(&self) -> bool {
+        matches!(self.kind(), ErrorKind::Overflow)
+    }
+    /// A decimal integer with a leading zero.
+    pub const fn is_leading_zero(&self) -> bool {
+        matches!(self.kind(), ErrorKind::LeadingZero)
+    }
+
+    /// A short static description of the kind, for contexts without formatting.
+    pub const fn kind_str(&self) -> &'static str {
+        match self.kind() {
+            ErrorKind::Length => "invalid length",
+            ErrorKind::Char => "invalid character",
+            ErrorKind::Hyphen => "misplaced hyphen",
+            ErrorKind::GroupLength => "invalid group length",
+            ErrorKind::Prefix => "invalid prefix",
+            ErrorKind::Braces => "unbalanced brace",
+            ErrorKind::Overflow => "integer too large",
+            ErrorKind::LeadingZero => "leading zero",
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let pos = self.pos;
+        match self.detail {
+            Detail::Length { found, expected } => {
+                if expected == 0 {
+                    write!(
+                        f,
+                        "invalid length: expected 32, 36, 38 or 45 bytes, found {found}"
+                    )
+                } else {
+                    write!(f, "invalid length: expected {expected} bytes, found {found}")
+                }
+            }
+            Detail::Char { ch, byte, expected } => {
+                match ch {
+                    Some(c) => write!(f, "invalid character {c:?} at byte {pos}")?,
+                    None => write!(f, "invalid byte 0x{byte:02x} at byte {pos}")?,
+                }
+                match expected {
+                    Expected::Hex => f.write_str(": expected a hexadecimal digit"),
+                    Expected::Decimal => f.write_str(": expected a decimal digit"),
+                }
+            }
+            Detail::Hyphen { missing: true } => write!(f, "missing hyphen at byte {pos}"),
+            Detail::Hyphen { missing: false } => write!(f, "misplaced hyphen at byte {pos}"),
+            Detail::GroupLength {
+                group,
+                found,
+                expected,
+            } => write!(
+                f,
+                "invalid group length: group {group} at byte {pos} has {found} digits, expected {expected}"
+            ),
+            Detail::Prefix { expected } => {
+                write!(f, "invalid prefix at byte {pos}: expected {expected:?}")
+            }
+            Detail::Braces => write!(f, "unbalanced brace at byte {pos}"),
+            Detail::Overflow => write!(
+                f,
+                "integer too large at byte {pos}: a UUID is less than 2^128"
+            ),
+            Detail::LeadingZero => write!(f, "leading zero at byte {pos}"),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Error {}

@@ -1,0 +1,454 @@
+//! Reading the four text forms of RFC 9562 §4 (hyphenated, simple, braced, URN).
+//!
+//! The fast path dispatches on the length alone (32, 36, 38 or 45 bytes; anything else is
+//! rejected before a byte is looked at) and decodes with a table lookup per digit. Only when it
+//! fails does [`diagnose`] re-scan the input to say what is wrong and where. Both are `const fn`
+//! so that [`uuid!`](crate::uuid!) rejects a bad literal at compile time.
+
+use crate::error::{Detail, Error, Expected};
+use crate::Uuid;
+
+/// Hex digit values; 0xFF for every byte that is not a hex digit.
+pub(crate) const HEX: [u8; 256] = {
+    let mut t = [0xffu8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        t[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Where each of the 16 bytes' two digits start in the hyphenated form.
+const HYPHENATED_OFFSETS: [usize; 16] = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
+/// Digits per group of the hyphenated form.
+const GROUPS: [usize; 5] = [8, 4, 4, 4, 12];
+const URN_PREFIX: &[u8; 9] = b"urn:uuid:";
+
+#[inline(always)]
+const fn byte_at(s: &[u8], i: usize) -> Option<u8> {
+    let hi = HEX[s[i] as usize];
+    let lo = HEX[s[i + 1] as usize];
+    if (hi | lo) & 0xf0 != 0 {
+        None
+    } else {
+        Some((hi << 4) | lo)
+    }
+}
+
+/// 32 hex digits starting at `start`.
+const fn decode_simple(s: &[u8], start: usize) -> Option<[u8; 16]> {
+    let mut out = [0u8; 16];
+    let mut i = 0;
+    while i < 16 {
+        match byte_at(s, start + 2 * i) {
+            Some(b) => out[i] = b,
+            None => return None,
+        }
+        i += 1;
+    }
+    Some(out)
+}
+
+/// The 36-byte hyphenated form starting at `start`.
+const fn decode_hyphenated(s: &[u8], start: usize) -> Option<[u8; 16]> {
+    if s[start + 8] != b'-'
+        || s[start + 13] != b'-'
+        || s[start + 18] != b'-'
+        || s[start + 23] != b'-'
+    {
+        return None;
+    }
+    let mut out = [0u8; 16];
+    let mut i = 0;
+    while i < 16 {
+        match byte_at(s, start + HYPHENATED_OFFSETS[i]) {
+            Some(b) => out[i] = b,
+            None => return None,
+        }
+        i += 1;
+    }
+    Some(out)
+}
+
+const fn is_urn_prefix(s: &[u8]) -> bool {
+    let mut i = 0;
+    while i < 9 {
+        if s[i].to_ascii_lowercase() != URN_PREFIX[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The fast path: `None` on any failure.
+#[inline]
+pub(crate) const fn parse_fast(s: &[u8]) -> Option<Uuid> {
+    let bytes = match s.len() {
+        32 => decode_simple(s, 0),
+        36 => decode_hyphenated(s, 0),
+        38 if s[0] == b'{' && s[37] == b'}' => decode_hyphenated(s, 1),
+        45 if is_urn_prefix(s) => decode_hyphenated(s, 9),
+        _ => None,
+    };
+    match bytes {
+        Some(b) => Some(Uuid::from_bytes(b)),
+        None => None,
+    }
+}
+
+/// Parses any of the four forms, with a detailed error.
+pub(crate) const fn parse(s: &[u8]) -> Result<Uuid, Error> {
+    match parse_fast(s) {
+        Some(u) => Ok(u),
+        None => Err(diagnose(s)),
+    }
+}
+
+/// Parses exactly the hyphenated form (no braces, no prefix).
+pub(crate) const fn parse_hyphenated(s: &[u8]) -> Result<Uuid, Error> {
+    if s.len() == 36 {
+        if let Some(b) = decode_hyphenated(s, 0) {
+            return Ok(Uuid::from_bytes(b));
+        }
+        if let Some(e) = positional(s, 0, true) {
+            return Err(e);
+        }
+    }
+    Err(length_error(s.len(), 36))
+}
+
+/// Parses exactly the simple form (32 hex digits).
+pub(crate) const fn parse_simple(s: &[u8]) -> Result<Uuid, Error> {
+    if s.len() == 32 {
+        if let Some(b) = decode_simple(s, 0) {
+            return Ok(Uuid::from_bytes(b));
+        }
+        if let Some(e) = positional(s, 0, false) {
+            return Err(e);
+        }
+    }
+    Err(length_error(s.len(), 32))
+}
+
+const fn length_error(found: usize, expected: usize) -> Error {
+    let pos = if found > expected && expected != 0 {
+        expected
+    } else {
+        found
+    };
+    Error::new(Detail::Length { found, expected }, pos)
+}
+
+/// Decodes the UTF-8 character starting at `p`, if a valid one starts there.
+const fn decode_char(s: &[u8], p: usize) -> Option<char> {
+    let b0 = s[p];
+    let (len, init) = if b0 < 0x80 {
+        return Some(b0 as char);
+    } else if b0 & 0xe0 == 0xc0 {
+        (2, (b0 & 0x1f) as u32)
+    } else if b0 & 0xf0 == 0xe0 {
+        (3, (b0 & 0x0f) as u32)
+    } else if b0 & 0xf8 == 0xf0 {
+        (4, (b0 & 0x07) as u32)
+    } else {
+        return None;
+    };
+    if p + len > s.len() {
+        return None;
+    }
+    let mut cp = init;
+    let mut i = 1;
+    while i < len {
+        let b = s[p + i];
+        if b & 0xc0 != 0x80 {
+            return None;
+        }
+        cp = (cp << 6) | (b & 0x3f) as u32;
+        i += 1;
+    }
+    // Reject overlong encodings so that the reported character is the one really written.
+    let min = match len {
+        2 => 0x80,
+        3 => 0x800,
+        _ => 0x10000,
+    };
+    if cp < min {
+        return None;
+    }
+    char::from_u32(cp)
+}
+
+/// The error for a byte that is neither a digit nor a hyphen.
+pub(crate) const fn char_error(s: &[u8], p: usize, expected: Expected) -> Error {
+    let b = s[p];
+    if b == b'{' || b == b'}' {
+        return Error::new(Detail::Braces, p);
+    }
+    Error::new(
+        Detail::Char {
+            ch: decode_char(s, p),
+            byte: b,
+            expected,
+        },
+        p,
+    )
+}
+
+/// Checks a body of the right length slot by slot: hex slots and (when `hyphens`) the four
+/// hyphen slots. Returns the first problem.
+const fn positional(s: &[u8], start: usize, hyphens: bool) -> Option<Error> {
+    let n = if hyphens { 36 } else { 32 };
+    let mut j = 0;
+    while j < n {
+        let p = start + j;
+        let c = s[p];
+        let hyphen_slot = hyphens && (j == 8 || j == 13 || j == 18 || j == 23);
+        if hyphen_slot {
+            if c != b'-' {
+                if HEX[c as usize] != 0xff {
+                    return Some(Error::new(Detail::Hyphen { missing: true }, p));
+                }
+                return Some(char_error(s, p, Expected::Hex));
+            }
+        } else if HEX[c as usize] == 0xff {
+            if c == b'-' {
+                return Some(Error::new(Detail::Hyphen { missing: false }, p));
+            }
+            return Some(char_error(s, p, Expected::Hex));
+        }
+        j += 1;
+    }
+    None
+}
+
+/// The slow path: says what is wrong with an input the fast path rejected, and where.
+pub(crate) const fn diagnose(s: &[u8]) -> Error {
+    let len = s.len();
+    match len {
+        32 => {
+            if let Some(e) = positional(s, 0, false) {
+                return e;
+            }
+        }
+        36 => {
+            if let Some(e) = positional(s, 0, true) {
+                return e;
+            }
+        }
+        38 if s[0] == b'{' => {
+            if let Some(e) = positional(s, 1, true) {
+                return e;
+            }
+            if s[37] != b'}' {
+                return char_error_or_brace(s, 37);
+            }
+        }
+        45 if s[0] == b'u' || s[0] == b'U' => {
+            if let Some(e) = prefix_error(s) {
+                return e;
+            }
+            if let Some(e) = positional(s, 9, true) {
+                return e;
+            }
+        }
+        _ => {}
+    }
+    generic(s)
+}
+
+/// At the place of the closing brace: a brace error, whatever stands there.
+const fn char_error_or_brace(_s: &[u8], p: usize) -> Error {
+    Error::new(Detail::Braces, p)
+}
+
+/// The first byte where `s` stops matching `urn:uuid:` (case-insensitive), if it does.
+const fn prefix_error(s: &[u8]) -> Option<Error> {
+    let mut k = 0;
+    while k < 9 {
+        if k >= s.len() || s[k].to_ascii_lowercase() != URN_PREFIX[k] {
+            return Some(Error::new(
+                Detail::Prefix {
+                    expected: "urn:uuid:",
+                },
+                k,
+            ));
+        }
+        k += 1;
+    }
+    None
+}
+
+/// Diagnoses an input of a length no form has, by reading it as groups of hex digits.
+const fn generic(s: &[u8]) -> Error {
+    let len = s.len();
+    let mut p = 0;
+    let mut end = len;
+    let mut braced = false;
+    let mut urn = false;
+    if len > 0 && s[0] == b'{' {
+        braced = true;
+        p = 1;
+        if len >= 2 && s[len - 1] == b'}' {
+            end = len - 1;
+        }
+    } else if len > 0 && (s[0] == b'u' || s[0] == b'U') {
+        // Nothing else starts with a 'u': it must be meant as a URN.
+        if let Some(e) = prefix_error(s) {
+            return e;
+        }
+        urn = true;
+        p = 9;
+    }
+    let whole = if braced {
+        38
+    } else if urn {
+        45
+    } else {
+        36
+    };
+    let mut g = 0;
+    loop {
+        let gstart = p;
+        while p < end && HEX[s[p] as usize] != 0xff {
+            p += 1;
+        }
+        let r = p - gstart;
+        if p == end {
+            if g == 0 {
+                let expected = if braced {
+                    38
+                } else if urn {
+                    45
+                } else {
+                    32
+                };
+                return length_error(len, expected);
+            }
+            if r != GROUPS[g] {
+                return group_error(g, r, gstart);
+            }
+            if g < 4 {
+                return length_error(len, whole);
+            }
+            if braced && end == len {
+                return Error::new(Detail::Braces, len);
+            }
+            return length_error(len, whole);
+        }
+        let c = s[p];
+        if c != b'-' {
+            return char_error(s, p, Expected::Hex);
+        }
+        if g == 4 {
+            return Error::new(Detail::Hyphen { missing: false }, p);
+        }
+        if r != GROUPS[g] {
+            return group_error(g, r, gstart);
+        }
+        g += 1;
+        p += 1;
+    }
+}
+
+const fn group_error(g: usize, found: usize, at: usize) -> Error {
+    Error::new(
+        Detail::GroupLength {
+            group: g as u8 + 1,
+            found,
+            expected: GROUPS[g] as u8,
+        },
+        at,
+    )
+}
+
+impl Uuid {
+    /// Parses the hyphenated, simple, braced or URN form; hex digits in either case.
+    ///
+    /// Nothing else is accepted: no surrounding whitespace, no `0x`, no other hyphens.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// let a = Uuid::parse_str("67e55044-10b1-426f-9247-bb680e5fe0c8").unwrap();
+    /// assert_eq!(Uuid::parse_str("67E5504410B1426F9247BB680E5FE0C8").unwrap(), a);
+    /// assert_eq!(Uuid::parse_str("{67e55044-10b1-426f-9247-bb680e5fe0c8}").unwrap(), a);
+    /// assert_eq!(Uuid::parse_str("URN:UUID:67e55044-10b1-426f-9247-bb680e5fe0c8").unwrap(), a);
+    /// assert!(Uuid::parse_str(" 67e55044-10b1-426f-9247-bb680e5fe0c8").is_err());
+    /// ```
+    pub const fn parse_str(s: &str) -> Result<Uuid, Error> {
+        parse(s.as_bytes())
+    }
+
+    /// Like [`Uuid::parse_str`] on bytes that need not be UTF-8.
+    ///
+    /// ```
+    /// let e = uuidkit::Uuid::try_parse_ascii(b"\xff").unwrap_err();
+    /// assert!(e.is_length());
+    /// ```
+    pub const fn try_parse_ascii(s: &[u8]) -> Result<Uuid, Error> {
+        parse(s)
+    }
+
+    /// Parses only the 36-byte hyphenated form.
+    ///
+    /// ```
+    /// assert!(uuidkit::Uuid::parse_hyphenated("67e5504410b1426f9247bb680e5fe0c8").is_err());
+    /// ```
+    pub const fn parse_hyphenated(s: &str) -> Result<Uuid, Error> {
+        parse_hyphenated(s.as_bytes())
+    }
+
+    /// Parses only the 32-digit simple form.
+    ///
+    /// ```
+    /// assert!(uuidkit::Uuid::parse_simple("67e5504410b1426f9247bb680e5fe0c8").is_ok());
+    /// ```
+    pub const fn parse_simple(s: &str) -> Result<Uuid, Error> {
+        parse_simple(s.as_bytes())
+    }
+}
+
+impl core::str::FromStr for Uuid {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
+        parse(s.as_bytes())
+    }
+}
+
+impl TryFrom<&str> for Uuid {
+    type Error = Error;
+    fn try_from(s: &str) -> Result<Self, Error> {
+        parse(s.as_bytes())
+    }
+}
+
+/// A UUID literal checked at compile time.
+///
+/// ```
+/// use uuidkit::{uuid, Uuid};
+/// const ID: Uuid = uuid!("67e55044-10b1-426f-9247-bb680e5fe0c8");
+/// assert_eq!(ID.to_string(), "67e55044-10b1-426f-9247-bb680e5fe0c8");
+/// ```
+///
+/// A bad literal does not compile:
+///
+/// ```compile_fail
+/// const BAD: uuidkit::Uuid = uuidkit::uuid!("67e55044-10b1-426f-9247-bb680e5fe0cX");
+/// ```
+#[macro_export]
+macro_rules! uuid {
+    ($s:expr $(,)?) => {{
+        const OUTPUT: $crate::Uuid = match $crate::Uuid::parse_str($s) {
+            ::core::result::Result::Ok(u) => u,
+            ::core::result::Result::Err(e) => panic!("{}", e.kind_str()),
+        };
+        OUTPUT
+    }};
+}

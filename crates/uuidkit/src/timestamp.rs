@@ -1,0 +1,443 @@
+//! A point in time as UUIDs carry it: Gregorian 100-ns ticks (v1, v2, v6) or Unix milliseconds
+//! (v7), kept as signed seconds and nanoseconds from the Unix epoch so that times before 1970
+//! (any v1/v6 timestamp back to 1582-10-15) are represented exactly.
+
+use core::fmt;
+
+/// 100-ns ticks from 1582-10-15T00:00:00Z (the Gregorian reform) to 1970-01-01T00:00:00Z.
+pub const GREGORIAN_OFFSET_TICKS: u64 = 0x01B2_1DD2_1381_4000;
+
+const NANOS_PER_SEC: i128 = 1_000_000_000;
+
+/// A time with nanosecond resolution, from about 292 billion years BC to AD, relative to the
+/// Unix epoch. Every v1, v2, v6 and v7 timestamp converts to one exactly.
+///
+/// ```
+/// use uuidkit::Timestamp;
+/// let t = Timestamp::from_gregorian_ticks(0);
+/// assert_eq!(t.to_rfc3339(7).to_string(), "1582-10-15T00:00:00.0000000Z");
+/// assert_eq!(t.unix_nanos(), -12_219_292_800_000_000_000);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Timestamp {
+    secs: i64,
+    nanos: u32,
+}
+
+/// The error for a timestamp that cannot be read or is out of a layout's range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeError {
+    msg: &'static str,
+    pos: usize,
+}
+
+impl TimeError {
+    /// The 0-based byte position of the problem in the input (0 when not about text).
+    pub const fn position(&self) -> usize {
+        self.pos
+    }
+}
+
+impl fmt::Display for TimeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at byte {}", self.msg, self.pos)
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for TimeError {}
+
+impl Timestamp {
+    /// The Unix epoch, 1970-01-01T00:00:00Z.
+    pub const UNIX_EPOCH: Timestamp = Timestamp { secs: 0, nanos: 0 };
+
+    /// A timestamp from Unix seconds and nanoseconds; `None` if `nanos` ≥ 10^9.
+    pub const fn from_unix(secs: i64, nanos: u32) -> Option<Timestamp> {
+        if nanos >= 1_000_000_000 {
+            None
+        } else {
+            Some(Timestamp { secs, nanos })
+        }
+    }
+
+    /// A timestamp from nanoseconds since the Unix epoch (negative before it); `None` when out
+    /// of range of `i64` seconds.
+    ///
+    /// ```
+    /// let t = uuidkit::Timestamp::from_unix_nanos(-1).unwrap();
+    /// assert_eq!((t.unix_seconds(), t.subsec_nanos()), (-1, 999_999_999));
+    /// ```
+    pub const fn from_unix_nanos(nanos: i128) -> Option<Timestamp> {
+        let secs = nanos.div_euclid(NANOS_PER_SEC);
+        if secs < i64::MIN as i128 || secs > i64::MAX as i128 {
+            return None;
+        }
+        Some(Timestamp {
+            secs: secs as i64,
+            nanos: nanos.rem_euclid(NANOS_PER_SEC) as u32,
+        })
+    }
+
+    /// Nanoseconds since the Unix epoch (negative before it).
+    pub const fn unix_nanos(&self) -> i128 {
+        self.secs as i128 * NANOS_PER_SEC + self.nanos as i128
+    }
+
+    /// Whole seconds since the Unix epoch, rounded towards negative infinity.
+    pub const fn unix_seconds(&self) -> i64 {
+        self.secs
+    }
+
+    /// The nanoseconds within the second, 0 to 999,999,999.
+    pub const fn subsec_nanos(&self) -> u32 {
+        self.nanos
+    }
+
+    /// A timestamp from 100-ns ticks since 1582-10-15 (the v1/v6 timestamp).
+    pub const fn from_gregorian_ticks(ticks: u64) -> Timestamp {
+        let since_unix = ticks as i128 - GREGORIAN_OFFSET_TICKS as i128;
+        let secs = since_unix.div_euclid(10_000_000);
+        let rem = since_unix.rem_euclid(10_000_000);
+        Timestamp {
+            secs: secs as i64,
+            nanos: (rem * 100) as u32,
+        }
+    }
+
+    /// 100-ns ticks since 1582-10-15, truncating sub-tick nanoseconds; `None` if the time is
+    /// before 1582-10-15 or does not fit in 60 bits (after 5236-03-31; RFC 9562 §6.1 says 5623 AD, the arithmetic says otherwise).
+    ///
+    /// ```
+    /// let t = uuidkit::Timestamp::from_unix_millis(1645557742000);
+    /// assert_eq!(t.gregorian_ticks(), Some(0x1EC9414C232AB00));
+    /// ```
+    pub const fn gregorian_ticks(&self) -> Option<u64> {
+        let ticks = self.unix_nanos().div_euclid(100) + GREGORIAN_OFFSET_TICKS as i128;
+        if ticks < 0 || ticks >= 1 << 60 {
+            None
+        } else {
+            Some(ticks as u64)
+        }
+    }
+
+    /// A timestamp from milliseconds since the Unix epoch (the v7 `unix_ts_ms`).
+    pub const fn from_unix_millis(ms: u64) -> Timestamp {
+        Timestamp {
+            secs: (ms / 1000) as i64,
+            nanos: ((ms % 1000) * 1_000_000) as u32,
+        }
+    }
+
+    /// Milliseconds since the Unix epoch, truncated; `None` before 1970 or beyond 48 bits
+    /// (after 10889-08-02).
+    pub const fn unix_millis(&self) -> Option<u64> {
+        if self.secs < 0 {
+            return None;
+        }
+        let ms = self.secs as i128 * 1000 + (self.nanos / 1_000_000) as i128;
+        if ms >= 1 << 48 {
+            None
+        } else {
+            Some(ms as u64)
+        }
+    }
+
+    /// This timestamp moved by a signed number of nanoseconds; `None` on overflow.
+    pub const fn checked_add_nanos(&self, delta: i128) -> Option<Timestamp> {
+        match self.unix_nanos().checked_add(delta) {
+            Some(n) => Timestamp::from_unix_nanos(n),
+            None => None,
+        }
+    }
+
+    /// A display adapter writing RFC 3339 in UTC with `digits` fraction digits (0–9).
+    ///
+    /// ```
+    /// let t = uuidkit::Timestamp::from_unix_millis(1645557742000);
+    /// assert_eq!(t.to_rfc3339(3).to_string(), "2022-02-22T19:22:22.000Z");
+    /// ```
+    pub const fn to_rfc3339(&self, digits: u8) -> Rfc3339 {
+        Rfc3339 {
+            ts: *self,
+            digits: if digits > 9 { 9 } else { digits },
+        }
+    }
+
+    /// Reads an RFC 3339 date-time (`2024-01-02T03:04:05.678Z`, `…+02:00`, `t` or a space as
+    /// separator, up to 9 fraction digits).
+    ///
+    /// ```
+    /// let t = uuidkit::Timestamp::parse_rfc3339("1970-01-01T01:00:00.5+01:00").unwrap();
+    /// assert_eq!(t.unix_nanos(), 500_000_000);
+    /// assert!(uuidkit::Timestamp::parse_rfc3339("1970-13-01T00:00:00Z").is_err());
+    /// ```
+    pub fn parse_rfc3339(s: &str) -> Result<Timestamp, TimeError> {
+        let b = s.as_bytes();
+        let err = |msg, pos| TimeError { msg, pos };
+        let num = |from: usize, len: usize| -> Result<i64, TimeError> {
+            let mut v = 0i64;
+            for i in from..from + len {
+                match b.get(i) {
+                    Some(c @ b'0'..=b'9') => v = v * 10 + (c - b'0') as i64,
+                    _ => return Err(err("expected a digit", i)),
+                }
+            }
+            Ok(v)
+        };
+        let expect = |i: usize, c: u8, msg| -> Result<(), TimeError> {
+            if b.get(i) == Some(&c) {
+                Ok(())
+            } else {
+                Err(err(msg, i))
+            }
+        };
+        let year = num(0, 4)?;
+        expect(4, b'-', "expected '-'")?;
+        let month = num(5, 2)?;
+        expect(7, b'-', "expected '-'")?;
+        let day = num(8, 2)?;
+        match b.get(10) {
+            Some(b'T' | b't' | b' ') => {}
+            _ => return Err(err("expected 'T'", 10)),
+        }
+        let hour = num(11, 2)?;
+        expect(13, b':', "expected ':'")?;
+        let minute = num(14, 2)?;
+        expect(16, b':', "expected ':'")?;
+        let second = num(17, 2)?;
+        if !(1..=12).contains(&month) {
+            return Err(err("month out of range", 5));
+        }
+        if day < 1 || day > days_in_month(year, month as u32) as i64 {
+            return Err(err("day out of range", 8));
+        }
+        if hour > 23 {
+            return Err(err("hour out of range", 11));
+        }
+        if minute > 59 {
+            return Err(err("minute out of range", 14));
+        }
+        if second > 60 {
+            return Err(err("second out of range", 17));
+        }
+        let mut i = 19;
+        let mut nanos = 0u32;
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            let start = i;
+            let mut scale = 100_000_000u32;
+            while let Some(c @ b'0'..=b'9') = b.get(i) {
+                if i - start >= 9 {
+                    return Err(err("more than 9 fraction digits", i));
+                }
+                nanos += (c - b'0') as u32 * scale;
+                scale /= 10;
+                i += 1;
+            }
+            if i == start {
+                return Err(err("expected a fraction digit", i));
+            }
+        }
+        let offset_secs = match b.get(i) {
+            Some(b'Z' | b'z') => {
+                i += 1;
+                0
+            }
+            Some(&sign @ (b'+' | b'-')) => {
+                let h = num(i + 1, 2)?;
+                expect(i + 3, b':', "expected ':'")?;
+                let m = num(i + 4, 2)?;
+                if h > 23 || m > 59 {
+                    return Err(err("offset out of range", i));
+                }
+                i += 6;
+                let o = h * 3600 + m * 60;
+                if sign == b'-' {
+                    -o
+                } else {
+                    o
+                }
+            }
+            _ => return Err(err("expected 'Z' or an offset", i)),
+        };
+        if i != b.len() {
+            return Err(err("unexpected trailing text", i));
+        }
+        // A leap second (:60) is read as the last nanosecond of :59's successor, i.e. the next
+        // second; UUID clocks do not represent leap seconds either.
+        let days = days_from_civil(year, month as u32, day as u32);
+        let secs = days * 86_400 + hour * 3600 + minute * 60 + second - offset_secs;
+        Ok(Timestamp { secs, nanos })
+    }
+}
+
+/// Display adapter returned by [`Timestamp::to_rfc3339`].
+#[derive(Debug, Clone, Copy)]
+pub struct Rfc3339 {
+    ts: Timestamp,
+    digits: u8,
+}
+
+impl fmt::Display for Rfc3339 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let days = self.ts.secs.div_euclid(86_400);
+        let sod = self.ts.secs.rem_euclid(86_400);
+        let (y, m, d) = civil_from_days(days);
+        // RFC 3339 has four-digit years; v7 reaches year 10889, written with five.
+        write!(f, "{y:04}")?;
+        write!(
+            f,
+            "-{m:02}-{d:02}T{:02}:{:02}:{:02}",
+            sod / 3600,
+            (sod / 60) % 60,
+            sod % 60
+        )?;
+        if self.digits > 0 {
+            let frac = self.ts.nanos / 10u32.pow(9 - self.digits as u32);
+            write!(f, ".{:0width$}", frac, width = self.digits as usize)?;
+        }
+        f.write_str("Z")
+    }
+}
+
+#[cfg(feature = "std")]
+impl Timestamp {
+    /// The timestamp of a `SystemTime`; `None` if out of range.
+    pub fn from_system_time(t: std::time::SystemTime) -> Option<Timestamp> {
+        match t.duration_since(std::time::UNIX_EPOCH) {
+            Ok(d) => Timestamp::from_unix_nanos(d.as_nanos() as i128),
+            Err(e) => Timestamp::from_unix_nanos(-(e.duration().as_nanos() as i128)),
+        }
+    }
+
+    /// The `SystemTime` of this timestamp; `None` if the platform cannot represent it.
+    pub fn to_system_time(&self) -> Option<std::time::SystemTime> {
+        use std::time::{Duration, UNIX_EPOCH};
+        if self.secs >= 0 {
+            UNIX_EPOCH.checked_add(Duration::new(self.secs as u64, self.nanos))
+        } else {
+            let back = Duration::from_nanos(0)
+                .checked_add(Duration::new(self.secs.unsigned_abs(), 0))?
+                .checked_sub(Duration::from_nanos(self.nanos as u64))?;
+            UNIX_EPOCH.checked_sub(back)
+        }
+    }
+
+    /// The current time of the system clock.
+    pub fn now() -> Timestamp {
+        Timestamp::from_system_time(std::time::SystemTime::now()).unwrap_or(Timestamp::UNIX_EPOCH)
+    }
+}
+
+#[cfg(feature = "std")]
+impl TryFrom<std::time::SystemTime> for Timestamp {
+    type Error = TimeError;
+    fn try_from(t: std::time::SystemTime) -> Result<Self, TimeError> {
+        Timestamp::from_system_time(t).ok_or(TimeError {
+            msg: "time out of range",
+            pos: 0,
+        })
+    }
+}
+
+const fn is_leap(y: i64) -> bool {
+    y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)
+}
+
+const fn days_in_month(y: i64, m: u32) -> u32 {
+    match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        _ => {
+            if is_leap(y) {
+                29
+            } else {
+                28
+            }
+        }
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+pub(crate) const fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let m = m as i64;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d as i64 - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The proleptic Gregorian date of a day number since 1970-01-01.
+pub(crate) const fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_round_trip_over_ten_thousand_years() {
+        let mut z = days_from_civil(1582, 10, 15);
+        let end = days_from_civil(11000, 1, 1);
+        let (mut y, mut m, mut d) = (1582i64, 10u32, 15u32);
+        while z < end {
+            assert_eq!(civil_from_days(z), (y, m, d));
+            assert_eq!(days_from_civil(y, m, d), z);
+            z += 1;
+            d += 1;
+            if d > days_in_month(y, m) {
+                d = 1;
+                m += 1;
+                if m > 12 {
+                    m = 1;
+                    y += 1;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn gregorian_range_limits() {
+        let max = Timestamp::from_gregorian_ticks((1 << 60) - 1);
+        assert_eq!(max.to_rfc3339(7).to_string(), "5236-03-31T21:21:00.6846975Z");
+        assert_eq!(max.gregorian_ticks(), Some((1 << 60) - 1));
+        assert_eq!(max.checked_add_nanos(100).unwrap().gregorian_ticks(), None);
+        let v7max = Timestamp::from_unix_millis((1 << 48) - 1);
+        assert_eq!(v7max.to_rfc3339(3).to_string(), "10889-08-02T05:31:50.655Z");
+        assert_eq!(v7max.checked_add_nanos(1_000_000).unwrap().unix_millis(), None);
+    }
+
+    #[test]
+    fn rfc3339_round_trip_and_errors() {
+        for s in [
+            "1582-10-15T00:00:00.0000000Z",
+            "1969-12-31T23:59:59.9999999Z",
+            "2000-02-29T12:00:00.1234567Z",
+        ] {
+            let t = Timestamp::parse_rfc3339(s).unwrap();
+            assert_eq!(t.to_rfc3339(7).to_string(), s);
+        }
+        for (bad, pos) in [
+            ("2001-02-29T00:00:00Z", 8),
+            ("2001-02-28T24:00:00Z", 11),
+            ("2001-02-28T00:00:00", 19),
+            ("2001-02-28T00:00:00Zx", 20),
+            ("2001-02-28T00:00:00.Z", 20),
+            ("", 0),
+        ] {
+            assert_eq!(Timestamp::parse_rfc3339(bad).unwrap_err().position(), pos, "{bad}");
+        }
+    }
+}
