@@ -59,4 +59,11 @@ pub use crate::fmt::{Case, EncodeBuffer, Format, Formatted, MAX_ENCODED_LEN};
 pub use crate::timestamp::{Rfc3339, TimeError, Timestamp, GREGORIAN_OFFSET_TICKS};
 pub use crate::uuid::{Domain, Kind, Uuid, Variant, Version};
 
-// ---- generators (issue 3) ----
+// Name-based UUIDs (v3, v5, v8 with SHA-2/SHA-3): no_std.
+mod name;
+
+// Generators (need the OS: clock, entropy, fork detection).
+#[cfg(feature = "std")]
+pub mod gen;
+#[cfg(feature = "std")]
+pub use crate::gen::{Clock, RandomSource};

@@ -389,8 +389,8 @@ impl Uuid {
     /// Like [`Uuid::parse_str`] on bytes that need not be UTF-8.
     ///
     /// ```
-    /// let e = uuidkit::Uuid::try_parse_ascii(b"\xff").unwrap_err();
-    /// assert!(e.is_length());
+    /// let e = uuidkit::Uuid::try_parse_ascii(b"67e55044-10b1-426f-9247-bb680e5fe0c\xff").unwrap_err();
+    /// assert_eq!(e.to_string(), "invalid byte 0xff at byte 35: expected a hexadecimal digit");
     /// ```
     pub const fn try_parse_ascii(s: &[u8]) -> Result<Uuid, Error> {
         parse(s)

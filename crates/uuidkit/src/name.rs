@@ -1,0 +1,1 @@
+//! (placeholder: name-based v3/v5/v8)
