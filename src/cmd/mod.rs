@@ -1,0 +1,39 @@
+//! One module per command. Each turns its clap arguments into a `Config` (reporting usage
+//! errors, status 2) and runs it, returning a [`CmdResult`](crate::io::CmdResult).
+
+use clap::CommandFactory;
+
+use crate::args::{Cli, Command};
+use crate::io;
+
+pub mod convert;
+pub mod gen;
+pub mod inspect;
+pub mod ldap;
+pub mod sort;
+pub mod validate;
+
+/// A usage error found after clap's parsing: printed like clap's own, status 2.
+pub fn usage_error(msg: impl std::fmt::Display) -> clap::Error {
+    Cli::command().error(clap::error::ErrorKind::ValueValidation, msg)
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn run(cli: Cli) -> std::process::ExitCode {
+    let result = match cli.command {
+        Command::Gen(a) => match gen::Config::resolve(a) {
+            Ok(c) => gen::run(&c),
+            Err(e) => e.exit(),
+        },
+        Command::Inspect(a) => inspect::run(inspect::Config::resolve(a)),
+        Command::Validate(a) => validate::run(validate::Config::resolve(a)),
+        Command::Convert(a) => convert::run(convert::Config::resolve(a)),
+        Command::Sort(a) => sort::run(sort::Config::resolve(a)),
+        Command::Compare(a) => sort::compare(a),
+        Command::Ldap(a) => match ldap::Config::resolve(a) {
+            Ok(c) => ldap::run(c),
+            Err(e) => e.exit(),
+        },
+    };
+    io::finish(result)
+}
