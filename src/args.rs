@@ -28,7 +28,6 @@ Examples:
 /// Generate, inspect, validate, convert and sort UUIDs (RFC 9562).
 #[derive(Debug, Parser)]
 #[command(name = "uuidkit", version, after_help = MAIN_EXAMPLES)]
-#[command(propagate_version = true, disable_help_subcommand = false)]
 pub struct Cli {
     /// The command to run.
     #[command(subcommand)]
@@ -332,8 +331,8 @@ Examples:
 #[command(after_help = GEN_EXAMPLES)]
 pub struct GenArgs {
     /// The version to generate.
-    #[arg(value_enum, default_value_t = GenVersion::V4)]
-    pub version: GenVersion,
+    #[arg(value_enum, default_value_t = GenVersion::V4, value_name = "VERSION")]
+    pub which: GenVersion,
     /// How many UUIDs to generate.
     #[arg(short = 'C', long, default_value_t = 1, value_name = "COUNT")]
     pub count: u64,
