@@ -10,6 +10,7 @@ use crate::Timestamp;
 
 pub mod clock;
 pub mod rng;
+pub mod v4;
 
 pub use clock::{FixedClock, ReplayClock, StepClock, SystemClock};
 pub use rng::{
