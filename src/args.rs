@@ -256,7 +256,7 @@ Examples:
 const LDAP_ORDER_EXAMPLES: &str = "\
 Output:
   TRUE or FALSE, as an LDAP server evaluates the rule: uuidOrderingMatch has the semantics of
-  octetStringOrderingMatch (RFC 4530 §2.3, RFC 4517 §4.2.27), TRUE if and only if the stored
+  octetStringOrderingMatch (RFC 4530 §2.3, RFC 4517 §4.2.28), TRUE if and only if the stored
   VALUE sorts before the ASSERTION in unsigned byte order; this is what a filter
   (entryUUID<=ASSERTION) tests, with equality checked separately. Both values are read in the
   RFC 4122 string form; an invalid one is reported on standard error as ARGUMENT:COLUMN:

@@ -714,3 +714,65 @@ fn output_to_a_closed_pipe_is_not_an_error_for_readers_of_stdin() {
     assert_eq!(status.code(), Some(0));
     assert_eq!(err, "");
 }
+
+// ---- ldap ---------------------------------------------------------------------------------
+
+/// Source: RFC 4530 §2.1 (example value).
+const LDAP_EXAMPLE: &str = "597ae2f6-16a6-1027-98f4-d28b5365dc14";
+
+#[test]
+fn ldap_schema_prints_rfc4530_definitions() {
+    let o = run(&["ldap", "schema"], b"");
+    assert_eq!(code(&o), 0);
+    // Source: RFC 4530 §2.1-§2.4 (the descriptions, line-wrapped there, joined here).
+    let want = "\
+ldapSyntaxes: ( 1.3.6.1.1.16.1 DESC 'UUID' )
+matchingRules: ( 1.3.6.1.1.16.2 NAME 'uuidMatch' SYNTAX 1.3.6.1.1.16.1 )
+matchingRules: ( 1.3.6.1.1.16.3 NAME 'uuidOrderingMatch' SYNTAX 1.3.6.1.1.16.1 )
+attributeTypes: ( 1.3.6.1.1.16.4 NAME 'entryUUID' DESC 'UUID of the entry' \
+EQUALITY uuidMatch ORDERING uuidOrderingMatch SYNTAX 1.3.6.1.1.16.1 SINGLE-VALUE \
+NO-USER-MODIFICATION USAGE directoryOperation )
+";
+    assert_eq!(stdout(&o), want);
+}
+
+#[test]
+fn ldap_match_is_case_insensitive_equality() {
+    let upper = LDAP_EXAMPLE.to_uppercase();
+    let o = run(&["ldap", "match", LDAP_EXAMPLE, &upper], b"");
+    assert_eq!((code(&o), stdout(&o).as_str()), (0, "TRUE\n"));
+    let o = run(&["ldap", "match", LDAP_EXAMPLE, NIL], b"");
+    assert_eq!((code(&o), stdout(&o).as_str()), (0, "FALSE\n"));
+}
+
+#[test]
+fn ldap_order_is_true_when_the_value_sorts_before_the_assertion() {
+    // RFC 4517 §4.2.28 (octetStringOrderingMatch): TRUE iff the attribute value appears
+    // earlier in the collation order than the assertion value.
+    let o = run(&["ldap", "order", LDAP_EXAMPLE, NIL], b"");
+    assert_eq!((code(&o), stdout(&o).as_str()), (0, "TRUE\n"));
+    let o = run(&["ldap", "order", NIL, LDAP_EXAMPLE], b"");
+    assert_eq!((code(&o), stdout(&o).as_str()), (0, "FALSE\n"));
+    let o = run(&["ldap", "order", LDAP_EXAMPLE, LDAP_EXAMPLE], b"");
+    assert_eq!((code(&o), stdout(&o).as_str()), (0, "FALSE\n"));
+}
+
+#[test]
+fn ldap_rules_reject_forms_other_than_hyphenated() {
+    // RFC 4530 §2.1: values use the RFC 4122 string representation only.
+    let braced = format!("{{{LDAP_EXAMPLE}}}");
+    let o = run(&["ldap", "match", LDAP_EXAMPLE, &braced], b"");
+    assert_eq!(code(&o), 1);
+    assert_eq!(stdout(&o), "");
+    assert!(stderr(&o).starts_with("2:1: "), "{}", stderr(&o));
+    let o = run(&["ldap", "order", "597ae2f6", LDAP_EXAMPLE], b"");
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).starts_with("1:"), "{}", stderr(&o));
+}
+
+#[test]
+fn ldap_add_entryuuid_rejects_unknown_versions_as_usage_errors() {
+    let o = run(&["ldap", "add-entryuuid", "--version", "5"], b"");
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("4 or 7"), "{}", stderr(&o));
+}

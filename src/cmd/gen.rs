@@ -9,7 +9,7 @@ pub struct Config {}
 impl Config {
     /// From the flags.
     pub fn resolve(_a: GenArgs) -> Result<Config, clap::Error> {
-        Err(super::usage_error("not yet implemented"))
+        Err(super::usage_error(&["gen"], "not yet implemented"))
     }
 }
 
