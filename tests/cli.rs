@@ -776,3 +776,178 @@ fn ldap_add_entryuuid_rejects_unknown_versions_as_usage_errors() {
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("4 or 7"), "{}", stderr(&o));
 }
+
+// ---- gen ----------------------------------------------------------------------------------
+
+fn gen_lines(args: &[&str]) -> Vec<String> {
+    let mut all = vec!["gen"];
+    all.extend_from_slice(args);
+    let o = run(&all, b"");
+    assert_eq!(code(&o), 0, "{all:?}: {}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+    stdout(&o).lines().map(String::from).collect()
+}
+
+#[test]
+fn gen_default_is_one_v4() {
+    let l = gen_lines(&[]);
+    assert_eq!(l.len(), 1);
+    assert_eq!(l[0].len(), 36);
+    let n = as_int(&l[0]);
+    assert_eq!((n >> 76) & 0xf, 4, "version nibble");
+    assert_eq!((n >> 62) & 0b11, 0b10, "variant bits");
+}
+
+#[test]
+fn gen_v4_hundred_thousand_without_duplicates() {
+    let l = gen_lines(&["v4", "-C", "100000"]);
+    assert_eq!(l.len(), 100_000);
+    let set: std::collections::HashSet<u128> = l.iter().map(|s| as_int(s)).collect();
+    assert_eq!(set.len(), 100_000);
+    assert!(set
+        .iter()
+        .all(|n| (n >> 76) & 0xf == 4 && (n >> 62) & 0b11 == 0b10));
+}
+
+#[test]
+fn gen_name_based_spec_vectors() {
+    // Source: RFC 9562 Appendix A.2
+    assert_eq!(
+        gen_lines(&["v3", "-n", "dns", "-N", "www.example.com"]),
+        ["5df41881-3aed-3515-88a7-2f4a814cf09e"]
+    );
+    // Source: RFC 9562 Appendix A.4
+    assert_eq!(
+        gen_lines(&["v5", "--namespace", "@dns", "--name", "www.example.com"]),
+        ["2ed6657d-e927-568b-95e1-2665a8aea6a2"]
+    );
+    // The namespace may be given as a UUID, the name as hex (of "www.example.com").
+    assert_eq!(
+        gen_lines(&[
+            "v5",
+            "-n",
+            "6ba7b810-9dad-11d1-80b4-00c04fd430c8",
+            "--name-hex",
+            "7777772e6578616d706c652e636f6d"
+        ]),
+        ["2ed6657d-e927-568b-95e1-2665a8aea6a2"]
+    );
+    // Source: RFC 9562 Appendix B.2
+    assert_eq!(
+        gen_lines(&[
+            "v8",
+            "--hash",
+            "sha256",
+            "-n",
+            "dns",
+            "-N",
+            "www.example.com"
+        ]),
+        ["5c146b14-3c52-8afd-938a-375d0df1fbf6"]
+    );
+}
+
+#[test]
+fn gen_formats_and_case() {
+    // Source: RFC 9562 Appendix A.4 (the v5 vector), in each output form.
+    let v5 = "2ed6657d-e927-568b-95e1-2665a8aea6a2";
+    let args = ["v5", "-n", "dns", "-N", "www.example.com"];
+    let with = |extra: &[&str]| {
+        let mut a = args.to_vec();
+        a.extend_from_slice(extra);
+        gen_lines(&a)
+    };
+    assert_eq!(
+        with(&["--format", "simple", "--upper"]),
+        [v5.replace('-', "").to_uppercase()]
+    );
+    assert_eq!(with(&["-f", "urn"]), [format!("urn:uuid:{v5}")]);
+    assert_eq!(with(&["-f", "int"]), [as_int(v5).to_string()]);
+    assert_eq!(
+        with(&["-f", "oid-urn"]),
+        [format!("urn:oid:2.25.{}", as_int(v5))]
+    );
+    assert_eq!(with(&["-C", "3"]), [v5, v5, v5]);
+    assert!(with(&["-C", "0"]).is_empty());
+}
+
+#[test]
+fn gen_nil_and_max() {
+    assert_eq!(gen_lines(&["nil"]), [NIL.to_string()]);
+    assert_eq!(gen_lines(&["max", "-U"]), [MAX.to_string()]);
+}
+
+#[test]
+fn gen_rejects_flags_the_version_does_not_use() {
+    for args in [
+        &["gen", "v4", "--node", "random"][..],
+        &["gen", "v4", "-N", "x"][..],
+        &["gen", "v5", "-N", "x"][..],
+        &["gen", "v5", "-n", "dns"][..],
+        &["gen", "v5", "-n", "nope", "-N", "x"][..],
+        &["gen", "v5", "-n", "dns", "--name-hex", "abc"][..],
+        &["gen", "v5", "-n", "dns", "-N", "x", "--hash", "sha256"][..],
+        &["gen", "v3", "--method", "1"][..],
+        &["gen", "v9"][..],
+        &["gen", "-C", "-1"][..],
+    ] {
+        let o = run(args, b"");
+        assert_eq!(code(&o), 2, "{args:?}");
+        assert_eq!(stdout(&o), "", "{args:?}");
+    }
+}
+
+/// Generates with `args`, inspects the output, and checks that each UUID is of `kind`.
+fn gen_then_inspect(args: &[&str], kind: &str) {
+    let mut all = vec!["gen"];
+    all.extend_from_slice(args);
+    let g = run(&all, b"");
+    assert_eq!(code(&g), 0, "{all:?}: {}", stderr(&g));
+    let i = run(&["inspect", "--json"], &g.stdout);
+    assert_eq!(code(&i), 0, "{all:?}: {}", stderr(&i));
+    let j = json_lines(&i);
+    assert!(!j.is_empty());
+    for v in &j {
+        assert_eq!(v["kind"], kind, "{all:?}: {v}");
+    }
+}
+
+#[test]
+fn gen_output_inspects_as_its_version() {
+    gen_then_inspect(&["v3", "-n", "url", "-N", "https://example.com/"], "v3");
+    gen_then_inspect(&["v4", "-C", "50"], "v4");
+    gen_then_inspect(&["v5", "-n", "x500", "-N", "cn=x"], "v5");
+    gen_then_inspect(&["v8", "-C", "50"], "v8");
+    for h in ["sha256", "sha512", "sha3-256", "shake128"] {
+        gen_then_inspect(&["v8", "--hash", h, "-n", "oid", "-N", "1.2.3"], "v8");
+    }
+    gen_then_inspect(&["nil"], "nil");
+    gen_then_inspect(&["max"], "max");
+}
+
+#[test]
+fn gen_into_a_closed_pipe_exits_zero_quietly() {
+    // As `uuidkit gen -C 100000000 | head -1`.
+    let mut child = Command::new(BIN)
+        .args(["gen", "-C", "100000000"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut sout = child.stdout.take().expect("stdout");
+    let mut first = [0u8; 37];
+    sout.read_exact(&mut first).expect("one line");
+    assert_eq!(first[36], b'\n');
+    drop(sout);
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut err)
+        .expect("read stderr");
+    let status = child.wait().expect("wait");
+    assert_eq!(status.code(), Some(0));
+    assert_eq!(err, "");
+}
