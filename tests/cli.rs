@@ -585,7 +585,7 @@ fn sort_orders_bytes_and_prints_canonical() {
     );
     let o = run(&["sort"], input.as_bytes());
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let mut want = vec![MAX, V6, NIL, V7, V1, V7];
+    let mut want = [MAX, V6, NIL, V7, V1, V7];
     want.sort_by_key(|s| as_int(s));
     let want: String = want.iter().map(|s| format!("{}\n", canon(s))).collect();
     assert_eq!(stdout(&o), want);
@@ -596,7 +596,7 @@ fn sort_unique_and_reverse() {
     let input = format!("{V7}\n{V1}\n{}\n{V6}\n", V7.to_lowercase());
     let o = run(&["sort", "--unique", "--reverse"], input.as_bytes());
     assert_eq!(code(&o), 0);
-    let mut want = vec![V7, V1, V6];
+    let mut want = [V7, V1, V6];
     want.sort_by_key(|s| std::cmp::Reverse(as_int(s)));
     let want: String = want.iter().map(|s| format!("{}\n", canon(s))).collect();
     assert_eq!(stdout(&o), want);
