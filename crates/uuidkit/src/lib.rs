@@ -68,6 +68,6 @@ pub use crate::name::{NameHash, ParseNameHashError};
 #[cfg(feature = "std")]
 pub mod gen;
 #[cfg(feature = "std")]
-pub use crate::gen::{Clock, RandomSource};
-#[cfg(feature = "std")]
 pub use crate::gen::v4::v4;
+#[cfg(feature = "std")]
+pub use crate::gen::{Clock, RandomSource};
