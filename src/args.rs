@@ -312,11 +312,19 @@ pub enum LdapCommand {
 
 const GEN_EXAMPLES: &str = "\
 Versions:
-  v1  Gregorian time + clock sequence + node        v5  SHA-1 of namespace + name
-  v2  DCE Security: time, local domain and id, node  v6  v1 reordered to sort by time
-  v3  MD5 of namespace + name                       v7  Unix milliseconds + counter/random
-  v4  random (the default)                          v8  name-based with --hash (default
-  nil, max  the special values                          sha256), or custom random bits
+  v1  Gregorian time + clock sequence + node      v5  SHA-1 of --namespace + --name
+  v2  DCE Security: coarse time, --domain and      v6  v1 reordered so that bytes sort by time
+      --local-id (default: person, current uid)   v7  Unix milliseconds + counter/random
+  v3  MD5 of --namespace + --name                 v8  with --name: name-based, --hash (default
+  v4  random (the default)                            sha256); without: time-based (App. B.1)
+  nil, max  the special values (RFC 9562 §5.9, §5.10)
+
+  Time-based versions (v1, v2, v6, v7, v8 without a name) never repeat within a run and their
+  timestamps never go back (v6, v7, v8 also sort as bytes). --time fixes the clock; ticks or
+  counter values after that instant are then handed out one by one.
+  v7 --method: 1 counter (--counter-bits 12-42, default 42), 2 random increment, 3 12-bit
+  sub-millisecond fraction (plus a counter of --counter-bits 0-42, default 0).
+  A flag the chosen version does not use is a usage error.
 
 Examples:
   uuidkit gen                                  one random (v4) UUID
@@ -372,7 +380,7 @@ pub struct GenArgs {
     /// v2: the local identifier (a POSIX uid or gid), 0 to 4294967295.
     #[arg(long, value_name = "ID")]
     pub local_id: Option<u32>,
-    /// Generate as if the clock read this RFC 3339 time (v1, v2, v6, v7).
+    /// Generate as if the clock read this RFC 3339 time (v1, v2, v6, v7, time-based v8).
     #[arg(long, value_name = "RFC3339")]
     pub time: Option<String>,
 }
