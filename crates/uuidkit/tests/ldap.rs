@@ -313,3 +313,10 @@ fn bad_operands_name_their_side() {
         "assertion: invalid length: expected 36 bytes, found 1",
     );
 }
+
+#[test]
+fn public_types_are_send_and_sync() {
+    fn check<T: Send + Sync + Copy + 'static>() {}
+    check::<MatchError>();
+    check::<Side>();
+}
