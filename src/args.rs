@@ -267,10 +267,12 @@ Examples:
 
 const LDAP_ADD_EXAMPLES: &str = "\
 Output:
-  The LDIF read on standard input, written to standard output with an `entryUUID: ...` line
-  added to every entry that has none (change records other than add are passed through).
-  Malformed LDIF is reported on standard error with the entry's dn and the line number, with
-  status 1.
+  The LDIF (RFC 2849) read on standard input, copied byte for byte to standard output with an
+  `entryUUID: ...` line added at the end of every entry that has none: content records and
+  `changetype: add` records; other change records pass through untouched. An existing
+  entryUUID must be valid (RFC 4530 §2.1) and single; if not, the error is reported on
+  standard error with its line number and the entry's dn, processing stops after the entries
+  before it have been written, and the exit status is 1.
 
 Examples:
   uuidkit ldap add-entryuuid < people.ldif > people-with-uuids.ldif

@@ -1070,3 +1070,93 @@ fn gen_into_a_closed_pipe_exits_zero_quietly() {
     assert_eq!(status.code(), Some(0));
     assert_eq!(err, "");
 }
+
+const LDIF: &str = "\
+version: 1
+
+dn: cn=a,dc=example
+cn: a
+
+dn: cn=b,dc=example
+entryUUID: 597AE2F6-16A6-1027-98F4-D28B5365DC14
+
+dn: cn=c,dc=example
+changetype: modify
+replace: cn
+cn: c
+
+dn: cn=d,dc=example
+changetype: add
+cn: d
+";
+
+/// The lines `add-entryuuid` added: those of the output that are not in the input.
+fn added_lines(input: &str, output: &str) -> Vec<String> {
+    let mut inp = input.lines().peekable();
+    let mut added = Vec::new();
+    for l in output.lines() {
+        if inp.peek() == Some(&l) {
+            inp.next();
+        } else {
+            added.push(l.to_string());
+        }
+    }
+    assert_eq!(inp.next(), None, "input lines missing from the output");
+    added
+}
+
+#[test]
+fn ldap_add_entryuuid_v4_adds_to_entries_without_one() {
+    let o = run(&["ldap", "add-entryuuid"], LDIF.as_bytes());
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    let added = added_lines(LDIF, &out);
+    // cn=a (content record) and cn=d (changetype: add); not cn=b (has one), not cn=c (modify).
+    assert_eq!(added.len(), 2, "{out}");
+    for l in &added {
+        let u = l.strip_prefix("entryUUID: ").expect("an entryUUID line");
+        assert_eq!((as_int(u) >> 76) & 0xf, 4, "{l}");
+    }
+    assert!(out.contains("cn: a\nentryUUID: "), "{out}");
+    assert!(out.contains("cn: d\nentryUUID: "), "{out}");
+    assert_ne!(added[0], added[1]);
+}
+
+#[test]
+fn ldap_add_entryuuid_v7_values_increase() {
+    let input: String = (0..200)
+        .map(|i| format!("dn: cn={i}\ncn: {i}\n\n"))
+        .collect();
+    let o = run(
+        &["ldap", "add-entryuuid", "--version", "7"],
+        input.as_bytes(),
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let added: Vec<String> = added_lines(&input, &stdout(&o))
+        .iter()
+        .map(|l| {
+            l.strip_prefix("entryUUID: ")
+                .expect("entryUUID")
+                .to_string()
+        })
+        .collect();
+    assert_eq!(added.len(), 200);
+    assert!(added.iter().all(|u| (as_int(u) >> 76) & 0xf == 7));
+    assert_strictly_increasing(&added);
+}
+
+#[test]
+fn ldap_add_entryuuid_bad_value_names_dn_and_line() {
+    let input = "dn: cn=ok\n\ndn: cn=bad,dc=example\ncn: bad\nentryUUID: not-a-uuid\n";
+    let o = run(&["ldap", "add-entryuuid"], input.as_bytes());
+    assert_eq!(code(&o), 1);
+    let err = stderr(&o);
+    assert!(err.contains("line 5"), "{err}");
+    assert!(err.contains("cn=bad,dc=example"), "{err}");
+    // The entry before the bad one was written.
+    assert!(
+        stdout(&o).starts_with("dn: cn=ok\nentryUUID: "),
+        "{}",
+        stdout(&o)
+    );
+}
