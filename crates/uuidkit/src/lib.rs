@@ -61,9 +61,12 @@ pub use crate::uuid::{Domain, Kind, Uuid, Variant, Version};
 
 // Name-based UUIDs (v3, v5, v8 with SHA-2/SHA-3): no_std.
 mod name;
+pub use crate::name::{NameHash, ParseNameHashError};
 
 // Generators (need the OS: clock, entropy, fork detection).
 #[cfg(feature = "std")]
 pub mod gen;
+#[cfg(feature = "std")]
+pub use crate::gen::v4::v4;
 #[cfg(feature = "std")]
 pub use crate::gen::{Clock, RandomSource};

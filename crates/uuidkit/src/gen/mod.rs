@@ -10,6 +10,13 @@ use crate::Timestamp;
 
 pub mod clock;
 pub mod rng;
+pub mod v4;
+
+pub use clock::{FixedClock, ReplayClock, StepClock, SystemClock};
+pub use rng::{
+    ensure_fork_detection, fill_random, fork_generation, random_u64, with_thread_rng, Csprng,
+    OsRandom, RandomError, ReplayRandom, SeqRandom, ThreadRng,
+};
 
 /// A source of the current time.
 ///
