@@ -2,6 +2,9 @@
 //! values count, the errors for bad values, and a property test that the output is the input
 //! plus the added lines and nothing else.
 
+// The LDIF engine needs `std` (I/O traits).
+#![cfg(feature = "std")]
+
 use proptest::prelude::*;
 use uuidkit::ldif::{add_entry_uuid, LdifError, LdifStats};
 use uuidkit::{ErrorKind, Uuid};
