@@ -235,8 +235,26 @@ pub struct CompareArgs {
     pub b: OsString,
 }
 
+const LDAP_EXAMPLES: &str = "\
+Examples:
+  uuidkit ldap schema
+  uuidkit ldap match 597ae2f6-16a6-1027-98f4-d28b5365dc14 597AE2F6-16A6-1027-98F4-D28B5365DC14
+  uuidkit ldap order 597ae2f6-16a6-1027-98f4-d28b5365dc14 00000000-0000-0000-0000-000000000000
+  uuidkit ldap add-entryuuid < people.ldif";
+
+const LDAP_SCHEMA_EXAMPLES: &str = "\
+Output:
+  The four RFC 4530 §2 descriptions, each on one line, as the attributes of a subschema
+  subentry hold them (RFC 4512 §4.2): ldapSyntaxes (UUID), matchingRules (uuidMatch,
+  uuidOrderingMatch) and attributeTypes (entryUUID).
+
+Examples:
+  uuidkit ldap schema
+  uuidkit ldap schema | grep attributeTypes";
+
 /// `uuidkit ldap`.
 #[derive(Debug, Args)]
+#[command(after_help = LDAP_EXAMPLES)]
 pub struct LdapArgs {
     /// What to do.
     #[command(subcommand)]
@@ -282,6 +300,7 @@ Examples:
 #[derive(Debug, Subcommand)]
 pub enum LdapCommand {
     /// Print the RFC 4530 §2 schema definitions (syntax, matching rules, entryUUID).
+    #[command(after_help = LDAP_SCHEMA_EXAMPLES)]
     Schema,
     /// Evaluate uuidMatch (RFC 4530 §2.2): print TRUE or FALSE.
     #[command(after_help = LDAP_MATCH_EXAMPLES)]

@@ -670,6 +670,8 @@ fn help_and_version_exit_zero_with_examples() {
         &["sort"][..],
         &["compare"][..],
         &["gen"][..],
+        &["ldap"][..],
+        &["ldap", "schema"][..],
         &["ldap", "match"][..],
         &["ldap", "order"][..],
         &["ldap", "add-entryuuid"][..],
