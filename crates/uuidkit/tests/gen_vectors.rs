@@ -36,11 +36,18 @@ fn a1_v1_from_replayed_random_inputs() {
     assert_eq!(time_hi_ver >> 12, 0x1, "ver");
     assert_eq!(time_hi_ver & 0x0fff, 0x1EC, "time_high");
     assert_eq!(rest[0] >> 6, 0b10, "var");
-    assert_eq!(u16::from_be_bytes([rest[0], rest[1]]) & 0x3fff, 0x33C8, "clock_seq");
+    assert_eq!(
+        u16::from_be_bytes([rest[0], rest[1]]) & 0x3fff,
+        0x33C8,
+        "clock_seq"
+    );
     assert_eq!(&rest[2..], &[0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46], "node");
     assert_eq!(u.variant(), Variant::Rfc9562);
     assert_eq!(u.version(), Some(Version::Mac));
-    assert_eq!(u, Uuid::parse_str("C232AB00-9414-11EC-B3C8-9F6BDECED846").unwrap());
+    assert_eq!(
+        u,
+        Uuid::parse_str("C232AB00-9414-11EC-B3C8-9F6BDECED846").unwrap()
+    );
 }
 
 #[test]
@@ -68,9 +75,16 @@ fn a5_v6_from_replayed_random_inputs() {
     assert_eq!(ver_time_low >> 12, 0x6, "ver");
     assert_eq!(ver_time_low & 0x0fff, 0xB00, "time_low");
     assert_eq!(rest[0] >> 6, 0b10, "var");
-    assert_eq!(u16::from_be_bytes([rest[0], rest[1]]) & 0x3fff, 0x33C8, "clock_seq");
+    assert_eq!(
+        u16::from_be_bytes([rest[0], rest[1]]) & 0x3fff,
+        0x33C8,
+        "clock_seq"
+    );
     assert_eq!(&rest[2..], &[0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46], "node");
-    assert_eq!(u, Uuid::parse_str("1EC9414C-232A-6B00-B3C8-9F6BDECED846").unwrap());
+    assert_eq!(
+        u,
+        Uuid::parse_str("1EC9414C-232A-6B00-B3C8-9F6BDECED846").unwrap()
+    );
 }
 
 #[test]
@@ -106,7 +120,10 @@ fn a6_v7_monotonic_random_first_uuid_of_the_millisecond() {
     assert_eq!(u.rand_a(), Some(0xCC3));
     assert_eq!(u.as_bytes()[8] >> 6, 0b10, "var");
     assert_eq!(u.rand_b(), Some((0b01 << 60) | 0x8C4DC0C0C07398F));
-    assert_eq!(u, Uuid::parse_str("017F22E2-79B0-7CC3-98C4-DC0C0C07398F").unwrap());
+    assert_eq!(
+        u,
+        Uuid::parse_str("017F22E2-79B0-7CC3-98C4-DC0C0C07398F").unwrap()
+    );
 }
 
 #[test]
@@ -140,7 +157,10 @@ fn b1_v8_time_based() {
     assert_eq!(u.custom_b(), Some(0xE00));
     assert_eq!(u.as_bytes()[8] >> 6, 0b10, "var");
     assert_eq!(u.custom_c(), Some(0xEC932D5F69181C0));
-    assert_eq!(u, Uuid::parse_str("2489E9AD-2EE2-8E00-8EC9-32D5F69181C0").unwrap());
+    assert_eq!(
+        u,
+        Uuid::parse_str("2489E9AD-2EE2-8E00-8EC9-32D5F69181C0").unwrap()
+    );
 }
 
 fn clock_ticks(c: &FixedClock) -> u64 {
