@@ -598,6 +598,10 @@ fn v8_time_based_range_and_order() {
     // 2^60 steps of 10 ns end in 2335; later (or before 1970) is an error, not a wrap.
     let end_nanos = ((1i128 << 60) - 1) * 10;
     let end = Timestamp::from_unix_nanos(end_nanos).unwrap();
+    assert_eq!(
+        end.to_rfc3339(9).to_string(),
+        "2335-05-07T23:44:06.068469750Z"
+    );
     let mut gen = V8TimeGenerator::new(FixedClock::new(end), SeqRandom::new(34));
     assert_eq!(gen.next().unwrap().custom_a(), Some((1 << 48) - 1));
     assert!(gen.next().unwrap_err().is_time_range());

@@ -6,7 +6,7 @@
 //! chooses here ([`OverflowPolicy`], [`RegressionPolicy`]) rather than hidden behaviour, and
 //! every failure is a [`GenError`].
 //!
-//! The crate-private [`Sequencer`] is the state machine that all per-instance time-based
+//! The crate-private `Sequencer` is the state machine that all per-instance time-based
 //! generators (v1, v2, v6, v7, v8) share: it turns clock readings into strictly increasing
 //! (timestamp tick, counter) pairs and applies the policies.
 
