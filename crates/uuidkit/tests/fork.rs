@@ -7,7 +7,7 @@
 //!
 //! `UUIDKIT_FORK_COUNT` sets how many v4 UUIDs each side makes (default 100,000).
 
-#![cfg(target_os = "linux")]
+#![cfg(all(target_os = "linux", feature = "std"))]
 
 use std::cell::RefCell;
 use std::collections::HashSet;

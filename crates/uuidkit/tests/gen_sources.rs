@@ -1,6 +1,8 @@
 //! Clocks and random sources behave as documented; the v4 generator sets its fixed bits and
 //! produces no duplicates.
 
+#![cfg(feature = "std")]
+
 use std::collections::HashSet;
 use std::sync::Arc;
 

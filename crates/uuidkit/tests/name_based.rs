@@ -45,9 +45,12 @@ fn rfc_a3_v4_from_random_bytes() {
         0x1bac_f847_db41_48a8 // random_c = 0b01, 0xbacf847db4148a8
     );
     // The same bytes through the generator path.
-    let mut rng = uuidkit::gen::ReplayRandom::new(random);
-    assert_eq!(uuidkit::gen::v4::v4_from(&mut rng), v4);
-    assert_eq!(rng.consumed(), 16);
+    #[cfg(feature = "std")]
+    {
+        let mut rng = uuidkit::gen::ReplayRandom::new(random);
+        assert_eq!(uuidkit::gen::v4::v4_from(&mut rng), v4);
+        assert_eq!(rng.consumed(), 16);
+    }
 }
 
 #[test]

@@ -10,7 +10,7 @@ use crate::Uuid;
 /// A random (version 4) UUID from the thread's CSPRNG.
 ///
 /// Aborts the process only if the OS cannot seed the generator (see
-/// [`with_thread_rng`](super::rng::with_thread_rng)).
+/// [`with_thread_rng`]).
 ///
 /// ```
 /// use uuidkit::{Variant, Version};
