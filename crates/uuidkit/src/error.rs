@@ -20,7 +20,8 @@ pub enum ErrorKind {
     GroupLength,
     /// A prefix (`urn:uuid:`, `2.25.`, `urn:oid:2.25.`) is missing or misspelt.
     Prefix,
-    /// A `{` or `}` without its partner, or in the wrong place.
+    /// A `{` that starts the input without a `}` to end it, or a `}` that ends it without a
+    /// `{` to start it. (A brace anywhere else is an [`ErrorKind::Char`].)
     Braces,
     /// A decimal integer is 2^128 or larger.
     Overflow,
@@ -32,24 +33,56 @@ pub enum ErrorKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Detail {
     /// found length, expected length (0 = any of 32, 36, 38, 45)
-    Length { found: usize, expected: usize },
+    Length {
+        found: usize,
+        expected: usize,
+    },
     /// The offending character: a decoded `char`, or a raw byte that is not valid UTF-8.
-    Char { ch: Option<char>, byte: u8, expected: Expected },
+    Char {
+        ch: Option<char>,
+        byte: u8,
+        expected: Expected,
+    },
     /// `missing`: a digit stands where a hyphen must; else a hyphen where a digit must.
-    Hyphen { missing: bool },
+    Hyphen {
+        missing: bool,
+    },
     /// group number (1-based), digits found, digits expected
-    GroupLength { group: u8, found: usize, expected: u8 },
-    Prefix { expected: &'static str },
+    GroupLength {
+        group: u8,
+        found: usize,
+        expected: u8,
+    },
+    Prefix {
+        expected: &'static str,
+    },
+    /// A `}` ends the input but no `{` starts it (the position is the `}`).
     Braces,
+    // Built by the decimal and OID readers (forms.rs).
+    #[allow(dead_code)]
     Overflow,
+    #[allow(dead_code)]
     LeadingZero,
+    /// The input starts with `{` but the byte where the `}` must stand is something else or
+    /// past the end (the position is that byte).
+    Unclosed,
 }
 
 /// What was expected instead of an invalid character; chooses the message's wording.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Expected {
     Hex,
+    // Built by the decimal and OID readers (forms.rs).
+    #[allow(dead_code)]
     Decimal,
+    /// A hyphen slot of the hyphenated layout.
+    Hyphen,
+    /// After 8 digits of an input that may be simple or hyphenated.
+    HexOrHyphen,
+    /// After a complete UUID.
+    End,
+    /// After the complete body of the braced form, where its `}` must stand.
+    CloseBrace,
 }
 
 /// The error returned when a UUID cannot be read from some form.
@@ -85,7 +118,7 @@ impl Error {
             Detail::Hyphen { .. } => ErrorKind::Hyphen,
             Detail::GroupLength { .. } => ErrorKind::GroupLength,
             Detail::Prefix { .. } => ErrorKind::Prefix,
-            Detail::Braces => ErrorKind::Braces,
+            Detail::Braces | Detail::Unclosed => ErrorKind::Braces,
             Detail::Overflow => ErrorKind::Overflow,
             Detail::LeadingZero => ErrorKind::LeadingZero,
         }
@@ -166,10 +199,14 @@ impl fmt::Display for Error {
                     Some(c) => write!(f, "invalid character {c:?} at byte {pos}")?,
                     None => write!(f, "invalid byte 0x{byte:02x} at byte {pos}")?,
                 }
-                match expected {
-                    Expected::Hex => f.write_str(": expected a hexadecimal digit"),
-                    Expected::Decimal => f.write_str(": expected a decimal digit"),
-                }
+                f.write_str(match expected {
+                    Expected::Hex => ": expected a hexadecimal digit",
+                    Expected::Decimal => ": expected a decimal digit",
+                    Expected::Hyphen => ": expected '-'",
+                    Expected::HexOrHyphen => ": expected a hexadecimal digit or '-'",
+                    Expected::End => ": expected the end of the input",
+                    Expected::CloseBrace => ": expected '}'",
+                })
             }
             Detail::Hyphen { missing: true } => write!(f, "missing hyphen at byte {pos}"),
             Detail::Hyphen { missing: false } => write!(f, "misplaced hyphen at byte {pos}"),
@@ -184,7 +221,14 @@ impl fmt::Display for Error {
             Detail::Prefix { expected } => {
                 write!(f, "invalid prefix at byte {pos}: expected {expected:?}")
             }
-            Detail::Braces => write!(f, "unbalanced brace at byte {pos}"),
+            Detail::Braces => write!(
+                f,
+                "unbalanced brace at byte {pos}: '}}' without an opening '{{'"
+            ),
+            Detail::Unclosed => write!(
+                f,
+                "unbalanced brace at byte {pos}: expected '}}' to close the '{{' at byte 0"
+            ),
             Detail::Overflow => write!(
                 f,
                 "integer too large at byte {pos}: a UUID is less than 2^128"
