@@ -238,5 +238,6 @@ impl fmt::Display for Error {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for Error {}
+// `core::error::Error` (Rust 1.81) is what `std::error::Error` re-exports, so no_std users get
+// the trait too.
+impl core::error::Error for Error {}
