@@ -32,14 +32,29 @@ pub enum ErrorKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Detail {
     /// found length, expected length (0 = any of 32, 36, 38, 45)
-    Length { found: usize, expected: usize },
+    Length {
+        found: usize,
+        expected: usize,
+    },
     /// The offending character: a decoded `char`, or a raw byte that is not valid UTF-8.
-    Char { ch: Option<char>, byte: u8, expected: Expected },
+    Char {
+        ch: Option<char>,
+        byte: u8,
+        expected: Expected,
+    },
     /// `missing`: a digit stands where a hyphen must; else a hyphen where a digit must.
-    Hyphen { missing: bool },
+    Hyphen {
+        missing: bool,
+    },
     /// group number (1-based), digits found, digits expected
-    GroupLength { group: u8, found: usize, expected: u8 },
-    Prefix { expected: &'static str },
+    GroupLength {
+        group: u8,
+        found: usize,
+        expected: u8,
+    },
+    Prefix {
+        expected: &'static str,
+    },
     Braces,
     Overflow,
     LeadingZero,

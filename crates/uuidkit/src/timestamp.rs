@@ -411,12 +411,18 @@ mod tests {
     #[test]
     fn gregorian_range_limits() {
         let max = Timestamp::from_gregorian_ticks((1 << 60) - 1);
-        assert_eq!(max.to_rfc3339(7).to_string(), "5236-03-31T21:21:00.6846975Z");
+        assert_eq!(
+            max.to_rfc3339(7).to_string(),
+            "5236-03-31T21:21:00.6846975Z"
+        );
         assert_eq!(max.gregorian_ticks(), Some((1 << 60) - 1));
         assert_eq!(max.checked_add_nanos(100).unwrap().gregorian_ticks(), None);
         let v7max = Timestamp::from_unix_millis((1 << 48) - 1);
         assert_eq!(v7max.to_rfc3339(3).to_string(), "10889-08-02T05:31:50.655Z");
-        assert_eq!(v7max.checked_add_nanos(1_000_000).unwrap().unix_millis(), None);
+        assert_eq!(
+            v7max.checked_add_nanos(1_000_000).unwrap().unix_millis(),
+            None
+        );
     }
 
     #[test]
@@ -437,7 +443,11 @@ mod tests {
             ("2001-02-28T00:00:00.Z", 20),
             ("", 0),
         ] {
-            assert_eq!(Timestamp::parse_rfc3339(bad).unwrap_err().position(), pos, "{bad}");
+            assert_eq!(
+                Timestamp::parse_rfc3339(bad).unwrap_err().position(),
+                pos,
+                "{bad}"
+            );
         }
     }
 }

@@ -174,7 +174,10 @@ const fn be48(b: &[u8; 16], at: usize) -> u64 {
 }
 
 const fn be32(b: &[u8; 16], at: usize) -> u32 {
-    ((b[at] as u32) << 24) | ((b[at + 1] as u32) << 16) | ((b[at + 2] as u32) << 8) | b[at + 3] as u32
+    ((b[at] as u32) << 24)
+        | ((b[at + 1] as u32) << 16)
+        | ((b[at + 2] as u32) << 8)
+        | b[at + 3] as u32
 }
 
 const fn be16(b: &[u8; 16], at: usize) -> u16 {
@@ -522,7 +525,12 @@ impl Uuid {
         let time_high = (ticks >> 28) as u32;
         let time_mid = (ticks >> 12) as u16;
         let time_low = (ticks as u16 & 0x0fff) | 0x6000;
-        Uuid::from_fields(time_high, time_mid, time_low, clock_seq_node(clock_seq, node))
+        Uuid::from_fields(
+            time_high,
+            time_mid,
+            time_low,
+            clock_seq_node(clock_seq, node),
+        )
     }
 
     /// A v2 (DCE Security) UUID: the upper 28 bits of the 60-bit timestamp, a 6-bit clock
