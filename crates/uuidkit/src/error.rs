@@ -26,6 +26,9 @@ pub enum ErrorKind {
     Overflow,
     /// A decimal integer has a leading zero (only `0` itself may start with `0`).
     LeadingZero,
+    /// A valid UUID in a text form that is not accepted here (e.g. the simple form where
+    /// RFC 4530 allows only the hyphenated one).
+    Form,
 }
 
 /// Detail carried for the message; private so that it can grow.
@@ -58,6 +61,15 @@ pub(crate) enum Detail {
     Braces,
     Overflow,
     LeadingZero,
+    /// Nothing at all to read.
+    Empty,
+    /// A prefix ended the input where decimal digits must follow (e.g. `2.25.`).
+    MissingDigits,
+    /// A well-formed UUID in the form named by `found` where only `expected` is accepted.
+    Form {
+        found: &'static str,
+        expected: &'static str,
+    },
 }
 
 /// What was expected instead of an invalid character; chooses the message's wording.
@@ -103,6 +115,8 @@ impl Error {
             Detail::Braces => ErrorKind::Braces,
             Detail::Overflow => ErrorKind::Overflow,
             Detail::LeadingZero => ErrorKind::LeadingZero,
+            Detail::Empty | Detail::MissingDigits => ErrorKind::Length,
+            Detail::Form { .. } => ErrorKind::Form,
         }
     }
 
@@ -147,6 +161,11 @@ impl Error {
         matches!(self.kind(), ErrorKind::LeadingZero)
     }
 
+    /// A valid UUID in a text form not accepted here.
+    pub const fn is_form(&self) -> bool {
+        matches!(self.kind(), ErrorKind::Form)
+    }
+
     /// A short static description of the kind, for contexts without formatting.
     pub const fn kind_str(&self) -> &'static str {
         match self.kind() {
@@ -158,6 +177,7 @@ impl Error {
             ErrorKind::Braces => "unbalanced brace",
             ErrorKind::Overflow => "integer too large",
             ErrorKind::LeadingZero => "leading zero",
+            ErrorKind::Form => "form not accepted",
         }
     }
 }
@@ -205,6 +225,15 @@ impl fmt::Display for Error {
                 "integer too large at byte {pos}: a UUID is less than 2^128"
             ),
             Detail::LeadingZero => write!(f, "leading zero at byte {pos}"),
+            Detail::Empty => f.write_str("empty input"),
+            Detail::MissingDigits => write!(
+                f,
+                "missing digits at byte {pos}: expected a decimal digit, found end of input"
+            ),
+            Detail::Form { found, expected } => write!(
+                f,
+                "{found} form not accepted at byte {pos}: expected the {expected} form"
+            ),
         }
     }
 }
