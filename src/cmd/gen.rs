@@ -6,11 +6,13 @@
 //! `-C 1000000000` runs in flat memory.
 
 use uuidkit::gen::v4::fill_v4;
+use uuidkit::service::client::{default_socket, ClientConfig, SystemGenerator};
+use uuidkit::state::TimeVersion;
 use uuidkit::{Case, NameHash, Uuid, Version};
 
 use crate::args::{GenArgs, GenVersion, HashArg, ToForm};
 use crate::form;
-use crate::io::{CmdResult, Out, Status};
+use crate::io::{CmdResult, Fatal, Out, Status};
 
 /// Where the UUIDs come from.
 enum Source {
@@ -20,6 +22,11 @@ enum Source {
     V4,
     /// Version 8 with 122 random custom bits (no name given).
     V8Random,
+    /// v1, v6 or v7 from the system-wide service (`uuidkit serve`).
+    System {
+        version: TimeVersion,
+        socket: std::path::PathBuf,
+    },
 }
 
 /// What `gen` does.
@@ -89,6 +96,9 @@ impl Config {
         )?;
         let timed = gregorian || v == GenVersion::V7;
         only("--time", a.time.is_some(), timed, "v1, v2, v6 and v7")?;
+        if a.system {
+            return Self::resolve_system(a);
+        }
 
         let source = match v {
             GenVersion::V3 | GenVersion::V5 => Source::Fixed(name_based_uuid(&a)?),
@@ -114,6 +124,50 @@ impl Config {
             to: a.format,
             case: if a.upper { Case::Upper } else { Case::Lower },
             source,
+        })
+    }
+}
+
+impl Config {
+    /// `--system`: only v1, v6 and v7, and none of the flags that configure a local generator
+    /// (the service has its own state).
+    fn resolve_system(a: GenArgs) -> Result<Config, clap::Error> {
+        let version = match a.which {
+            GenVersion::V1 => TimeVersion::V1,
+            GenVersion::V6 => TimeVersion::V6,
+            GenVersion::V7 => TimeVersion::V7,
+            other => {
+                return Err(usage(format_args!(
+                    "--system applies to v1, v6 and v7 only, not to {}",
+                    version_name(other)
+                )))
+            }
+        };
+        for (flag, given) in [
+            ("--time", a.time.is_some()),
+            ("--node", a.node.is_some()),
+            ("--method", a.method.is_some()),
+            ("--counter-bits", a.counter_bits.is_some()),
+        ] {
+            if given {
+                return Err(usage(format_args!(
+                    "{flag} cannot be used with --system: the service keeps its own generator state"
+                )));
+            }
+        }
+        let socket = match a.socket.or_else(default_socket) {
+            Some(p) => p,
+            None => {
+                return Err(usage(
+                    "--system: no socket known; give --socket PATH or set UUIDKIT_SOCKET",
+                ))
+            }
+        };
+        Ok(Config {
+            count: a.count,
+            to: a.format,
+            case: if a.upper { Case::Upper } else { Case::Lower },
+            source: Source::System { version, socket },
         })
     }
 }
@@ -216,6 +270,8 @@ fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
 
 /// How many UUIDs are made per refill of the random batch.
 const BATCH: usize = 256;
+/// How many UUIDs `--system` asks the service for at once (the protocol's maximum).
+const SYSTEM_BATCH: usize = uuidkit::service::protocol::MAX_COUNT as usize;
 
 /// Runs `gen`.
 pub fn run(c: &Config) -> CmdResult {
@@ -227,6 +283,34 @@ pub fn run(c: &Config) -> CmdResult {
                 form::write_line(&mut out, &u, c.to, c.case)?;
                 left -= 1;
             }
+        }
+        Source::System {
+            version,
+            ref socket,
+        } => {
+            // No fallback: whoever asks for --system wants the machine-wide guarantees.
+            let gen = SystemGenerator::new(ClientConfig::new(socket).fallback(false).block(1));
+            let mut batch = vec![Uuid::NIL; SYSTEM_BATCH];
+            let mut volatile = false;
+            while left > 0 {
+                let n = usize::try_from(left).map_or(SYSTEM_BATCH, |l| l.min(SYSTEM_BATCH));
+                let filled = gen
+                    .fill(version, &mut batch[..n])
+                    .map_err(|e| Fatal::Msg(e.to_string()))?;
+                volatile |= !filled.safety.is_durable();
+                for u in &batch[..n] {
+                    form::write_line(&mut out, u, c.to, c.case)?;
+                }
+                left -= n as u64;
+            }
+            out.flush()?;
+            if volatile {
+                crate::io::warning(format_args!(
+                    "the service could not write its state file: these UUIDs are not durably \
+                     safe (a restart of the service could repeat them)"
+                ));
+            }
+            return Ok(Status::Ok);
         }
         Source::V4 | Source::V8Random => {
             let mut batch = [Uuid::NIL; BATCH];

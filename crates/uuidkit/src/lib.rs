@@ -73,3 +73,9 @@ pub use crate::gen::global::{v1, v6, v7, v7_batch};
 pub use crate::gen::v4::v4;
 #[cfg(feature = "std")]
 pub use crate::gen::{Clock, RandomSource};
+
+// Generator state in stable storage (RFC 9562 §6.3) and the system-wide service.
+#[cfg(feature = "std")]
+pub mod service;
+#[cfg(feature = "std")]
+pub mod state;

@@ -17,8 +17,7 @@
 //! [`Uuid::draft_v7_timestamp`].
 
 use super::policy::{
-    mask128, mask64, policy_setters, rand74, Counter, GenError, Policies, Reading, Scale,
-    Sequencer,
+    mask128, mask64, policy_setters, rand74, Counter, GenError, Policies, Reading, Scale, Sequencer,
 };
 use super::rng::{fork_generation, ThreadRng};
 use super::{Clock, RandomSource, SystemClock};
