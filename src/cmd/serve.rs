@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Args;
 use uuidkit::service::client::default_server_socket;
-use uuidkit::service::server::{self, Server, ServerConfig};
+use uuidkit::service::server::{self, InstanceLock, Server, ServerConfig};
 use uuidkit::state::{DurableGenerator, StateOptions};
 
 use crate::io::{CmdResult, Fatal, Status};
@@ -217,6 +217,8 @@ pub fn run(c: Config) -> CmdResult {
     if c.make_state_dir {
         make_dir(c.state.parent(), 0o700)?;
     }
+    // The socket's lock first: a second server must fail before it touches the state file.
+    let lock = InstanceLock::acquire(&c.socket).map_err(|e| Fatal::Msg(e.to_string()))?;
     let opts = StateOptions::new().strict(c.strict).reserve(c.reserve);
     let gen = DurableGenerator::open(&c.state, opts).map_err(|e| Fatal::Msg(e.to_string()))?;
     for w in gen.warnings() {
@@ -233,7 +235,7 @@ pub fn run(c: Config) -> CmdResult {
     if let Some(g) = c.group {
         cfg = cfg.group(g);
     }
-    let server = Server::bind(cfg, gen).map_err(|e| Fatal::Msg(e.to_string()))?;
+    let server = Server::bind_locked(cfg, lock, gen).map_err(|e| Fatal::Msg(e.to_string()))?;
     server
         .stop_on_signals()
         .map_err(|e| Fatal::Msg(e.to_string()))?;

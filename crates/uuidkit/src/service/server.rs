@@ -331,11 +331,50 @@ pub fn group_id(name: &str) -> Result<u32, ServerError> {
     Ok(grp.gr_gid)
 }
 
+/// The exclusive lock on `SOCKET.lock` that makes a server the only one on its socket.
+///
+/// [`Server::bind`] takes it itself; a program that wants to fail before doing anything else
+/// (opening the state file) takes it first and passes it to [`Server::bind_locked`].
+#[derive(Debug)]
+pub struct InstanceLock {
+    file: File,
+    socket: PathBuf,
+}
+
+impl InstanceLock {
+    /// Takes the lock for `socket`; fails at once, naming the holder's process id, when
+    /// another server holds it.
+    pub fn acquire(socket: impl AsRef<Path>) -> Result<InstanceLock, ServerError> {
+        let socket = socket.as_ref();
+        Ok(InstanceLock {
+            file: take_instance_lock(socket)?,
+            socket: socket.to_path_buf(),
+        })
+    }
+}
+
 impl<C: Clock + 'static> Server<C> {
     /// Takes the instance lock, replaces a stale socket, binds and sets permissions.
     pub fn bind(cfg: ServerConfig, gen: DurableGenerator<C>) -> Result<Server<C>, ServerError> {
+        let lock = InstanceLock::acquire(&cfg.socket)?;
+        Server::bind_locked(cfg, lock, gen)
+    }
+
+    /// [`bind`](Server::bind) with the instance lock already taken (for the same socket).
+    pub fn bind_locked(
+        cfg: ServerConfig,
+        lock: InstanceLock,
+        gen: DurableGenerator<C>,
+    ) -> Result<Server<C>, ServerError> {
         let path = cfg.socket.clone();
-        let lock = take_instance_lock(&path)?;
+        if lock.socket != path {
+            return Err(ServerError::new(format!(
+                "the instance lock is for {}, not {}",
+                lock.socket.display(),
+                path.display()
+            )));
+        }
+        let lock = lock.file;
         clear_stale_socket(&path, &cfg)?;
         let listener = bind_private(&path, cfg.mode, cfg.group)?;
         listener
