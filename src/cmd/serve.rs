@@ -211,6 +211,8 @@ fn make_dir(dir: Option<&Path>, mode: u32) -> Result<(), Fatal> {
 
 /// Runs the service until a signal stops it.
 pub fn run(c: Config) -> CmdResult {
+    // Before any file is written: a file-size limit must fail writes, not kill the server.
+    server::ignore_file_size_signal().map_err(|e| Fatal::Msg(e.to_string()))?;
     if c.make_socket_dir {
         make_dir(c.socket.parent(), 0o755)?;
     }

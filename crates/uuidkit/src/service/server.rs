@@ -297,6 +297,21 @@ pub fn received_signal() -> Option<i32> {
     }
 }
 
+/// Ignores SIGXFSZ for the whole process, so that exceeding a file-size limit (`ulimit -f`)
+/// makes a write fail with `EFBIG`, which the state file reports, instead of killing the
+/// process. A server calls it before opening its state.
+pub fn ignore_file_size_signal() -> Result<(), ServerError> {
+    // SAFETY: SIG_IGN is a valid disposition for SIGXFSZ; no handler code runs.
+    let old = unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) };
+    if old == libc::SIG_ERR {
+        return Err(ServerError::io(
+            "ignoring SIGXFSZ",
+            io::Error::last_os_error(),
+        ));
+    }
+    Ok(())
+}
+
 /// The group id for a group name or number (`getgrnam_r`).
 pub fn group_id(name: &str) -> Result<u32, ServerError> {
     if let Ok(n) = name.parse::<u32>() {
