@@ -239,8 +239,26 @@ pub struct CompareArgs {
     pub b: OsString,
 }
 
+const LDAP_EXAMPLES: &str = "\
+Examples:
+  uuidkit ldap schema
+  uuidkit ldap match 597ae2f6-16a6-1027-98f4-d28b5365dc14 597AE2F6-16A6-1027-98F4-D28B5365DC14
+  uuidkit ldap order 597ae2f6-16a6-1027-98f4-d28b5365dc14 00000000-0000-0000-0000-000000000000
+  uuidkit ldap add-entryuuid < people.ldif";
+
+const LDAP_SCHEMA_EXAMPLES: &str = "\
+Output:
+  The four RFC 4530 §2 descriptions, each on one line, as the attributes of a subschema
+  subentry hold them (RFC 4512 §4.2): ldapSyntaxes (UUID), matchingRules (uuidMatch,
+  uuidOrderingMatch) and attributeTypes (entryUUID).
+
+Examples:
+  uuidkit ldap schema
+  uuidkit ldap schema | grep attributeTypes";
+
 /// `uuidkit ldap`.
 #[derive(Debug, Args)]
+#[command(after_help = LDAP_EXAMPLES)]
 pub struct LdapArgs {
     /// What to do.
     #[command(subcommand)]
@@ -271,10 +289,12 @@ Examples:
 
 const LDAP_ADD_EXAMPLES: &str = "\
 Output:
-  The LDIF read on standard input, written to standard output with an `entryUUID: ...` line
-  added to every entry that has none (change records other than add are passed through).
-  Malformed LDIF is reported on standard error with the entry's dn and the line number, with
-  status 1.
+  The LDIF (RFC 2849) read on standard input, copied byte for byte to standard output with an
+  `entryUUID: ...` line added at the end of every entry that has none: content records and
+  `changetype: add` records; other change records pass through untouched. An existing
+  entryUUID must be valid (RFC 4530 §2.1) and single; if not, the error is reported on
+  standard error with its line number and the entry's dn, processing stops after the entries
+  before it have been written, and the exit status is 1.
 
 Examples:
   uuidkit ldap add-entryuuid < people.ldif > people-with-uuids.ldif
@@ -284,6 +304,7 @@ Examples:
 #[derive(Debug, Subcommand)]
 pub enum LdapCommand {
     /// Print the RFC 4530 §2 schema definitions (syntax, matching rules, entryUUID).
+    #[command(after_help = LDAP_SCHEMA_EXAMPLES)]
     Schema,
     /// Evaluate uuidMatch (RFC 4530 §2.2): print TRUE or FALSE.
     #[command(after_help = LDAP_MATCH_EXAMPLES)]
@@ -316,11 +337,19 @@ pub enum LdapCommand {
 
 const GEN_EXAMPLES: &str = "\
 Versions:
-  v1  Gregorian time + clock sequence + node        v5  SHA-1 of namespace + name
-  v2  DCE Security: time, local domain and id, node  v6  v1 reordered to sort by time
-  v3  MD5 of namespace + name                       v7  Unix milliseconds + counter/random
-  v4  random (the default)                          v8  name-based with --hash (default
-  nil, max  the special values                          sha256), or custom random bits
+  v1  Gregorian time + clock sequence + node      v5  SHA-1 of --namespace + --name
+  v2  DCE Security: coarse time, --domain and      v6  v1 reordered so that bytes sort by time
+      --local-id (default: person, current uid)   v7  Unix milliseconds + counter/random
+  v3  MD5 of --namespace + --name                 v8  with --name: name-based, --hash (default
+  v4  random (the default)                            sha256); without: time-based (App. B.1)
+  nil, max  the special values (RFC 9562 §5.9, §5.10)
+
+  Time-based versions (v1, v2, v6, v7, v8 without a name) never repeat within a run and their
+  timestamps never go back (v6, v7, v8 also sort as bytes). --time fixes the clock; ticks or
+  counter values after that instant are then handed out one by one.
+  v7 --method: 1 counter (--counter-bits 12-42, default 42), 2 random increment, 3 12-bit
+  sub-millisecond fraction (plus a counter of --counter-bits 0-42, default 0).
+  A flag the chosen version does not use is a usage error.
 
 Examples:
   uuidkit gen                                  one random (v4) UUID
@@ -377,7 +406,7 @@ pub struct GenArgs {
     /// v2: the local identifier (a POSIX uid or gid), 0 to 4294967295.
     #[arg(long, value_name = "ID")]
     pub local_id: Option<u32>,
-    /// Generate as if the clock read this RFC 3339 time (v1, v2, v6, v7).
+    /// Generate as if the clock read this RFC 3339 time (v1, v2, v6, v7, time-based v8).
     #[arg(long, value_name = "RFC3339")]
     pub time: Option<String>,
     /// v1, v6, v7: get the UUIDs from the system-wide service (`uuidkit serve`), unique and

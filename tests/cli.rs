@@ -670,6 +670,8 @@ fn help_and_version_exit_zero_with_examples() {
         &["sort"][..],
         &["compare"][..],
         &["gen"][..],
+        &["ldap"][..],
+        &["ldap", "schema"][..],
         &["ldap", "match"][..],
         &["ldap", "order"][..],
         &["ldap", "add-entryuuid"][..],
@@ -923,6 +925,125 @@ fn gen_output_inspects_as_its_version() {
     }
     gen_then_inspect(&["nil"], "nil");
     gen_then_inspect(&["max"], "max");
+    gen_then_inspect(&["v1", "-C", "50"], "v1");
+    gen_then_inspect(&["v2", "-C", "5"], "v2");
+    gen_then_inspect(&["v6", "-C", "50"], "v6");
+    gen_then_inspect(&["v7", "-C", "50"], "v7");
+    for m in ["1", "2", "3"] {
+        gen_then_inspect(&["v7", "--method", m, "-C", "50"], "v7");
+    }
+    gen_then_inspect(&["v8", "-C", "50"], "v8");
+}
+
+fn assert_strictly_increasing(lines: &[String]) {
+    let ints: Vec<u128> = lines.iter().map(|s| as_int(s)).collect();
+    if let Some(i) = ints.windows(2).position(|w| w[0] >= w[1]) {
+        panic!("not increasing at {i}: {} then {}", lines[i], lines[i + 1]);
+    }
+}
+
+#[test]
+fn gen_v7_hundred_thousand_strictly_sorted_and_unique() {
+    let l = gen_lines(&["v7", "-C", "100000"]);
+    assert_eq!(l.len(), 100_000);
+    // Strictly increasing implies unique.
+    assert_strictly_increasing(&l);
+    assert!(l.iter().all(|s| (as_int(s) >> 76) & 0xf == 7));
+}
+
+#[test]
+fn gen_sortable_versions_and_methods_stay_sorted() {
+    for args in [
+        &["v6", "-C", "20000"][..],
+        &["v8", "-C", "20000"][..],
+        &["v7", "--method", "1", "--counter-bits", "12", "-C", "20000"][..],
+        &["v7", "--method", "2", "-C", "20000"][..],
+        &["v7", "--method", "3", "-C", "20000"][..],
+        &["v7", "--method", "3", "--counter-bits", "8", "-C", "20000"][..],
+        &["v7", "--time", "2022-02-22T19:22:22Z", "-C", "20000"][..],
+    ] {
+        let l = gen_lines(args);
+        assert_eq!(l.len(), 20_000, "{args:?}");
+        assert_strictly_increasing(&l);
+    }
+}
+
+#[test]
+fn gen_v1_and_v6_at_the_appendix_a_instant_and_node() {
+    // Source: RFC 9562 Appendix A: 2:22:22 PM GMT-05:00 and node 9F6BDECED846; the clock
+    // sequence is random here, so only the time and node fields are compared.
+    for (v, prefix) in [("v1", "c232ab00-9414-11ec-"), ("v6", "1ec9414c-232a-6b00-")] {
+        let l = gen_lines(&[
+            v,
+            "--time",
+            "2022-02-22T14:22:22-05:00",
+            "--node",
+            "9f:6b:de:ce:d8:46",
+            "-C",
+            "3",
+        ]);
+        assert!(l[0].starts_with(prefix), "{v}: {}", l[0]);
+        assert!(l[0].ends_with("-9f6bdeced846"), "{v}: {}", l[0]);
+        let i = run(&["inspect", "--json"], l.join("\n").as_bytes());
+        let j = json_lines(&i);
+        assert_eq!(j[0]["time"], VECTOR_TIME_7);
+        assert_eq!(j[0]["gregorian_ticks"], VECTOR_TICKS.to_string());
+        // The same clock reading: the following UUIDs take the following ticks.
+        assert_eq!(j[1]["gregorian_ticks"], (VECTOR_TICKS + 1).to_string());
+        assert_eq!(j[2]["gregorian_ticks"], (VECTOR_TICKS + 2).to_string());
+    }
+}
+
+#[test]
+fn gen_v1_random_node_has_the_multicast_bit() {
+    for l in gen_lines(&["v1", "-C", "5", "--node", "random"]) {
+        let node_first_octet = u8::from_str_radix(&l[24..26], 16).expect("hex");
+        // Source: RFC 9562 §6.10
+        assert_eq!(node_first_octet & 1, 1, "{l}");
+    }
+}
+
+#[test]
+fn gen_v7_at_a_given_time() {
+    // Source: RFC 9562 Appendix A.6: 0x017F22E279B0 is 2022-02-22 2:22:22.00 PM GMT-05:00.
+    let l = gen_lines(&["v7", "--time", "2022-02-22T19:22:22Z", "-C", "2"]);
+    for s in &l {
+        assert!(s.starts_with("017f22e2-79b0-7"), "{s}");
+    }
+}
+
+#[test]
+fn gen_v2_domain_and_local_id() {
+    let l = gen_lines(&["v2", "--domain", "group", "--local-id", "100", "-C", "3"]);
+    let i = run(&["inspect", "--json"], l.join("\n").as_bytes());
+    let j = json_lines(&i);
+    assert_eq!(j.len(), 3);
+    for v in &j {
+        assert_eq!(v["kind"], "v2");
+        assert_eq!(v["local_domain"], 1);
+        assert_eq!(v["local_id"], 100);
+    }
+    let set: std::collections::HashSet<&String> = l.iter().collect();
+    assert_eq!(set.len(), 3, "{l:?}");
+}
+
+#[test]
+fn gen_time_out_of_the_layout_range_fails_with_status_two() {
+    // v1/v6 time starts at 1582-10-15 (RFC 9562 §5.1); v7 at the Unix epoch (§5.7).
+    for args in [
+        &["gen", "v1", "--time", "1500-01-01T00:00:00Z"][..],
+        &["gen", "v7", "--time", "1969-12-31T23:59:59Z"][..],
+        &["gen", "v7", "--time", "yesterday"][..],
+        &["gen", "v7", "--method", "4"][..],
+        &["gen", "v7", "--counter-bits", "43"][..],
+        &["gen", "v2", "--domain", "org"][..],
+        &["gen", "v1", "--node", "01:02:03"][..],
+    ] {
+        let o = run(args, b"");
+        assert_eq!(code(&o), 2, "{args:?}");
+        assert_eq!(stdout(&o), "", "{args:?}");
+        assert!(!stderr(&o).is_empty(), "{args:?}");
+    }
 }
 
 #[test]
@@ -950,4 +1071,94 @@ fn gen_into_a_closed_pipe_exits_zero_quietly() {
     let status = child.wait().expect("wait");
     assert_eq!(status.code(), Some(0));
     assert_eq!(err, "");
+}
+
+const LDIF: &str = "\
+version: 1
+
+dn: cn=a,dc=example
+cn: a
+
+dn: cn=b,dc=example
+entryUUID: 597AE2F6-16A6-1027-98F4-D28B5365DC14
+
+dn: cn=c,dc=example
+changetype: modify
+replace: cn
+cn: c
+
+dn: cn=d,dc=example
+changetype: add
+cn: d
+";
+
+/// The lines `add-entryuuid` added: those of the output that are not in the input.
+fn added_lines(input: &str, output: &str) -> Vec<String> {
+    let mut inp = input.lines().peekable();
+    let mut added = Vec::new();
+    for l in output.lines() {
+        if inp.peek() == Some(&l) {
+            inp.next();
+        } else {
+            added.push(l.to_string());
+        }
+    }
+    assert_eq!(inp.next(), None, "input lines missing from the output");
+    added
+}
+
+#[test]
+fn ldap_add_entryuuid_v4_adds_to_entries_without_one() {
+    let o = run(&["ldap", "add-entryuuid"], LDIF.as_bytes());
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    let added = added_lines(LDIF, &out);
+    // cn=a (content record) and cn=d (changetype: add); not cn=b (has one), not cn=c (modify).
+    assert_eq!(added.len(), 2, "{out}");
+    for l in &added {
+        let u = l.strip_prefix("entryUUID: ").expect("an entryUUID line");
+        assert_eq!((as_int(u) >> 76) & 0xf, 4, "{l}");
+    }
+    assert!(out.contains("cn: a\nentryUUID: "), "{out}");
+    assert!(out.contains("cn: d\nentryUUID: "), "{out}");
+    assert_ne!(added[0], added[1]);
+}
+
+#[test]
+fn ldap_add_entryuuid_v7_values_increase() {
+    let input: String = (0..200)
+        .map(|i| format!("dn: cn={i}\ncn: {i}\n\n"))
+        .collect();
+    let o = run(
+        &["ldap", "add-entryuuid", "--version", "7"],
+        input.as_bytes(),
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let added: Vec<String> = added_lines(&input, &stdout(&o))
+        .iter()
+        .map(|l| {
+            l.strip_prefix("entryUUID: ")
+                .expect("entryUUID")
+                .to_string()
+        })
+        .collect();
+    assert_eq!(added.len(), 200);
+    assert!(added.iter().all(|u| (as_int(u) >> 76) & 0xf == 7));
+    assert_strictly_increasing(&added);
+}
+
+#[test]
+fn ldap_add_entryuuid_bad_value_names_dn_and_line() {
+    let input = "dn: cn=ok\n\ndn: cn=bad,dc=example\ncn: bad\nentryUUID: not-a-uuid\n";
+    let o = run(&["ldap", "add-entryuuid"], input.as_bytes());
+    assert_eq!(code(&o), 1);
+    let err = stderr(&o);
+    assert!(err.contains("line 5"), "{err}");
+    assert!(err.contains("cn=bad,dc=example"), "{err}");
+    // The entry before the bad one was written.
+    assert!(
+        stdout(&o).starts_with("dn: cn=ok\nentryUUID: "),
+        "{}",
+        stdout(&o)
+    );
 }

@@ -8,11 +8,50 @@
 use uuidkit::gen::v4::fill_v4;
 use uuidkit::service::client::{default_socket, ClientConfig, SystemGenerator};
 use uuidkit::state::TimeVersion;
-use uuidkit::{Case, NameHash, Uuid, Version};
+use uuidkit::gen::{
+    Clock, FixedClock, GenError, GregorianBuilder, SystemClock, ThreadRng, V1Generator,
+    V2Generator, V6Generator, V7Builder, V7Generator, V7Method, V8TimeBuilder, V8TimeGenerator,
+};
+use uuidkit::{Case, Domain, NameHash, Timestamp, Uuid};
 
 use crate::args::{GenArgs, GenVersion, HashArg, ToForm};
 use crate::form;
 use crate::io::{CmdResult, Fatal, Out, Status};
+
+/// The clock the time-based generators read: the system's, or the instant of `--time`.
+#[derive(Debug, Clone, Copy)]
+enum CliClock {
+    System(SystemClock),
+    Fixed(FixedClock),
+}
+
+impl Clock for CliClock {
+    fn now(&self) -> Timestamp {
+        match self {
+            CliClock::System(c) => c.now(),
+            CliClock::Fixed(c) => c.now(),
+        }
+    }
+    fn resolution_nanos(&self) -> u64 {
+        match self {
+            CliClock::System(c) => c.resolution_nanos(),
+            CliClock::Fixed(c) => c.resolution_nanos(),
+        }
+    }
+}
+
+/// Whose v2 UUIDs to make.
+#[derive(Debug, Clone, Copy)]
+enum V2Id {
+    /// The process's real user id, domain person (DCE's default).
+    #[cfg(unix)]
+    CurrentUser,
+    /// The process's real group id, domain group.
+    #[cfg(unix)]
+    CurrentGroup,
+    /// A given domain and id.
+    Given(Domain, u32),
+}
 
 /// Where the UUIDs come from.
 enum Source {
@@ -20,9 +59,20 @@ enum Source {
     Fixed(Uuid),
     /// Version 4 from the thread's CSPRNG.
     V4,
-    /// Version 8 with 122 random custom bits (no name given).
-    V8Random,
-    /// v1, v6 or v7 from the system-wide service (`uuidkit serve`).
+    /// Version 1 (RFC 9562 §5.1).
+    V1(V1Generator<CliClock, ThreadRng>),
+    /// Version 2 (DCE Security) for one domain and local id.
+    V2 {
+        gen: V2Generator<CliClock, ThreadRng>,
+        who: V2Id,
+    },
+    /// Version 6 (§5.6).
+    V6(V6Generator<CliClock, ThreadRng>),
+    /// Version 7 (§5.7) with the chosen §6.2 method.
+    V7(V7Generator<CliClock, ThreadRng>),
+    /// Version 8, time-based as in Appendix B.1 (no name given).
+    V8Time(V8TimeGenerator<CliClock, ThreadRng>),
+    /// v1, v6 or v7 from the system-wide service (`uuidkit serve`); see [`run_system`].
     System {
         version: TimeVersion,
         socket: std::path::PathBuf,
@@ -94,12 +144,40 @@ impl Config {
             v == GenVersion::V2,
             "v2",
         )?;
-        let timed = gregorian || v == GenVersion::V7;
-        only("--time", a.time.is_some(), timed, "v1, v2, v6 and v7")?;
+        let timed = gregorian || v == GenVersion::V7 || (v == GenVersion::V8 && !name_based);
+        only(
+            "--time",
+            a.time.is_some(),
+            timed,
+            "v1, v2, v6, v7 and time-based v8",
+        )?;
         if a.system {
             return Self::resolve_system(a);
         }
 
+        let clock = match &a.time {
+            None => CliClock::System(SystemClock),
+            Some(t) => CliClock::Fixed(FixedClock::new(
+                Timestamp::parse_rfc3339(t)
+                    .map_err(|e| usage(format_args!("--time {t:?}: {e}")))?,
+            )),
+        };
+        let gregorian = || -> Result<GregorianBuilder, clap::Error> {
+            Ok(
+                match a
+                    .node
+                    .as_deref()
+                    .map(parse_node)
+                    .transpose()
+                    .map_err(usage)?
+                {
+                    Some(Some(node)) => GregorianBuilder::new().node(node),
+                    // `random`, or no --node: the builder draws one with the multicast bit set.
+                    _ => GregorianBuilder::new(),
+                },
+            )
+        };
+        let config = |e: GenError| usage(format_args!("{}: {e}", version_name(v)));
         let source = match v {
             GenVersion::V3 | GenVersion::V5 => Source::Fixed(name_based_uuid(&a)?),
             GenVersion::V8 if name_based => Source::Fixed(name_based_uuid(&a)?),
@@ -107,16 +185,58 @@ impl Config {
                 if a.namespace.is_some() {
                     return Err(usage("v8 with --namespace needs --name (or --name-hex)"));
                 }
-                Source::V8Random
+                Source::V8Time(V8TimeBuilder::new().build(clock, ThreadRng))
             }
             GenVersion::Nil => Source::Fixed(Uuid::NIL),
             GenVersion::Max => Source::Fixed(Uuid::MAX),
             GenVersion::V4 => Source::V4,
-            GenVersion::V1 | GenVersion::V2 | GenVersion::V6 | GenVersion::V7 => {
-                return Err(usage(format_args!(
-                    "{}: the time-based generators are not available in this build yet",
-                    version_name(v)
-                )))
+            GenVersion::V1 => Source::V1(gregorian()?.build_v1(clock, ThreadRng).map_err(config)?),
+            GenVersion::V6 => Source::V6(gregorian()?.build_v6(clock, ThreadRng).map_err(config)?),
+            GenVersion::V2 => {
+                let domain = match &a.domain {
+                    None => Domain::Person,
+                    Some(d) => parse_domain(d).map_err(usage)?,
+                };
+                let who = match (a.local_id, domain) {
+                    (Some(id), d) => V2Id::Given(d, id),
+                    #[cfg(unix)]
+                    (None, Domain::Person) => V2Id::CurrentUser,
+                    #[cfg(unix)]
+                    (None, Domain::Group) => V2Id::CurrentGroup,
+                    (None, _) => {
+                        return Err(usage(
+                            "v2 needs --local-id (only person and group default to the current user or group on Unix)",
+                        ))
+                    }
+                };
+                Source::V2 {
+                    gen: gregorian()?.build_v2(clock, ThreadRng).map_err(config)?,
+                    who,
+                }
+            }
+            GenVersion::V7 => {
+                let method = match (a.method, a.counter_bits) {
+                    (None | Some(1), bits) => V7Method::Counter {
+                        bits: bits.unwrap_or(42),
+                    },
+                    (Some(2), None) => V7Method::monotonic_random(),
+                    (Some(2), Some(_)) => return Err(usage(
+                        "--counter-bits applies to --method 1 and 3; method 2 has no counter field",
+                    )),
+                    (Some(3), bits) => V7Method::SubMillis {
+                        fraction_bits: 12,
+                        counter_bits: bits.unwrap_or(0),
+                    },
+                    (Some(m), _) => {
+                        return Err(usage(format_args!("--method {m}: expected 1, 2 or 3")))
+                    }
+                };
+                Source::V7(
+                    V7Builder::new()
+                        .method(method)
+                        .build(clock, ThreadRng)
+                        .map_err(config)?,
+                )
             }
         };
         Ok(Config {
@@ -126,9 +246,7 @@ impl Config {
             source,
         })
     }
-}
 
-impl Config {
     /// `--system`: only v1, v6 and v7, and none of the flags that configure a local generator
     /// (the service has its own state).
     fn resolve_system(a: GenArgs) -> Result<Config, clap::Error> {
@@ -199,6 +317,34 @@ fn name_based_uuid(a: &GenArgs) -> Result<Uuid, clap::Error> {
         GenVersion::V5 => Uuid::new_v5(&ns, &name),
         _ => Uuid::new_v8_name(name_hash(a.hash.unwrap_or(HashArg::Sha256)), &ns, &name),
     })
+}
+
+/// `random` (None) or 12 hex digits, optionally separated by `:` or `-` (Some).
+fn parse_node(s: &str) -> Result<Option<[u8; 6]>, String> {
+    if s.eq_ignore_ascii_case("random") {
+        return Ok(None);
+    }
+    let bytes = parse_hex(s).map_err(|e| e.replacen("--name-hex", "--node", 1))?;
+    <[u8; 6]>::try_from(bytes.as_slice())
+        .map(Some)
+        .map_err(|_| {
+            format!(
+                "--node {s:?}: expected `random` or 12 hex digits (6 bytes), found {} bytes",
+                bytes.len()
+            )
+        })
+}
+
+/// `person`, `group`, `org`, or a number 0–255.
+fn parse_domain(s: &str) -> Result<Domain, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "person" => Ok(Domain::Person),
+        "group" => Ok(Domain::Group),
+        "org" => Ok(Domain::Org),
+        n => n.parse::<u8>().map(Domain::from_u8).map_err(|_| {
+            format!("--domain {s:?}: expected person, group, org or a number from 0 to 255")
+        }),
+    }
 }
 
 fn version_name(v: GenVersion) -> &'static str {
@@ -274,61 +420,97 @@ const BATCH: usize = 256;
 const SYSTEM_BATCH: usize = uuidkit::service::protocol::MAX_COUNT as usize;
 
 /// Runs `gen`.
-pub fn run(c: &Config) -> CmdResult {
+pub fn run(c: Config) -> CmdResult {
+    if let Source::System { version, socket } = &c.source {
+        return run_system(*version, socket, c.count, c.to, c.case);
+    }
+    let Config {
+        count,
+        to,
+        case,
+        mut source,
+    } = c;
     let mut out = Out::stdout();
-    let mut left = c.count;
-    match c.source {
-        Source::Fixed(u) => {
-            while left > 0 {
-                form::write_line(&mut out, &u, c.to, c.case)?;
-                left -= 1;
+    let mut left = count;
+    let mut batch = [Uuid::NIL; BATCH];
+    while left > 0 {
+        let n = usize::try_from(left).map_or(BATCH, |l| l.min(BATCH));
+        let slots = &mut batch[..n];
+        let made = match &mut source {
+            Source::Fixed(u) => {
+                slots.fill(*u);
+                Ok(())
             }
-        }
-        Source::System {
-            version,
-            ref socket,
-        } => {
-            // No fallback: whoever asks for --system wants the machine-wide guarantees.
-            let gen = SystemGenerator::new(ClientConfig::new(socket).fallback(false).block(1));
-            let mut batch = vec![Uuid::NIL; SYSTEM_BATCH];
-            let mut volatile = false;
-            while left > 0 {
-                let n = usize::try_from(left).map_or(SYSTEM_BATCH, |l| l.min(SYSTEM_BATCH));
-                let filled = gen
-                    .fill(version, &mut batch[..n])
-                    .map_err(|e| Fatal::Msg(e.to_string()))?;
-                volatile |= !filled.safety.is_durable();
-                for u in &batch[..n] {
-                    form::write_line(&mut out, u, c.to, c.case)?;
-                }
-                left -= n as u64;
+            Source::V4 => {
+                fill_v4(slots);
+                Ok(())
             }
+            Source::V1(g) => g.fill(slots),
+            Source::V6(g) => g.fill(slots),
+            Source::V7(g) => g.fill(slots),
+            Source::V8Time(g) => g.fill(slots),
+            // Served by run_system; never reached here.
+            Source::System { .. } => Ok(()),
+            Source::V2 { gen, who } => slots.iter_mut().try_for_each(|s| {
+                *s = match *who {
+                    #[cfg(unix)]
+                    V2Id::CurrentUser => gen.next_person()?,
+                    #[cfg(unix)]
+                    V2Id::CurrentGroup => gen.next_group()?,
+                    V2Id::Given(domain, id) => gen.next(domain, id)?,
+                };
+                Ok(())
+            }),
+        };
+        if let Err(e) = made {
+            // Everything up to the previous batch is written; the failed batch is dropped.
             out.flush()?;
-            if volatile {
-                crate::io::warning(format_args!(
-                    "the service could not write its state file: these UUIDs are not durably \
-                     safe (a restart of the service could repeat them)"
-                ));
-            }
-            return Ok(Status::Ok);
+            return Err(Fatal::Msg(format!("gen: {e}")));
         }
-        Source::V4 | Source::V8Random => {
-            let mut batch = [Uuid::NIL; BATCH];
-            while left > 0 {
-                let n = usize::try_from(left).map_or(BATCH, |l| l.min(BATCH));
-                fill_v4(&mut batch[..n]);
-                for u in &batch[..n] {
-                    let u = match c.source {
-                        // A v4's 122 random bits, relabelled: the same randomness, version 8.
-                        Source::V8Random => u.with_version(Version::Custom),
-                        _ => *u,
-                    };
-                    form::write_line(&mut out, &u, c.to, c.case)?;
-                }
-                left -= n as u64;
-            }
+        for u in slots.iter() {
+            form::write_line(&mut out, u, to, case)?;
         }
+        left -= n as u64;
     }
     out.flush()?;
+    Ok(Status::Ok)
+}
+
+/// `gen --system`: UUIDs from the service, in requests of up to [`SYSTEM_BATCH`].
+fn run_system(
+    version: TimeVersion,
+    socket: &std::path::Path,
+    count: u64,
+    to: ToForm,
+    case: Case,
+) -> CmdResult {
+    // No fallback: whoever asks for --system wants the machine-wide guarantees.
+    let gen = SystemGenerator::new(ClientConfig::new(socket).fallback(false).block(1));
+    let mut out = Out::stdout();
+    let mut batch = vec![Uuid::NIL; SYSTEM_BATCH];
+    let mut volatile = false;
+    let mut left = count;
+    while left > 0 {
+        let n = usize::try_from(left).map_or(SYSTEM_BATCH, |l| l.min(SYSTEM_BATCH));
+        let filled = match gen.fill(version, &mut batch[..n]) {
+            Ok(f) => f,
+            Err(e) => {
+                out.flush()?;
+                return Err(Fatal::Msg(e.to_string()));
+            }
+        };
+        volatile |= !filled.safety.is_durable();
+        for u in &batch[..n] {
+            form::write_line(&mut out, u, to, case)?;
+        }
+        left -= n as u64;
+    }
+    out.flush()?;
+    if volatile {
+        crate::io::warning(format_args!(
+            "the service could not write its state file: these UUIDs are not durably safe \
+             (a restart of the service could repeat them)"
+        ));
+    }
     Ok(Status::Ok)
 }

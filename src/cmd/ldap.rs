@@ -20,6 +20,8 @@ pub enum Rule {
 pub enum EntryUuidVersion {
     /// Random (RFC 9562 §5.4).
     V4,
+    /// Time-ordered (RFC 9562 §5.7), from the process-wide generator.
+    V7,
 }
 
 /// What `ldap` does.
@@ -53,18 +55,12 @@ impl Config {
             },
             LdapCommand::AddEntryUuid { version } => match version {
                 4 => Config::AddEntryUuid(EntryUuidVersion::V4),
-                7 => {
-                    return Err(super::usage_error(
-                        &["ldap", "add-entryuuid"],
-                        "ldap add-entryuuid --version 7: the v7 generator is not available in this build yet; use --version 4",
-                    ))
-                }
+                7 => Config::AddEntryUuid(EntryUuidVersion::V7),
                 v => {
                     return Err(super::usage_error(
                         &["ldap", "add-entryuuid"],
-                        format_args!(
-                        "ldap add-entryuuid --version {v}: expected 4 or 7"
-                    )))
+                        format_args!("ldap add-entryuuid --version {v}: expected 4 or 7"),
+                    ))
                 }
             },
         })
@@ -80,9 +76,7 @@ pub fn run(c: Config) -> CmdResult {
             assertion,
             value,
         } => evaluate(rule, &assertion, &value),
-        Config::AddEntryUuid(_) => Err(Fatal::Msg(
-            "ldap add-entryuuid: LDIF support is not available in this build yet".into(),
-        )),
+        Config::AddEntryUuid(v) => add_entry_uuid(v),
     }
 }
 
@@ -124,5 +118,52 @@ fn evaluate(rule: Rule, assertion: &OsString, value: &OsString) -> CmdResult {
             diagnostic(arg, e.error().position() + 1, &e);
             Ok(Status::Invalid)
         }
+    }
+}
+
+/// Copies the LDIF on standard input to standard output with entryUUID lines added.
+fn add_entry_uuid(version: EntryUuidVersion) -> CmdResult {
+    // A system clock outside v7's range (before 1970) is found before anything is written.
+    let mut clock_error = match version {
+        EntryUuidVersion::V7 => uuidkit::gen::try_v7().err(),
+        EntryUuidVersion::V4 => None,
+    };
+    if let Some(e) = clock_error {
+        return Err(Fatal::Msg(format!("ldap add-entryuuid --version 7: {e}")));
+    }
+    let mut next = || match version {
+        EntryUuidVersion::V4 => uuidkit::v4(),
+        EntryUuidVersion::V7 => match uuidkit::gen::try_v7() {
+            Ok(u) => u,
+            Err(e) => {
+                // Reported below; the run fails with status 2.
+                clock_error.get_or_insert(e);
+                uuidkit::Uuid::NIL
+            }
+        },
+    };
+    let mut out = Out::stdout();
+    let result = uuidkit::ldif::add_entry_uuid(std::io::stdin().lock(), out.writer(), &mut next);
+    if let Some(e) = clock_error {
+        return Err(Fatal::Msg(format!("ldap add-entryuuid --version 7: {e}")));
+    }
+    match result {
+        Ok(_) => {
+            out.flush()?;
+            Ok(Status::Ok)
+        }
+        Err(e) => match e.io_error() {
+            // Reading and writing errors come back merged; a closed output pipe is the one
+            // that is not a failure.
+            Some(io) if io.kind() == std::io::ErrorKind::BrokenPipe => Err(Fatal::Write(
+                std::io::Error::from(std::io::ErrorKind::BrokenPipe),
+            )),
+            Some(io) => Err(Fatal::Msg(format!("ldap add-entryuuid: {io}"))),
+            None => {
+                out.flush()?;
+                crate::io::error(format_args!("{e}"));
+                Ok(Status::Invalid)
+            }
+        },
     }
 }

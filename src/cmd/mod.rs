@@ -38,7 +38,7 @@ fn subcommand(cmd: clap::Command, path: &[&str]) -> clap::Command {
 pub fn run(cli: Cli) -> std::process::ExitCode {
     let result = match cli.command {
         Command::Gen(a) => match gen::Config::resolve(a) {
-            Ok(c) => gen::run(&c),
+            Ok(c) => gen::run(c),
             Err(e) => e.exit(),
         },
         Command::Inspect(a) => inspect::run(inspect::Config::resolve(a)),

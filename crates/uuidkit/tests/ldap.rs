@@ -282,8 +282,11 @@ fn bad_operands_name_their_side() {
         let e = r.unwrap_err();
         assert_eq!(e.side(), side);
         assert_eq!(e.to_string(), msg);
-        let src = std::error::Error::source(&e).expect("the Error is the source");
-        assert_eq!(src.to_string(), e.error().to_string());
+        #[cfg(feature = "std")]
+        {
+            let src = std::error::Error::source(&e).expect("the Error is the source");
+            assert_eq!(src.to_string(), e.error().to_string());
+        }
     };
     let form = "simple form not accepted at byte 0: expected the hyphenated form";
     check(
@@ -312,4 +315,11 @@ fn bad_operands_name_their_side() {
         Side::Assertion,
         "assertion: invalid length: expected 36 bytes, found 1",
     );
+}
+
+#[test]
+fn public_types_are_send_and_sync() {
+    fn check<T: Send + Sync + Copy + 'static>() {}
+    check::<MatchError>();
+    check::<Side>();
 }

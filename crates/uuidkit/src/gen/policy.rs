@@ -116,6 +116,7 @@ enum Detail {
     Config {
         what: &'static str,
         value: i128,
+        unit: &'static str,
         min: i128,
         max: i128,
     },
@@ -183,11 +184,19 @@ impl GenError {
         matches!(self.detail, Detail::Stalled { .. })
     }
 
-    pub(crate) const fn config(what: &'static str, value: i128, min: i128, max: i128) -> GenError {
+    /// `what` is `value` `unit`, outside `min..=max`.
+    pub(crate) const fn config(
+        what: &'static str,
+        value: i128,
+        unit: &'static str,
+        min: i128,
+        max: i128,
+    ) -> GenError {
         GenError {
             detail: Detail::Config {
                 what,
                 value,
+                unit,
                 min,
                 max,
             },
@@ -295,11 +304,12 @@ impl fmt::Display for GenError {
             Detail::Config {
                 what,
                 value,
+                unit,
                 min,
                 max,
             } => write!(
                 f,
-                "invalid generator configuration: {what} is {value}, allowed {min} to {max}"
+                "invalid generator configuration: {what} is {value}{unit}, allowed {min} to {max}"
             ),
             Detail::Stalled {
                 waited,

@@ -133,7 +133,7 @@ impl GregorianBuilder {
         let max = (1u16 << seq_bits) - 1;
         if let Some(s) = self.clock_seq {
             if s > max {
-                return Err(GenError::config(what, s as i128, 0, max as i128));
+                return Err(GenError::config(what, s as i128, "", 0, max as i128));
             }
         }
         Ok(GregorianCore::new(

@@ -169,7 +169,7 @@ impl<C: Clock, R: RandomSource> V8TimeGenerator<C, R> {
 /// let err = DistributedLayout::new(48, 1_000_000, 40, 40).unwrap_err();
 /// assert_eq!(
 ///     err.to_string(),
-///     "invalid generator configuration: v8 timestamp + node + counter width in bits is 128, \
+///     "invalid generator configuration: v8 timestamp + node + counter width is 128 bits, \
 ///      allowed 1 to 122"
 /// );
 /// # Ok::<(), uuidkit::gen::GenError>(())
@@ -203,23 +203,23 @@ impl DistributedLayout {
         counter_bits: u8,
     ) -> Result<DistributedLayout, GenError> {
         let range = |what, v: i128, min: i128, max: i128| {
+            let unit = if what == "v8 timestamp unit" {
+                " ns"
+            } else {
+                " bits"
+            };
             if v < min || v > max {
-                Err(GenError::config(what, v, min, max))
+                Err(GenError::config(what, v, unit, min, max))
             } else {
                 Ok(())
             }
         };
-        range("v8 timestamp width in bits", timestamp_bits as i128, 1, 63)?;
-        range(
-            "v8 timestamp unit in nanoseconds",
-            tick_nanos as i128,
-            1,
-            u64::MAX as i128,
-        )?;
-        range("v8 node id width in bits", node_bits as i128, 0, 64)?;
-        range("v8 counter width in bits", counter_bits as i128, 0, 63)?;
+        range("v8 timestamp width", timestamp_bits as i128, 1, 63)?;
+        range("v8 timestamp unit", tick_nanos as i128, 1, u64::MAX as i128)?;
+        range("v8 node id width", node_bits as i128, 0, 64)?;
+        range("v8 counter width", counter_bits as i128, 0, 63)?;
         let sum = timestamp_bits as i128 + node_bits as i128 + counter_bits as i128;
-        range("v8 timestamp + node + counter width in bits", sum, 1, 122)?;
+        range("v8 timestamp + node + counter width", sum, 1, 122)?;
         Ok(DistributedLayout {
             timestamp_bits,
             tick_nanos,
@@ -308,7 +308,13 @@ impl DistributedBuilder {
         let max = mask64(self.layout.node_bits as u32);
         let node_id = match self.node_id {
             Some(id) if id > max => {
-                return Err(GenError::config("v8 node id", id as i128, 0, max as i128))
+                return Err(GenError::config(
+                    "v8 node id",
+                    id as i128,
+                    "",
+                    0,
+                    max as i128,
+                ))
             }
             Some(id) => id,
             None => rng.next_u64() & max,
