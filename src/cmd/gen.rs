@@ -6,12 +6,12 @@
 //! `-C 1000000000` runs in flat memory.
 
 use uuidkit::gen::v4::fill_v4;
-use uuidkit::service::client::{default_socket, ClientConfig, SystemGenerator};
-use uuidkit::state::TimeVersion;
 use uuidkit::gen::{
     Clock, FixedClock, GenError, GregorianBuilder, SystemClock, ThreadRng, V1Generator,
     V2Generator, V6Generator, V7Builder, V7Generator, V7Method, V8TimeBuilder, V8TimeGenerator,
 };
+use uuidkit::service::client::{default_socket, ClientConfig, SystemGenerator};
+use uuidkit::state::TimeVersion;
 use uuidkit::{Case, Domain, NameHash, Timestamp, Uuid};
 
 use crate::args::{GenArgs, GenVersion, HashArg, ToForm};

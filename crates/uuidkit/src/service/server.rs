@@ -6,7 +6,9 @@
 //! # Why threads
 //!
 //! A connection costs a thread with a 64 KiB stack while it is open; an idle one sleeps in
-//! `read` and never holds the generator, so it cannot delay anyone else. Connections beyond
+//! `read` and never holds the generator, so it cannot delay anyone else. A thread whose
+//! connection ends waits up to 10 s for the next one (at most 32 such threads), so that
+//! clients that connect once per request do not pay a thread start each time. Connections beyond
 //! [`max_connections`](ServerConfig::max_connections) get a [`Status::Busy`] reply and are
 //! closed. Each read and write has a [timeout](ServerConfig::timeout): a client that sends half
 //! a frame, or does not read its reply, loses its connection.
@@ -27,7 +29,7 @@
 //! writes the exact state ([`DurableGenerator::shut_down`]) and closes the connections.
 
 use core::fmt;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::ffi::CString;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
@@ -37,7 +39,7 @@ use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, OpenOptionsExt,
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 use super::protocol::{
@@ -209,6 +211,75 @@ struct Shared<C: Clock> {
     conns: Registry,
     closing: AtomicBool,
     cfg: ServerConfig,
+    pool: Pool,
+}
+
+/// Connection threads that finished their connection and wait (a while) for another, so that
+/// clients connecting once per request do not pay a thread start each time.
+///
+/// Invariant, kept under the lock: a connection is queued only while more threads wait than
+/// connections are queued, and a thread leaves only when the queue is empty; so every queued
+/// connection has a thread to take it.
+#[derive(Default)]
+struct Pool {
+    state: Mutex<PoolState>,
+    ready: Condvar,
+}
+
+#[derive(Default)]
+struct PoolState {
+    idle: usize,
+    queue: VecDeque<(UnixStream, u64)>,
+}
+
+/// How many finished threads wait for new connections, and for how long.
+const POOL_MAX_IDLE: usize = 32;
+const POOL_IDLE_TIME: Duration = Duration::from_secs(10);
+
+impl Pool {
+    fn lock(&self) -> MutexGuard<'_, PoolState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Hands a connection to a waiting thread; gives it back if none waits.
+    fn offer(&self, conn: (UnixStream, u64)) -> Option<(UnixStream, u64)> {
+        let mut st = self.lock();
+        if st.idle > st.queue.len() {
+            st.queue.push_back(conn);
+            drop(st);
+            self.ready.notify_one();
+            None
+        } else {
+            Some(conn)
+        }
+    }
+
+    /// Waits for the next connection; `None` when none came in time, the pool is full, or the
+    /// server is closing.
+    fn wait(&self, closing: &AtomicBool) -> Option<(UnixStream, u64)> {
+        let mut st = self.lock();
+        if st.idle >= POOL_MAX_IDLE {
+            return None;
+        }
+        st.idle += 1;
+        let deadline = std::time::Instant::now() + POOL_IDLE_TIME;
+        loop {
+            if let Some(c) = st.queue.pop_front() {
+                st.idle -= 1;
+                return Some(c);
+            }
+            let now = std::time::Instant::now();
+            if now >= deadline || closing.load(Ordering::SeqCst) {
+                st.idle -= 1;
+                return None;
+            }
+            st = self
+                .ready
+                .wait_timeout(st, deadline - now)
+                .unwrap_or_else(|p| p.into_inner())
+                .0;
+        }
+    }
 }
 
 impl<C: Clock> Shared<C> {
@@ -410,6 +481,7 @@ impl<C: Clock + 'static> Server<C> {
                 conns: Registry::default(),
                 closing: AtomicBool::new(false),
                 cfg,
+                pool: Pool::default(),
             }),
             _lock: lock,
             wake_rx,
@@ -535,6 +607,7 @@ impl<C: Clock + 'static> Server<C> {
         for (_, s) in shared.conns.lock().drain() {
             let _ = s.shutdown(Shutdown::Both);
         }
+        shared.pool.ready.notify_all();
         SIGNAL_WAKE_FD.store(-1, Ordering::Relaxed);
         match flushed {
             Ok(()) => Ok(RunSummary {
@@ -577,14 +650,21 @@ impl<C: Clock + 'static> Server<C> {
         if let Ok(c) = stream.try_clone() {
             shared.conns.lock().insert(id, c);
         }
+        let Some(conn) = shared.pool.offer((stream, id)) else {
+            return;
+        };
         let s2 = Arc::clone(shared);
         let spawned = std::thread::Builder::new()
             .name("uuidkit-conn".into())
             .stack_size(CONN_STACK)
             .spawn(move || {
-                serve_connection(&s2, stream, id);
-                s2.conns.lock().remove(&id);
-                s2.conns.count.fetch_sub(1, Ordering::SeqCst);
+                let mut next = Some(conn);
+                while let Some((stream, id)) = next {
+                    serve_connection(&s2, stream, id);
+                    s2.conns.lock().remove(&id);
+                    s2.conns.count.fetch_sub(1, Ordering::SeqCst);
+                    next = s2.pool.wait(&s2.closing);
+                }
             });
         if let Err(e) = spawned {
             shared.conns.lock().remove(&id);
