@@ -20,7 +20,10 @@
 //!
 //! - **v7**: generation continues above the stored bound, so every v7 is greater than every
 //!   v7 issued before, even when the clock has gone back (the timestamps then run ahead of the
-//!   clock until it catches up).
+//!   clock until it catches up). After an unclean shutdown the stored bound is a reservation up
+//!   to one reserve ahead of the clock; opening first waits for the clock to pass it (at most
+//!   the reserve plus 1 s, [`StateOptions::catch_up`]), so that a crash loop does not push v7
+//!   timestamps ever further ahead.
 //! - **v1/v6**: if the clock reads later than the stored timestamp, the clock sequence is kept
 //!   and generation continues above it. Otherwise — the usual case right after a crash, whose
 //!   reservation lies ahead, or a clock set back — the clock sequence is incremented (RFC 4122
@@ -335,6 +338,9 @@ pub enum WarningKind {
     /// The stored v7 bound is far ahead of the clock: v7 timestamps run ahead until the clock
     /// catches up.
     V7AheadOfClock,
+    /// After an unclean shutdown, opening waited for the clock to pass the stored v7
+    /// reservation ([`StateOptions::catch_up`]).
+    WaitedForClock,
     /// The state file was readable by other users; it is rewritten with mode 0600.
     Permissions,
     /// The state file could not be written: UUIDs are volatile until a write succeeds.
@@ -829,6 +835,7 @@ pub struct StateOptions {
     reserve: Duration,
     lock_wait: Option<Duration>,
     node: Option<[u8; 6]>,
+    catch_up: bool,
 }
 
 impl Default for StateOptions {
@@ -845,6 +852,7 @@ impl StateOptions {
             reserve: DEFAULT_RESERVE,
             lock_wait: None,
             node: None,
+            catch_up: true,
         }
     }
 
@@ -875,6 +883,15 @@ impl StateOptions {
         self
     }
 
+    /// After an unclean shutdown, wait until the clock passes the stored v7 reservation before
+    /// opening (default true). The wait is at most the reserve plus one second, and is skipped
+    /// when the gap is larger (the clock was set back: v7 then runs ahead of it). Without the
+    /// wait, each crash could leave v7 timestamps up to one reserve further ahead of the clock.
+    pub const fn catch_up(mut self, wait: bool) -> Self {
+        self.catch_up = wait;
+        self
+    }
+
     /// The v1/v6 node to use (for example a MAC address). If it differs from the stored node,
     /// the clock sequence gets a new random value (RFC 9562 §6.3). Default: the stored node,
     /// or 48 random bits with the multicast bit set for a new state (§6.10).
@@ -894,6 +911,20 @@ impl<C: Clock> Clock for SharedClock<C> {
     }
     fn resolution_nanos(&self) -> u64 {
         self.0.resolution_nanos()
+    }
+}
+
+/// Sleeps until `clock` reads a millisecond after `ms`, or `limit_ms` of real time (plus a
+/// little) has passed — a clock that does not move must not hang the caller.
+fn wait_for_clock<C: Clock + ?Sized>(clock: &C, ms: u64, limit_ms: u64) -> Duration {
+    let start = Instant::now();
+    let limit = Duration::from_millis(limit_ms + 100);
+    loop {
+        let now = clock.now().unix_millis().unwrap_or(0);
+        if now > ms || start.elapsed() >= limit {
+            return start.elapsed();
+        }
+        std::thread::sleep(Duration::from_millis((ms - now).clamp(1, 10)));
     }
 }
 
@@ -1104,7 +1135,22 @@ impl<C: Clock> DurableGenerator<C> {
                     (seq, None)
                 };
                 let slack = opts.reserve.as_millis() as u64 + 10_000;
-                if s.v7_unix_ms > now_ms.saturating_add(slack) {
+                let catch_up_limit = opts.reserve.as_millis() as u64 + 1_000;
+                if opts.catch_up
+                    && !s.clean
+                    && s.v7_unix_ms >= now_ms
+                    && s.v7_unix_ms - now_ms <= catch_up_limit
+                {
+                    let waited = wait_for_clock(&*clock, s.v7_unix_ms, catch_up_limit);
+                    warnings.push(StateWarning::new(
+                        WarningKind::WaitedForClock,
+                        format!(
+                            "waited {} ms for the clock to pass the v7 reservation of the last \
+                             run, which did not end cleanly",
+                            waited.as_millis()
+                        ),
+                    ));
+                } else if s.v7_unix_ms > now_ms.saturating_add(slack) {
                     warnings.push(StateWarning::new(
                         WarningKind::V7AheadOfClock,
                         format!(

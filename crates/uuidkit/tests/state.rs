@@ -164,9 +164,9 @@ fn crash_child(path: &Path, clock_ms: u64, n: usize) -> Vec<Uuid> {
     assert!(pid >= 0);
     if pid == 0 {
         let code = std::panic::catch_unwind(|| {
-            let mut g =
-                DurableGenerator::open_with_clock(path, StateOptions::new(), clock_at(clock_ms))
-                    .unwrap();
+            // A frozen clock never passes the reservation: no catch-up wait.
+            let opts = StateOptions::new().catch_up(false);
+            let mut g = DurableGenerator::open_with_clock(path, opts, clock_at(clock_ms)).unwrap();
             let mut out = Vec::with_capacity(n * 48);
             for i in 0..n {
                 let v = [TimeVersion::V7, TimeVersion::V6, TimeVersion::V1][i % 3];
@@ -677,4 +677,30 @@ fn resume_after_continues_above_a_floor() {
     // Counter 42 sits in the top of rand_a / rand_b (Method 1, 42 bits).
     let bits = ((u.rand_a().unwrap() as u128) << 62) | u.rand_b().unwrap() as u128;
     assert_eq!(bits >> 32, 42);
+}
+
+#[test]
+fn after_a_crash_opening_waits_for_the_clock_to_pass_the_v7_reservation() {
+    let d = TempDir::new();
+    let p = d.path("state");
+    crash_child(&p, T0_MS, 3);
+    let reserved = State::read(&p).unwrap().v7_unix_ms;
+    assert!(reserved >= T0_MS + 1000);
+    // A clock that moves 1 ms per reading, starting where the crashed run was.
+    let clock = clock_at(T0_MS).with_auto_step(1_000_000);
+    let mut g = DurableGenerator::open_with_clock(&p, StateOptions::new(), clock).unwrap();
+    assert!(
+        kinds(&g).contains(&WarningKind::WaitedForClock),
+        "{:?}",
+        g.warnings()
+    );
+    let (u, _) = g.next(TimeVersion::V7).unwrap();
+    let ms = u.unix_ts_ms().unwrap();
+    // Above the reservation, and not a whole reserve beyond it.
+    assert!(ms > reserved && ms < reserved + 500, "{ms} vs {reserved}");
+    drop(g);
+
+    // A clean shutdown leaves nothing to wait for.
+    let g = DurableGenerator::open(&p, StateOptions::new()).unwrap();
+    assert!(!kinds(&g).contains(&WarningKind::WaitedForClock));
 }
