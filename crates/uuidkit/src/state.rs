@@ -72,7 +72,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
@@ -928,6 +928,40 @@ fn wait_for_clock<C: Clock + ?Sized>(clock: &C, ms: u64, limit_ms: u64) -> Durat
     }
 }
 
+/// The background writer: one write in flight at most.
+#[derive(Debug)]
+struct Writer {
+    tx: mpsc::Sender<State>,
+    rx: mpsc::Receiver<Result<State, StateError>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    in_flight: bool,
+}
+
+impl Writer {
+    fn start(file: &Arc<StateFile>) -> Option<Writer> {
+        let (tx, jobs) = mpsc::channel::<State>();
+        let (done, rx) = mpsc::channel();
+        let file = Arc::clone(file);
+        let thread = std::thread::Builder::new()
+            .name("uuidkit-state".into())
+            .stack_size(64 * 1024)
+            .spawn(move || {
+                for s in jobs {
+                    if done.send(file.write(&s).map(|()| s)).is_err() {
+                        break;
+                    }
+                }
+            })
+            .ok()?;
+        Some(Writer {
+            tx,
+            rx,
+            thread: Some(thread),
+            in_flight: false,
+        })
+    }
+}
+
 /// A (millisecond, counter) v7 position; `None` counter: the whole millisecond.
 type V7Pos = (u64, Option<u64>);
 
@@ -963,7 +997,11 @@ fn v7_le(a: V7Pos, b: V7Pos) -> bool {
 /// ```
 #[derive(Debug)]
 pub struct DurableGenerator<C: Clock = SystemClock> {
-    file: StateFile,
+    file: Arc<StateFile>,
+    /// Writes early renewals in the background, so that issuing does not wait for `fsync`
+    /// while the current reservation still covers it. `None` without the lock, or if the
+    /// thread could not start (writes are then synchronous).
+    writer: Option<Writer>,
     clock: Arc<C>,
     gen6: V6Generator<SharedClock<C>, ThreadRng>,
     gen7: V7Generator<SharedClock<C>, ThreadRng>,
@@ -1184,7 +1222,8 @@ impl<C: Clock> DurableGenerator<C> {
             .build(SharedClock(Arc::clone(&clock)), ThreadRng)
             .map_err(|e| StateError::gen(path, e))?;
         let mut g = DurableGenerator {
-            file,
+            file: Arc::new(file),
+            writer: None,
             clock,
             gen6,
             gen7,
@@ -1210,7 +1249,8 @@ impl<C: Clock> DurableGenerator<C> {
             g.gen7.resume_after(ms, c.map(u128::from));
         }
         if g.file.lock.is_some() {
-            if let Err(e) = g.renew() {
+            let first = g.reservation();
+            if let Err(e) = g.write_now(first) {
                 if strict {
                     return Err(e);
                 }
@@ -1220,6 +1260,7 @@ impl<C: Clock> DurableGenerator<C> {
                 ));
                 g.write_error = Some(e);
             }
+            g.writer = Writer::start(&g.file);
         }
         Ok(g)
     }
@@ -1256,9 +1297,9 @@ impl<C: Clock> DurableGenerator<C> {
         }
     }
 
-    /// Writes a new reservation: every bound a reserve ahead of the later of the clock and the
-    /// last position issued.
-    fn renew(&mut self) -> Result<(), StateError> {
+    /// A new reservation: every bound a reserve ahead of the later of the clock and the last
+    /// position issued.
+    fn reservation(&self) -> State {
         let now = self.clock.now();
         let now_ticks = now.gregorian_ticks().unwrap_or(0);
         let now_ms = now.unix_millis().unwrap_or(0);
@@ -1274,7 +1315,7 @@ impl<C: Clock> DurableGenerator<C> {
             .max(now_ms)
             .saturating_add(self.reserve_ms())
             .min((1 << 48) - 1);
-        self.write(State {
+        State {
             gregorian_ticks: greg,
             clock_seq: self.clock_seq,
             node: self.node,
@@ -1282,17 +1323,100 @@ impl<C: Clock> DurableGenerator<C> {
             v7_counter: None,
             clean: false,
             writes: self.writes.wrapping_add(1),
-        })
+        }
     }
 
-    fn write(&mut self, s: State) -> Result<(), StateError> {
+    /// Writes `s` now, in this thread (after any background write has finished).
+    fn write_now(&mut self, s: State) -> Result<(), StateError> {
+        self.wait_writer();
         self.last_attempt = Some(Instant::now());
-        self.file.write(&s)?;
-        self.writes = s.writes;
-        self.durable_greg = Some(s.gregorian_ticks);
-        self.durable_v7 = Some((s.v7_unix_ms, s.v7_counter));
-        self.write_error = None;
-        Ok(())
+        let r = self.file.write(&s).map(|()| s);
+        match r {
+            Ok(s) => {
+                self.applied(Ok(s));
+                Ok(())
+            }
+            Err(e) => {
+                let copy = e.duplicate();
+                self.applied(Err(e));
+                Err(copy)
+            }
+        }
+    }
+
+    /// Records the outcome of a write.
+    fn applied(&mut self, r: Result<State, StateError>) {
+        match r {
+            Ok(s) => {
+                self.writes = s.writes;
+                self.durable_greg = Some(s.gregorian_ticks);
+                self.durable_v7 = Some((s.v7_unix_ms, s.v7_counter));
+                self.write_error = None;
+            }
+            Err(e) => self.write_error = Some(e),
+        }
+    }
+
+    /// Starts writing a new reservation in the background (or, without the writer thread,
+    /// writes it now).
+    fn start_renewal(&mut self) {
+        let s = self.reservation();
+        self.last_attempt = Some(Instant::now());
+        if let Some(w) = &mut self.writer {
+            if !w.in_flight {
+                if w.tx.send(s).is_ok() {
+                    w.in_flight = true;
+                    return;
+                }
+                self.writer = None;
+            } else {
+                return;
+            }
+        }
+        let _ = self.write_now(s);
+    }
+
+    /// Collects the background write's outcome if it is done.
+    fn poll_writer(&mut self) {
+        let Some(w) = &mut self.writer else { return };
+        if !w.in_flight {
+            return;
+        }
+        match w.rx.try_recv() {
+            Ok(r) => {
+                w.in_flight = false;
+                self.applied(r);
+            }
+            Err(mpsc::TryRecvError::Empty) => {}
+            Err(mpsc::TryRecvError::Disconnected) => self.writer = None,
+        }
+    }
+
+    /// Waits for the background write, if one is in flight.
+    fn wait_writer(&mut self) {
+        let Some(w) = &mut self.writer else { return };
+        if !w.in_flight {
+            return;
+        }
+        match w.rx.recv() {
+            Ok(r) => {
+                w.in_flight = false;
+                self.applied(r);
+            }
+            Err(_) => self.writer = None,
+        }
+    }
+
+    /// Whether a write may be tried now: always without a previous failure (or in strict
+    /// mode); after one, at most once per RETRY_INTERVAL — each UUID paying for a failing
+    /// `fsync` would be worse than useless.
+    fn write_due(&self) -> bool {
+        self.file.lock.is_some()
+            && (self.strict
+                || self.write_error.is_none()
+                || self
+                    .last_attempt
+                    .is_none_or(|t| t.elapsed() >= RETRY_INTERVAL))
     }
 
     /// Whether this is a forked child of the process that opened the generator.
@@ -1338,18 +1462,19 @@ impl<C: Clock> DurableGenerator<C> {
             self.durable_v7
                 .is_none_or(|d| p.0.saturating_add(half_ms) > d.0)
         });
-        if near && self.file.lock.is_some() {
-            // After a failure, try again at most once per RETRY_INTERVAL (each UUID paying for
-            // a failing fsync would be worse than useless); strict mode has no other way on.
-            let due = self.strict
-                || self.write_error.is_none()
-                || self
-                    .last_attempt
-                    .is_none_or(|t| t.elapsed() >= RETRY_INTERVAL);
-            if due {
-                if let Err(e) = self.renew() {
-                    self.write_error = Some(e);
-                }
+        self.poll_writer();
+        let in_flight = self.writer.as_ref().is_some_and(|w| w.in_flight);
+        if near && !in_flight && self.write_due() {
+            // Renew early, in the background: the current reservation still covers issuing.
+            self.start_renewal();
+        }
+        if !covered(self) {
+            // Beyond the reservation: wait for the renewal under way, and if it does not cover
+            // these UUIDs (a large batch, a failure), write one now.
+            self.wait_writer();
+            if !covered(self) && self.write_due() {
+                let s = self.reservation();
+                let _ = self.write_now(s);
             }
         }
         if covered(self) {
@@ -1422,7 +1547,8 @@ impl<C: Clock> DurableGenerator<C> {
         if self.file.lock.is_none() {
             return Ok(());
         }
-        let r = self.write(State {
+        self.wait_writer();
+        self.write_now(State {
             gregorian_ticks: greg,
             clock_seq: self.clock_seq,
             node: self.node,
@@ -1430,11 +1556,7 @@ impl<C: Clock> DurableGenerator<C> {
             v7_counter,
             clean: true,
             writes: self.writes.wrapping_add(1),
-        });
-        if let Err(e) = &r {
-            self.write_error = Some(e.duplicate());
-        }
-        r
+        })
     }
 
     /// Flushes and closes: later calls fail with [`StateErrorKind::Closed`]. The lock is
@@ -1497,6 +1619,20 @@ impl<C: Clock> Drop for DurableGenerator<C> {
     fn drop(&mut self) {
         if !self.closed {
             let _ = self.flush();
+        }
+        if let Some(mut w) = self.writer.take() {
+            let thread = w.thread.take();
+            // Closing the job channel ends the thread.
+            drop(w);
+            if let Some(t) = thread {
+                if self.forked() {
+                    // The thread exists only in the parent: joining it here would wait for
+                    // nothing that can end.
+                    std::mem::forget(t);
+                } else {
+                    let _ = t.join();
+                }
+            }
         }
     }
 }

@@ -143,10 +143,15 @@ fn writes_are_reservations_not_one_per_uuid() {
     }
     // 100,000 v6 take 10 ms of 100-ns ticks, far inside the 1 s reserve.
     assert_eq!(State::read(&p).unwrap().writes, writes0);
-    // Moving the clock past half the reserve renews it.
+    // Moving the clock past half the reserve renews it (in the background: wait for it).
     g.clock().advance(600_000_000);
-    g.next(TimeVersion::V7).unwrap();
-    let s = State::read(&p).unwrap();
+    assert_eq!(g.next(TimeVersion::V7).unwrap().1, Safety::Durable);
+    let t = std::time::Instant::now();
+    let mut s = State::read(&p).unwrap();
+    while s.writes == writes0 && t.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(5));
+        s = State::read(&p).unwrap();
+    }
     assert_eq!(s.writes, writes0 + 1);
     assert!(s.v7_unix_ms >= T0_MS + 600 + 1000);
 }
