@@ -224,6 +224,12 @@ enum Cause {
 /// ```
 #[derive(Debug)]
 pub struct StateError {
+    // Boxed: errors are rare, and a small `Result` keeps the success path cheap.
+    inner: Box<ErrorInner>,
+}
+
+#[derive(Debug)]
+struct ErrorInner {
     kind: StateErrorKind,
     path: Option<PathBuf>,
     msg: String,
@@ -231,40 +237,46 @@ pub struct StateError {
 }
 
 impl StateError {
-    fn new(kind: StateErrorKind, path: Option<&Path>, msg: impl Into<String>) -> StateError {
+    fn boxed(inner: ErrorInner) -> StateError {
         StateError {
+            inner: Box::new(inner),
+        }
+    }
+
+    fn new(kind: StateErrorKind, path: Option<&Path>, msg: impl Into<String>) -> StateError {
+        StateError::boxed(ErrorInner {
             kind,
             path: path.map(Path::to_path_buf),
             msg: msg.into(),
             cause: Cause::None,
-        }
+        })
     }
 
     fn io(kind: StateErrorKind, path: &Path, what: impl Into<String>, e: io::Error) -> StateError {
-        StateError {
+        StateError::boxed(ErrorInner {
             kind,
             path: Some(path.to_path_buf()),
             msg: what.into(),
             cause: Cause::Io(e),
-        }
+        })
     }
 
     fn gen(path: &Path, e: GenError) -> StateError {
-        StateError {
+        StateError::boxed(ErrorInner {
             kind: StateErrorKind::Generator,
             path: Some(path.to_path_buf()),
             msg: "generating".into(),
             cause: Cause::Gen(e),
-        }
+        })
     }
 
     /// A copy (an `io::Error` is not `Clone`: its kind, OS code and text are kept).
     fn duplicate(&self) -> StateError {
-        StateError {
-            kind: self.kind,
-            path: self.path.clone(),
-            msg: self.msg.clone(),
-            cause: match &self.cause {
+        StateError::boxed(ErrorInner {
+            kind: self.inner.kind,
+            path: self.inner.path.clone(),
+            msg: self.inner.msg.clone(),
+            cause: match &self.inner.cause {
                 Cause::None => Cause::None,
                 Cause::Gen(e) => Cause::Gen(*e),
                 Cause::Io(e) => Cause::Io(match e.raw_os_error() {
@@ -272,22 +284,22 @@ impl StateError {
                     None => io::Error::new(e.kind(), e.to_string()),
                 }),
             },
-        }
+        })
     }
 
     /// The kind of error.
     pub const fn kind(&self) -> StateErrorKind {
-        self.kind
+        self.inner.kind
     }
 
     /// The state file concerned, if known.
     pub fn path(&self) -> Option<&Path> {
-        self.path.as_deref()
+        self.inner.path.as_deref()
     }
 
     /// The operating system's error, if one caused this.
     pub fn io_error(&self) -> Option<&io::Error> {
-        match &self.cause {
+        match &self.inner.cause {
             Cause::Io(e) => Some(e),
             _ => None,
         }
@@ -296,15 +308,15 @@ impl StateError {
 
 impl fmt::Display for StateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.path {
+        match &self.inner.path {
             Some(p) => write!(f, "state file {}: ", p.display())?,
             None => f.write_str("state file: ")?,
         }
-        if self.kind == StateErrorKind::Corrupt {
+        if self.inner.kind == StateErrorKind::Corrupt {
             f.write_str("corrupt: ")?;
         }
-        f.write_str(&self.msg)?;
-        match &self.cause {
+        f.write_str(&self.inner.msg)?;
+        match &self.inner.cause {
             Cause::None => Ok(()),
             Cause::Io(e) => write!(f, ": {e}"),
             Cause::Gen(e) => write!(f, ": {e}"),
@@ -314,7 +326,7 @@ impl fmt::Display for StateError {
 
 impl std::error::Error for StateError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.cause {
+        match &self.inner.cause {
             Cause::None => None,
             Cause::Io(e) => Some(e),
             Cause::Gen(e) => Some(e),
@@ -622,7 +634,7 @@ fn read_state(path: &Path) -> Result<Read_, StateError> {
         }
     }
     let state = State::decode(&buf[..n]).map_err(|mut e| {
-        e.path = Some(path.to_path_buf());
+        e.inner.path = Some(path.to_path_buf());
         e
     })?;
     Ok(Read_::Found {
@@ -1044,7 +1056,7 @@ impl<C: Clock> DurableGenerator<C> {
         let mut warnings = Vec::new();
         let file = match StateFile::open(path, opts.lock_wait) {
             Ok(f) => f,
-            Err(e) if strict || e.kind != StateErrorKind::Io => return Err(e),
+            Err(e) if strict || e.kind() != StateErrorKind::Io => return Err(e),
             Err(e) => {
                 // Typically a read-only file system: the state cannot be written either, so
                 // generation goes on from what can be read, and every UUID is volatile.
@@ -1102,7 +1114,7 @@ impl<C: Clock> DurableGenerator<C> {
             Err(e) => {
                 // A symbolic link or a non-file is a set-up mistake (or an attack), not damage:
                 // always an error.
-                if strict || e.kind == StateErrorKind::Unsafe {
+                if strict || e.kind() == StateErrorKind::Unsafe {
                     return Err(e);
                 }
                 warnings.push(StateWarning::new(
