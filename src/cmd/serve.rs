@@ -8,7 +8,7 @@ use std::time::Duration;
 use clap::Args;
 use uuidkit::service::client::default_server_socket;
 use uuidkit::service::server::{self, InstanceLock, Server, ServerConfig};
-use uuidkit::state::{DurableGenerator, StateOptions};
+use uuidkit::state::{default_state_path, DurableGenerator, StateOptions};
 
 use crate::io::{CmdResult, Fatal, Status};
 
@@ -109,25 +109,6 @@ fn usage(msg: impl std::fmt::Display) -> clap::Error {
     super::usage_error(&["serve"], msg)
 }
 
-fn is_root() -> bool {
-    // `/run/uuidkit` is root's default; anyone else has a runtime directory.
-    default_server_socket().is_some_and(|p| p.starts_with("/run/uuidkit"))
-}
-
-fn default_state() -> Option<PathBuf> {
-    if is_root() {
-        return Some(PathBuf::from("/var/lib/uuidkit/state"));
-    }
-    let base = match std::env::var_os("XDG_STATE_HOME") {
-        Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => match std::env::var_os("HOME") {
-            Some(h) if !h.is_empty() => Path::new(&h).join(".local/state"),
-            _ => return None,
-        },
-    };
-    Some(base.join("uuidkit/state"))
-}
-
 impl Config {
     /// Resolves paths and checks values.
     pub fn resolve(a: ServeArgs) -> Result<Config, clap::Error> {
@@ -143,7 +124,7 @@ impl Config {
         let (state, make_state_dir) = match a.state {
             Some(p) => (p, false),
             None => (
-                default_state().ok_or_else(|| {
+                default_state_path().ok_or_else(|| {
                     usage("no default state file: neither XDG_STATE_HOME nor HOME is set; give --state PATH")
                 })?,
                 true,
@@ -226,7 +207,7 @@ pub fn run(c: Config) -> CmdResult {
     for w in gen.warnings() {
         log(&format!("warning: {w}"));
     }
-    let durable = gen.last_write_error().is_none();
+    let durable = gen.is_durable();
     let (seq, node) = (gen.clock_seq(), gen.node());
     let mut cfg = ServerConfig::new(&c.socket)
         .mode(c.mode)

@@ -1596,6 +1596,12 @@ impl<C: Clock> DurableGenerator<C> {
         &self.warnings
     }
 
+    /// Whether the state file is being kept: the lock is held, the last write succeeded, and
+    /// this is not a forked child. When false, new UUIDs are (or soon become) volatile.
+    pub fn is_durable(&self) -> bool {
+        self.file.lock.is_some() && self.write_error.is_none() && !self.forked()
+    }
+
     /// The error of the last write, while writes fail; `None` once one succeeds again.
     pub fn last_write_error(&self) -> Option<&StateError> {
         self.write_error.as_ref()
@@ -1647,6 +1653,27 @@ impl<C: Clock> Drop for DurableGenerator<C> {
             }
         }
     }
+}
+
+/// The state file a system-wide generator uses by default: `/var/lib/uuidkit/state` for
+/// root; otherwise `$XDG_STATE_HOME/uuidkit/state`, or `~/.local/state/uuidkit/state`; `None`
+/// when neither variable is set.
+///
+/// ```
+/// let _ = uuidkit::state::default_state_path();
+/// ```
+pub fn default_state_path() -> Option<PathBuf> {
+    if effective_uid() == 0 {
+        return Some(PathBuf::from("/var/lib/uuidkit/state"));
+    }
+    let base = match std::env::var_os("XDG_STATE_HOME") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => match std::env::var_os("HOME") {
+            Some(h) if !h.is_empty() => Path::new(&h).join(".local/state"),
+            _ => return None,
+        },
+    };
+    Some(base.join("uuidkit/state"))
 }
 
 /// `xx:xx:xx:xx:xx:xx`.

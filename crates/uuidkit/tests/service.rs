@@ -603,3 +603,16 @@ fn a_forked_child_does_not_reuse_the_parents_cached_block() {
     assert_eq!(gen.next(TimeVersion::V7).unwrap().source, Source::Service);
     r.stop().unwrap();
 }
+
+#[test]
+fn public_types_are_send_and_sync_where_they_should_be() {
+    fn send<T: Send>() {}
+    fn send_sync<T: Send + Sync>() {}
+    send::<DurableGenerator>();
+    send::<Connection>();
+    send_sync::<SystemGenerator>();
+    send_sync::<ShutdownHandle>();
+    send_sync::<uuidkit::service::client::ServiceError>();
+    send_sync::<uuidkit::state::StateError>();
+    send::<Server>();
+}

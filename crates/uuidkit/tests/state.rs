@@ -365,6 +365,7 @@ fn check_row(name: &str, make: &dyn Fn(&Path) -> PathBuf, expect: Expect, table:
                 let (_, s) = g.next(TimeVersion::V6).unwrap();
                 if w == WarningKind::WriteFailed {
                     assert_eq!(s, Safety::Volatile, "{name}");
+                    assert!(!g.is_durable(), "{name}");
                 } else {
                     assert_eq!(s, Safety::Durable, "{name}");
                     // The damaged file was replaced by a valid, private one.

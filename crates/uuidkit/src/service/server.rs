@@ -748,7 +748,7 @@ fn serve_connection<C: Clock>(shared: &Shared<C>, mut s: UnixStream, id: u64) {
                 let info = Info {
                     max_count: MAX_COUNT,
                     pid: std::process::id(),
-                    durable: g.last_write_error().is_none(),
+                    durable: g.is_durable(),
                     strict: g.is_strict(),
                 };
                 drop(g);
