@@ -23,7 +23,9 @@ What it does:
 
   Runs in the foreground only (--foreground is accepted and changes nothing): start it from
   systemd or another supervisor. Logs go to standard error. SIGTERM and SIGINT write the exact
-  state and exit with status 0.
+  state and exit with status 0 (2 if that last write failed). After an unclean shutdown, the
+  start waits until the clock passes the last run's v7 reservation (at most --reserve + 1 s),
+  so that repeated crashes do not push v7 timestamps ahead of the clock.
 
   One server per socket: a second one fails at once; a stale socket left by a killed server
   (connecting is refused) is replaced. One process per state file: a second one fails at once.
