@@ -46,7 +46,7 @@ State file problems:
 Clients:
   uuidkit gen v7 --system -C 10         ten v7 UUIDs from the service
   UUIDKIT_SOCKET=/path/to.sock uuidkit gen v1 --system
-  The protocol is described in the uuidkit documentation (service-protocol.md).
+  The protocol is described in DESIGN.md, section The wire protocol.
 
 Examples:
   uuidkit serve --foreground

@@ -5,7 +5,7 @@
 //! v1 and v4 only).
 //!
 //! - [`protocol`]: the length-prefixed binary frames (also documented in
-//!   docs/service-protocol.md).
+//!   DESIGN.md, "Generator state and the system-wide service").
 //! - [`server`]: the server. It lives in the library, rather than in the CLI, so that programs
 //!   can embed it and tests can run it in-process; `uuidkit serve` is a thin wrapper.
 //! - [`client`]: one [`Connection`](client::Connection), and the

@@ -1,5 +1,5 @@
 //! The wire protocol between `uuidkit serve` and its clients: length-prefixed binary frames
-//! with a version byte (docs/service-protocol.md is the prose version of this module).
+//! with a version byte (DESIGN.md, "The wire protocol", is the prose version of this module).
 //!
 //! Every frame is a 4-byte big-endian payload length, then the payload. A request payload is
 //! at least [`REQUEST_LEN`] bytes (more are allowed, up to [`MAX_REQUEST_LEN`], and ignored, so
