@@ -74,6 +74,13 @@ pub use crate::gen::v4::v4;
 #[cfg(feature = "std")]
 pub use crate::gen::{Clock, RandomSource};
 
+// Serde support and adapter modules for `#[serde(with = "...")]`.
+#[cfg(feature = "serde")]
+pub mod serde;
+// Conversions to and from `uuid::Uuid`.
+#[cfg(feature = "uuid")]
+mod uuid_crate;
+
 // The README's Rust examples run as doc tests, so the README cannot drift from the code.
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
