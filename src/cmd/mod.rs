@@ -10,6 +10,7 @@ pub mod convert;
 pub mod gen;
 pub mod inspect;
 pub mod ldap;
+pub mod meta;
 pub mod sort;
 pub mod validate;
 
@@ -48,6 +49,8 @@ pub fn run(cli: Cli) -> std::process::ExitCode {
             Ok(c) => ldap::run(c),
             Err(e) => e.exit(),
         },
+        Command::Completions(a) => meta::completions(a),
+        Command::Man(a) => meta::man(a),
     };
     io::finish(result)
 }
