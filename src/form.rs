@@ -66,14 +66,7 @@ pub fn error_kind_name(k: uuidkit::ErrorKind) -> &'static str {
 
 /// Reports an invalid input on standard error with an excerpt and a caret under the bad byte.
 pub fn report(origin: crate::ui::Origin, line: &Line<'_>, e: &ParseError) {
-    crate::ui::report_input(
-        origin,
-        line.no,
-        line.bytes,
-        line.is_cut(),
-        e.position(),
-        e,
-    );
+    crate::ui::report_input(origin, line.no, line.bytes, line.is_cut(), e.position(), e);
 }
 
 /// Writes the JSON object for an invalid input, keys in this order:

@@ -215,7 +215,12 @@ pub fn excerpt(bytes: &[u8], pos: usize, cut: bool) -> Excerpt {
     // the width before the caret and the rest after it.
     let (mut first, mut last) = (0, units.len());
     if total > EXCERPT_WIDTH {
-        let want_start = cols[at].saturating_sub(EXCERPT_WIDTH / 3);
+        // A caret in the first two thirds is shown with the input from its start.
+        let want_start = if cols[at] < EXCERPT_WIDTH * 2 / 3 {
+            0
+        } else {
+            cols[at].saturating_sub(EXCERPT_WIDTH / 3)
+        };
         first = cols.partition_point(|&c| c < want_start).min(at);
         last = first;
         while last < units.len() && cols[last + 1] - cols[first] <= EXCERPT_WIDTH {
@@ -539,7 +544,7 @@ mod tests {
         assert_eq!(
             r,
             "error: line 2: invalid character 'x' at byte 9: expected a hexadecimal digit\n  \
-             67e55044-x0b1-426f-9247-bb680e5fe0c8\n             ^\n"
+             67e55044-x0b1-426f-9247-bb680e5fe0c8\n           ^\n"
         );
     }
 
@@ -553,9 +558,9 @@ mod tests {
 
     #[test]
     fn control_bytes_and_invalid_utf8_are_escaped_and_the_caret_spans_the_escape() {
-        let e = excerpt(b"ab\x1b[31m\xffz\t", 6, false);
+        let e = excerpt(b"ab\x1b[31m\xffz\t", 7, false);
         assert_eq!(e.text, "ab\\x1b[31m\\xffz\\t");
-        // a b \x1b [ 3 1 m: the 0xff byte is unit 7, at column 2 + 4 + 4 = 10.
+        // a b \x1b [ 3 1 m: the 0xff byte (byte 7) starts at column 2 + 4 + 4 = 10.
         assert_eq!((e.caret_col, e.caret_len), (10, 4));
         let e = excerpt(b"\x7f", 0, false);
         assert_eq!((e.text.as_str(), e.caret_len), ("\\x7f", 4));

@@ -554,9 +554,15 @@ fn convert_bad_lines_reported_on_stderr_and_rest_converted() {
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(lines.len(), 6, "{err}");
     // A leading zero at byte 0; an 'a' at byte 2.
-    assert!(lines[0].starts_with("error: line 2: leading zero at byte 0"), "{err}");
+    assert!(
+        lines[0].starts_with("error: line 2: leading zero at byte 0"),
+        "{err}"
+    );
     assert_eq!(lines[2], "  ^", "{err}");
-    assert!(lines[3].starts_with("error: line 3: invalid character 'a' at byte 2"), "{err}");
+    assert!(
+        lines[3].starts_with("error: line 3: invalid character 'a' at byte 2"),
+        "{err}"
+    );
     assert_eq!(lines[4], "  12a", "{err}");
     assert_eq!(lines[5], "    ^", "{err}");
 }

@@ -37,7 +37,9 @@ pub fn man(a: ManArgs) -> CmdResult {
         title.push_str(name);
         page = sub;
     }
-    let page = page.display_name(title.clone()).version(env!("CARGO_PKG_VERSION"));
+    let page = page
+        .display_name(title.clone())
+        .version(env!("CARGO_PKG_VERSION"));
     let mut out = Out::stdout();
     clap_mangen::Man::new(page)
         .title(title.to_uppercase())

@@ -90,7 +90,12 @@ pub fn compare(a: CompareArgs) -> CmdResult {
 
 /// Parses argument number `no` in the text forms. A problem is reported on standard error
 /// with a caret, or with `json` as an error object on standard output.
-pub fn parse_arg(out: &mut Out, json: bool, no: u64, arg: &OsString) -> Result<Option<Uuid>, Fatal> {
+pub fn parse_arg(
+    out: &mut Out,
+    json: bool,
+    no: u64,
+    arg: &OsString,
+) -> Result<Option<Uuid>, Fatal> {
     let bytes = crate::io::os_bytes(arg);
     let line = Line {
         no,
