@@ -356,6 +356,7 @@ Output:
   \"uuidOrderingMatch\", assertion and value as given, result true or false. An invalid value
   gives instead, on standard output, the object of validate --json ({\"line\", \"column\",
   \"kind\", \"message\", \"input\"}, line 1 for the assertion, 2 for the value), status 1.
+
 Examples:
   uuidkit ldap match 597ae2f6-16a6-1027-98f4-d28b5365dc14 597AE2F6-16A6-1027-98F4-D28B5365DC14
   uuidkit ldap match --json 597ae2f6-16a6-1027-98f4-d28b5365dc14 \"$value\"";
@@ -373,6 +374,7 @@ Output:
   \"uuidOrderingMatch\", assertion and value as given, result true or false. An invalid value
   gives instead, on standard output, the object of validate --json ({\"line\", \"column\",
   \"kind\", \"message\", \"input\"}, line 1 for the assertion, 2 for the value), status 1.
+
 Examples:
   uuidkit ldap order 597ae2f6-16a6-1027-98f4-d28b5365dc14 00000000-0000-0000-0000-000000000000
   uuidkit ldap order --json 597ae2f6-16a6-1027-98f4-d28b5365dc14 \"$value\"";
