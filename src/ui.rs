@@ -341,7 +341,8 @@ const FIRST_STEP: u64 = 1024;
 ///
 /// Shown only when standard error is a terminal (not `TERM=dumb`) and standard output is not
 /// (output on the screen is its own progress, and the two would garble each other) — unless the
-/// command writes nothing to standard output. The hot loop pays one integer comparison per
+/// command writes nothing to standard output — and, for a command reading standard input, that
+/// is not a terminal either (someone typing lines wants no line drawn over them). The hot loop pays one integer comparison per
 /// call to [`Progress::tick`]; the clock is read only every `step` items.
 pub struct Progress {
     what: &'static str,
@@ -356,11 +357,18 @@ pub struct Progress {
 
 impl Progress {
     /// A progress line for `what` (e.g. `generated`), with the total if known; `stdout_used`
-    /// says whether the command writes to standard output.
-    pub fn new(what: &'static str, total: Option<u64>, stdout_used: bool) -> Progress {
+    /// and `stdin_used` say whether the command writes to standard output and reads standard
+    /// input.
+    pub fn new(
+        what: &'static str,
+        total: Option<u64>,
+        stdout_used: bool,
+        stdin_used: bool,
+    ) -> Progress {
         let on = Stream::Stderr.is_terminal()
             && ansi_terminal()
-            && !(stdout_used && Stream::Stdout.is_terminal());
+            && !(stdout_used && Stream::Stdout.is_terminal())
+            && !(stdin_used && io::stdin().is_terminal());
         Progress::with(on, what, total)
     }
 

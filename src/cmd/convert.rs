@@ -34,7 +34,8 @@ pub fn run(c: Config) -> CmdResult {
     let mut out = Out::stdout();
     let mut lines = Lines::new(c.inputs);
     let origin = lines.origin();
-    let mut progress = Progress::new("converted", None, true);
+    let stdin_used = origin == crate::ui::Origin::Line;
+    let mut progress = Progress::new("converted", None, true, stdin_used);
     let mut status = Status::Ok;
     while let Some(line) = lines.next_line()? {
         progress.tick(line.no);

@@ -377,7 +377,7 @@ pub fn run(c: Config) -> CmdResult {
     let mut out = Out::stdout();
     let mut left = count;
     let mut batch = [Uuid::NIL; BATCH];
-    let mut progress = Progress::new("generated", Some(count), true);
+    let mut progress = Progress::new("generated", Some(count), true, false);
     while left > 0 {
         progress.tick(count - left);
         let n = usize::try_from(left).map_or(BATCH, |l| l.min(BATCH));

@@ -40,7 +40,8 @@ pub fn run(c: Config) -> CmdResult {
     } else {
         (false, false)
     };
-    let mut progress = Progress::new("validated", None, !c.quiet);
+    let stdin_used = lines.origin() == ui::Origin::Line;
+    let mut progress = Progress::new("validated", None, !c.quiet, stdin_used);
     let mut status = Status::Ok;
     while let Some(line) = lines.next_line()? {
         progress.tick(line.no);
