@@ -6,7 +6,8 @@ use uuidkit::Case;
 
 use crate::args::{ConvertArgs, FromForm, ToForm};
 use crate::form;
-use crate::io::{diagnostic, CmdResult, Lines, Out, Status};
+use crate::io::{CmdResult, Lines, Out, Status};
+use crate::ui::Progress;
 
 /// What `convert` does.
 pub struct Config {
@@ -32,16 +33,22 @@ impl Config {
 pub fn run(c: Config) -> CmdResult {
     let mut out = Out::stdout();
     let mut lines = Lines::new(c.inputs);
+    let origin = lines.origin();
+    let stdin_used = origin == crate::ui::Origin::Line;
+    let mut progress = Progress::new("converted", None, true, stdin_used);
     let mut status = Status::Ok;
     while let Some(line) = lines.next_line()? {
+        progress.tick(line.no);
         match form::parse(c.from, &line) {
             Ok(u) => form::write_line(&mut out, &u, c.to, c.case)?,
             Err(e) => {
                 status = Status::Invalid;
-                diagnostic(line.no, e.column(), &e);
+                out.flush()?;
+                form::report(origin, &line, &e);
             }
         }
     }
+    progress.finish();
     out.flush()?;
     Ok(status)
 }

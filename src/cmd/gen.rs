@@ -17,6 +17,7 @@ use uuidkit::{Case, Domain, NameHash, Timestamp, Uuid};
 use crate::args::{GenArgs, GenVersion, HashArg, ToForm};
 use crate::form;
 use crate::io::{CmdResult, Fatal, Out, Status};
+use crate::ui::Progress;
 
 /// The clock the time-based generators read: the system's, or the instant of `--time`.
 #[derive(Debug, Clone, Copy)]
@@ -433,7 +434,9 @@ pub fn run(c: Config) -> CmdResult {
     let mut out = Out::stdout();
     let mut left = count;
     let mut batch = [Uuid::NIL; BATCH];
+    let mut progress = Progress::new("generated", Some(count), true, false);
     while left > 0 {
+        progress.tick(count - left);
         let n = usize::try_from(left).map_or(BATCH, |l| l.min(BATCH));
         let slots = &mut batch[..n];
         let made = match &mut source {
@@ -472,6 +475,7 @@ pub fn run(c: Config) -> CmdResult {
         }
         left -= n as u64;
     }
+    progress.finish();
     out.flush()?;
     Ok(Status::Ok)
 }

@@ -10,6 +10,7 @@ pub mod convert;
 pub mod gen;
 pub mod inspect;
 pub mod ldap;
+pub mod meta;
 pub mod serve;
 pub mod sort;
 pub mod state;
@@ -55,6 +56,8 @@ pub fn run(cli: Cli) -> std::process::ExitCode {
             Err(e) => e.exit(),
         },
         Command::State(a) => state::run(a),
+        Command::Completions(a) => meta::completions(a),
+        Command::Man(a) => meta::man(a),
     };
     io::finish(result)
 }

@@ -75,6 +75,21 @@ pub enum RegressionPolicy {
 pub const DEFAULT_REGRESSION_THRESHOLD: Duration = Duration::from_secs(10);
 
 /// The kind of a [`GenError`], for matching.
+///
+/// ```
+/// use uuidkit::gen::{FixedClock, GenErrorKind, OverflowPolicy, ThreadRng, V7Builder, V7Method};
+/// use uuidkit::Timestamp;
+/// // A 12-bit counter on a frozen clock runs out after at most 4096 UUIDs.
+/// let clock = FixedClock::new(Timestamp::from_unix_millis(1_000));
+/// let mut gen = V7Builder::new()
+///     .method(V7Method::Counter { bits: 12 })
+///     .overflow(OverflowPolicy::Error)
+///     .build(clock, ThreadRng)?;
+/// let err = (0..5000).find_map(|_| gen.next().err()).unwrap();
+/// assert_eq!(err.kind(), GenErrorKind::Overflow);
+/// assert!(err.is_overflow());
+/// # Ok::<(), uuidkit::gen::GenError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum GenErrorKind {

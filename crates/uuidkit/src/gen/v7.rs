@@ -66,6 +66,13 @@ const DEFAULT_INCREMENT_BITS: u8 = 32;
 
 impl V7Method {
     /// Method 2 with the default increment width (32 bits).
+    ///
+    /// ```
+    /// use uuidkit::gen::{ThreadRng, SystemClock, V7Builder, V7Method};
+    /// let mut gen = V7Builder::new().method(V7Method::monotonic_random()).build(SystemClock, ThreadRng)?;
+    /// assert!(gen.next()? < gen.next()?);
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub const fn monotonic_random() -> V7Method {
         V7Method::MonotonicRandom {
             increment_bits: DEFAULT_INCREMENT_BITS,
@@ -290,6 +297,18 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     }
 
     /// The next UUID, greater than the previous one.
+    ///
+    /// ```
+    /// use uuidkit::gen::{StepClock, ThreadRng, V7Generator};
+    /// use uuidkit::Timestamp;
+    /// let clock = StepClock::new(Timestamp::from_unix_millis(1_000));
+    /// let mut gen = V7Generator::new(&clock, ThreadRng);
+    /// let a = gen.next()?;
+    /// clock.step_back(5_000_000); // 5 ms back: within the regression threshold
+    /// let b = gen.next()?;
+    /// assert!(b > a && b.unix_ts_ms() == Some(1_000)); // the last timestamp is kept
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     // Not `Iterator::next`: generation never ends and can fail, which `Option` cannot say;
     // the error must reach the caller.
     #[allow(clippy::should_implement_trait)]
@@ -303,6 +322,15 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     /// [`OverflowPolicy::Wait`](super::OverflowPolicy::Wait) the clock is read again while
     /// waiting). On an error, the UUIDs before the failing one are written and count as
     /// issued.
+    ///
+    /// ```
+    /// let mut gen = uuidkit::gen::V7Generator::system();
+    /// let mut ids = [uuidkit::Uuid::NIL; 1000];
+    /// gen.fill(&mut ids)?;
+    /// assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    /// assert_eq!(gen.last_unix_ms(), ids[999].unix_ts_ms());
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
         self.check_fork();
         if out.is_empty() {
