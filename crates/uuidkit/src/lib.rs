@@ -43,6 +43,8 @@
 mod error;
 mod fmt;
 mod parse;
+// SIMD kernels for the text codecs, dispatched once per process.
+mod simd;
 mod timestamp;
 mod uuid;
 

@@ -1,0 +1,370 @@
+//! SIMD kernels for the text codecs, chosen once per process by what the CPU can do.
+//!
+//! The scalar `const fn` code in `parse.rs` and `fmt.rs` is the reference: every kernel here
+//! accepts exactly the inputs the scalar fast path accepts and returns the same bytes; a rejected
+//! input goes back to the scalar slow path for its diagnosis, so errors never depend on the CPU.
+//! The unit tests in `tests.rs` check every level this machine can run against the scalar code.
+//!
+//! Dispatch works like an ifunc: [`active`] reads one pointer to a [`Kernels`] table. The pointer
+//! starts at a table whose entries detect the CPU, store the best supported table and forward
+//! the call, so detection costs one time and every later call is a load and an indirect call.
+//! Without `std` there is no run-time detection and the table is chosen at compile time from the
+//! enabled target features; without the `simd` feature the scalar table is used directly.
+
+use crate::fmt::Case;
+
+#[cfg(all(feature = "simd", target_arch = "aarch64", target_endian = "little"))]
+mod aarch64;
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+mod x86;
+
+#[cfg(test)]
+mod tests;
+
+/// An instruction-set level with its own kernels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Level {
+    /// The portable `const fn` code.
+    Scalar,
+    /// x86-64 with SSSE3 (`pshufb`, `pmaddubsw`): 16 bytes per step.
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    Ssse3,
+    /// x86-64 with AVX2: 32 bytes per step.
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    Avx2,
+    /// AArch64 Advanced SIMD (always present on AArch64).
+    #[cfg(all(feature = "simd", target_arch = "aarch64", target_endian = "little"))]
+    Neon,
+}
+
+/// The one table of dispatched functions: every level provides each entry.
+///
+/// Contract shared by all levels (the unit tests check it on every level the machine runs):
+/// - `parse` returns `Some` exactly when `parse::parse_fast` does, with the same bytes;
+/// - `hyphenated` / `simple` decode the bare 36- / 32-byte forms, `None` on any wrong byte;
+/// - `encode_*` write exactly what `Uuid::encode_hyphenated` / `encode_simple` return.
+///
+/// The entries are `unsafe fn` because a SIMD kernel may only run on a CPU with its features;
+/// a `&'static Kernels` is only ever handed out for a supported level (see [`Level::kernels`]),
+/// which is what makes the safe wrappers below sound.
+pub(crate) struct Kernels {
+    pub(crate) level: Level,
+    parse: unsafe fn(&[u8]) -> Option<[u8; 16]>,
+    hyphenated: unsafe fn(&[u8; 36]) -> Option<[u8; 16]>,
+    simple: unsafe fn(&[u8; 32]) -> Option<[u8; 16]>,
+    encode_hyphenated: unsafe fn(&[u8; 16], Case, &mut [u8; 36]),
+    encode_simple: unsafe fn(&[u8; 16], Case, &mut [u8; 32]),
+}
+
+impl Kernels {
+    /// Any of the four text forms (hyphenated, simple, braced, URN) to the 16 bytes.
+    #[inline(always)]
+    pub(crate) fn parse(&self, s: &[u8]) -> Option<[u8; 16]> {
+        // SAFETY: `self` is a table of a level this CPU supports (type invariant of `Kernels`
+        // references, see the struct docs).
+        unsafe { (self.parse)(s) }
+    }
+
+    /// The bare hyphenated form.
+    #[inline(always)]
+    pub(crate) fn hyphenated(&self, s: &[u8; 36]) -> Option<[u8; 16]> {
+        // SAFETY: as in `parse`.
+        unsafe { (self.hyphenated)(s) }
+    }
+
+    /// The 32-digit simple form.
+    #[inline(always)]
+    pub(crate) fn simple(&self, s: &[u8; 32]) -> Option<[u8; 16]> {
+        // SAFETY: as in `parse`.
+        unsafe { (self.simple)(s) }
+    }
+
+    /// Writes the hyphenated form.
+    #[inline(always)]
+    pub(crate) fn encode_hyphenated(&self, b: &[u8; 16], case: Case, out: &mut [u8; 36]) {
+        // SAFETY: as in `parse`.
+        unsafe { (self.encode_hyphenated)(b, case, out) }
+    }
+
+    /// Writes the simple form.
+    #[inline(always)]
+    pub(crate) fn encode_simple(&self, b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
+        // SAFETY: as in `parse`.
+        unsafe { (self.encode_simple)(b, case, out) }
+    }
+}
+
+// ---- the scalar level -------------------------------------------------------------------------
+
+mod scalar {
+    use crate::fmt::Case;
+    use crate::parse::parse_fast;
+    use crate::Uuid;
+
+    pub(super) fn parse(s: &[u8]) -> Option<[u8; 16]> {
+        match parse_fast(s) {
+            Some(u) => Some(u.into_bytes()),
+            None => None,
+        }
+    }
+
+    pub(super) fn hyphenated(s: &[u8; 36]) -> Option<[u8; 16]> {
+        // At 36 bytes the fast path reads exactly the bare hyphenated form.
+        parse(s)
+    }
+
+    pub(super) fn simple(s: &[u8; 32]) -> Option<[u8; 16]> {
+        // At 32 bytes the fast path reads exactly the simple form.
+        parse(s)
+    }
+
+    pub(super) fn encode_hyphenated(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {
+        *out = Uuid::from_bytes(*b).encode_hyphenated(case);
+    }
+
+    pub(super) fn encode_simple(b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
+        *out = Uuid::from_bytes(*b).encode_simple(case);
+    }
+}
+
+static SCALAR: Kernels = Kernels {
+    level: Level::Scalar,
+    parse: scalar::parse,
+    hyphenated: scalar::hyphenated,
+    simple: scalar::simple,
+    encode_hyphenated: scalar::encode_hyphenated,
+    encode_simple: scalar::encode_simple,
+};
+
+// ---- shared pieces for the SIMD levels ----------------------------------------------------------
+
+/// The any-form parser around a level's two body kernels: the same length dispatch and
+/// brace/prefix checks as `parse::parse_fast`. A macro rather than a generic function so that
+/// it expands inside each level's `#[target_feature]` function and the kernels inline into it.
+#[cfg(feature = "simd")]
+#[allow(unused_macros)] // unused on targets without a SIMD level
+macro_rules! parse_any {
+    ($s:expr, $hyphenated:path, $simple:path) => {{
+        let s: &[u8] = $s;
+        match s.len() {
+            36 => match s.first_chunk::<36>() {
+                // SAFETY: the enclosing kernel has the target features `$hyphenated` needs.
+                Some(body) => unsafe { $hyphenated(body) },
+                None => None,
+            },
+            32 => match s.first_chunk::<32>() {
+                // SAFETY: as above.
+                Some(body) => unsafe { $simple(body) },
+                None => None,
+            },
+            38 => match s.split_first() {
+                Some((b'{', rest)) => match rest.split_first_chunk::<36>() {
+                    // SAFETY: as above.
+                    Some((body, [b'}'])) => unsafe { $hyphenated(body) },
+                    _ => None,
+                },
+                _ => None,
+            },
+            45 => match s.split_first_chunk::<9>() {
+                Some((prefix, rest)) if $crate::simd::is_urn_prefix(prefix) => {
+                    match rest.first_chunk::<36>() {
+                        // SAFETY: as above.
+                        Some(body) => unsafe { $hyphenated(body) },
+                        None => None,
+                    }
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }};
+}
+#[cfg(feature = "simd")]
+#[allow(unused_imports)]
+pub(crate) use parse_any;
+
+/// `urn:uuid:` in any letter case, as `parse::is_urn_prefix` decides it: OR-ing 0x20 into a
+/// letter position lower-cases exactly the two bytes that spell that letter; the colons are
+/// compared as they are.
+#[cfg(feature = "simd")]
+#[allow(dead_code)] // unused on targets without a SIMD level
+#[inline(always)]
+pub(crate) fn is_urn_prefix(p: &[u8; 9]) -> bool {
+    const WANT: u64 = u64::from_le_bytes(*b"urn:uuid");
+    const LETTERS: u64 = 0x2020_2020_0020_2020;
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&p[..8]);
+    (u64::from_le_bytes(w) | LETTERS) == WANT && p[8] == b':'
+}
+
+// ---- level selection --------------------------------------------------------------------------
+
+/// Feature test: at run time with `std`, from the compile-time target features without it.
+#[cfg(all(feature = "simd", target_arch = "x86_64", feature = "std"))]
+macro_rules! has_x86_feature {
+    ($f:tt) => {
+        std::is_x86_feature_detected!($f)
+    };
+}
+#[cfg(all(feature = "simd", target_arch = "x86_64", not(feature = "std")))]
+macro_rules! has_x86_feature {
+    ($f:tt) => {
+        cfg!(target_feature = $f)
+    };
+}
+
+impl Level {
+    /// Every level compiled into this build, slowest first.
+    pub(crate) const ALL: &'static [Level] = &[
+        Level::Scalar,
+        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+        Level::Ssse3,
+        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+        Level::Avx2,
+        #[cfg(all(feature = "simd", target_arch = "aarch64", target_endian = "little"))]
+        Level::Neon,
+    ];
+
+    /// A short name for the level (`"avx2"`, `"scalar"`, ...).
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            Level::Scalar => "scalar",
+            #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+            Level::Ssse3 => "ssse3",
+            #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+            Level::Avx2 => "avx2",
+            #[cfg(all(feature = "simd", target_arch = "aarch64", target_endian = "little"))]
+            Level::Neon => "neon",
+        }
+    }
+
+    /// Whether this CPU can run the level.
+    pub(crate) fn is_supported(self) -> bool {
+        match self {
+            Level::Scalar => true,
+            #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+            Level::Ssse3 => has_x86_feature!("ssse3"),
+            #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+            Level::Avx2 => has_x86_feature!("avx2"),
+            // Advanced SIMD is part of the AArch64 base architecture.
+            #[cfg(all(feature = "simd", target_arch = "aarch64", target_endian = "little"))]
+            Level::Neon => true,
+        }
+    }
+
+    /// The level's table, if this CPU can run it. The only way to a SIMD table: this check is
+    /// what makes calling through a `&'static Kernels` safe.
+    pub(crate) fn kernels(self) -> Option<&'static Kernels> {
+        if !self.is_supported() {
+            return None;
+        }
+        Some(match self {
+            Level::Scalar => &SCALAR,
+            #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+            Level::Ssse3 => &x86::SSSE3,
+            #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+            Level::Avx2 => &x86::AVX2,
+            #[cfg(all(feature = "simd", target_arch = "aarch64", target_endian = "little"))]
+            Level::Neon => &aarch64::NEON,
+        })
+    }
+}
+
+/// The fastest table this CPU supports.
+fn best() -> &'static Kernels {
+    let mut best = &SCALAR;
+    for level in Level::ALL {
+        if let Some(k) = level.kernels() {
+            best = k;
+        }
+    }
+    best
+}
+
+#[cfg(all(feature = "simd", feature = "std"))]
+mod select {
+    use super::{best, Kernels, Level};
+    use crate::fmt::Case;
+    use core::sync::atomic::{AtomicPtr, Ordering};
+
+    /// Points at [`DETECT`] until the first call, then at the chosen table for good. Relaxed
+    /// ordering suffices: every table is a `static` (nothing to publish), and a thread that
+    /// still sees `DETECT` merely detects again and stores the same pointer.
+    static ACTIVE: AtomicPtr<Kernels> = AtomicPtr::new(&DETECT as *const Kernels as *mut Kernels);
+
+    fn choose() -> &'static Kernels {
+        let k = best();
+        ACTIVE.store(k as *const Kernels as *mut Kernels, Ordering::Relaxed);
+        k
+    }
+
+    fn detect_parse(s: &[u8]) -> Option<[u8; 16]> {
+        choose().parse(s)
+    }
+    fn detect_hyphenated(s: &[u8; 36]) -> Option<[u8; 16]> {
+        choose().hyphenated(s)
+    }
+    fn detect_simple(s: &[u8; 32]) -> Option<[u8; 16]> {
+        choose().simple(s)
+    }
+    fn detect_encode_hyphenated(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {
+        choose().encode_hyphenated(b, case, out)
+    }
+    fn detect_encode_simple(b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
+        choose().encode_simple(b, case, out)
+    }
+
+    /// The first-call table: each entry selects the real table and forwards to it. Safe to
+    /// call on any CPU (it is plain code), so handing it out keeps the `Kernels` invariant.
+    static DETECT: Kernels = Kernels {
+        level: Level::Scalar,
+        parse: detect_parse,
+        hyphenated: detect_hyphenated,
+        simple: detect_simple,
+        encode_hyphenated: detect_encode_hyphenated,
+        encode_simple: detect_encode_simple,
+    };
+
+    #[inline(always)]
+    pub(super) fn active() -> &'static Kernels {
+        // SAFETY: `ACTIVE` only ever holds the address of `DETECT` or of a table returned by
+        // `Level::kernels` (through `best`), all `static`s: valid for `'static` and supported.
+        unsafe { &*ACTIVE.load(Ordering::Relaxed) }
+    }
+}
+
+/// The table in use: the best level of this CPU (chosen at the first call).
+#[cfg(all(feature = "simd", feature = "std"))]
+#[inline(always)]
+pub(crate) fn active() -> &'static Kernels {
+    select::active()
+}
+
+/// The table in use: without `std` the level is fixed by the compile-time target features.
+#[cfg(not(all(feature = "simd", feature = "std")))]
+#[inline(always)]
+pub(crate) fn active() -> &'static Kernels {
+    best()
+}
+
+/// The level the text codecs use on this CPU (forces detection if not done yet).
+pub(crate) fn active_level() -> Level {
+    let k = active();
+    if k.level == Level::Scalar {
+        // Possibly still the detection table: the real choice is what `best` returns.
+        best().level
+    } else {
+        k.level
+    }
+}
+
+/// Runs `f` with the table of every level this machine supports; for the tests that check each
+/// level against the scalar code.
+#[cfg(test)]
+pub(crate) fn for_each_level(mut f: impl FnMut(&'static Kernels)) {
+    for level in Level::ALL {
+        if let Some(k) = level.kernels() {
+            f(k);
+        }
+    }
+}
