@@ -70,6 +70,8 @@ pub use crate::name::{NameHash, ParseNameHashError};
 #[cfg(feature = "std")]
 pub mod gen;
 #[cfg(feature = "std")]
+pub use crate::gen::global::{v1, v6, v7, v7_batch};
+#[cfg(feature = "std")]
 pub use crate::gen::v4::v4;
 #[cfg(feature = "std")]
 pub use crate::gen::{Clock, RandomSource};

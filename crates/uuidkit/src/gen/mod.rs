@@ -12,6 +12,24 @@ pub mod clock;
 pub mod rng;
 pub mod v4;
 
+pub mod global;
+pub mod policy;
+pub mod v1;
+pub mod v2;
+pub mod v7;
+pub mod v8;
+
+pub use global::{try_v1, try_v6, try_v7, try_v7_batch};
+pub use policy::{
+    GenError, GenErrorKind, OverflowPolicy, RegressionPolicy, DEFAULT_REGRESSION_THRESHOLD,
+};
+pub use v1::{GregorianBuilder, V1Generator, V6Generator};
+pub use v2::V2Generator;
+pub use v7::{V7Builder, V7Generator, V7Method};
+pub use v8::{
+    DistributedBuilder, DistributedGenerator, DistributedLayout, V8TimeBuilder, V8TimeGenerator,
+};
+
 pub use clock::{FixedClock, ReplayClock, StepClock, SystemClock};
 pub use rng::{
     ensure_fork_detection, fill_random, fork_generation, random_u64, with_thread_rng, Csprng,

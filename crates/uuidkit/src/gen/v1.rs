@@ -1,0 +1,417 @@
+//! Version 1 (RFC 9562 §5.1) and version 6 (§5.6) generators: a 60-bit count of 100-ns ticks
+//! since 1582-10-15, a 14-bit clock sequence and a 48-bit node. v6 is the same three fields
+//! reordered so that byte order is time order; the two share all state logic here.
+//!
+//! - **Ticks.** Each UUID gets its own tick, strictly greater than the previous one. When the
+//!   clock is coarser than 100 ns ([`Clock::resolution_nanos`]), the ticks between two readings
+//!   are handed out one by one (§6.1, "a high-resolution timestamp can be simulated"); when
+//!   they are used up the [`OverflowPolicy`] decides. So a generator never repeats its
+//!   (timestamp, clock sequence, node), even with a frozen clock.
+//! - **Clock sequence.** Random at start, changed (to another random value) when the clock goes
+//!   back beyond the threshold under [`RegressionPolicy::Reset`], when the node changes, and in
+//!   a forked child (§5.1, §6.3).
+//! - **Node.** By default 48 random bits with the multicast bit (the least significant bit of
+//!   the first octet) set, so that it cannot clash with an IEEE 802 MAC address (§6.10); or a
+//!   given node such as a MAC address (mind §8 before publishing one).
+//!
+//! v1 byte order is *not* time order (the low 32 bits of the time come first): a v1
+//! generator's UUIDs increase by timestamp; a v6 generator's also increase as bytes.
+//!
+//! ```
+//! use uuidkit::gen::{FixedClock, ThreadRng, V6Generator};
+//! use uuidkit::Timestamp;
+//!
+//! let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
+//! let mut gen = V6Generator::new(clock, ThreadRng);
+//! let a = gen.next()?;
+//! let b = gen.next()?; // same clock reading: the next tick
+//! assert!(a < b);
+//! assert_eq!(b.gregorian_ticks(), Some(a.gregorian_ticks().unwrap() + 1));
+//! # Ok::<(), uuidkit::gen::GenError>(())
+//! ```
+
+use super::policy::{policy_setters, Counter, Policies, Scale, Sequencer};
+use super::rng::{fork_generation, ThreadRng};
+use super::{Clock, GenError, RandomSource, SystemClock};
+use crate::{Uuid, GREGORIAN_OFFSET_TICKS};
+
+#[cfg(doc)]
+use super::{OverflowPolicy, RegressionPolicy};
+
+/// The v1/v6 timestamp: 100-ns ticks since 1582-10-15, 60 bits (to 5236-03-31).
+pub(crate) const GREGORIAN: Scale = Scale {
+    layout: "UUIDv1/v6 60-bit Gregorian timestamp",
+    epoch_nanos: -(GREGORIAN_OFFSET_TICKS as i128) * 100,
+    num: 1,
+    den: 100,
+    max_tick: 1 << 60,
+};
+
+/// A random node: 48 random bits with the multicast bit set (RFC 9562 §6.10).
+pub(crate) fn random_node<R: RandomSource + ?Sized>(rng: &mut R) -> [u8; 6] {
+    let mut node = [0u8; 6];
+    rng.fill_bytes(&mut node);
+    node[0] |= 0x01;
+    node
+}
+
+/// A random clock sequence of `bits` bits different from `old`.
+pub(crate) fn new_clock_seq<R: RandomSource + ?Sized>(rng: &mut R, bits: u32, old: u16) -> u16 {
+    let mask = ((1u32 << bits) - 1) as u16;
+    let seq = rng.next_u64() as u16 & mask;
+    if seq == old {
+        // A changed sequence is the point; stepping by one is as unpredictable as the draw.
+        seq.wrapping_add(1) & mask
+    } else {
+        seq
+    }
+}
+
+/// Configures a v1, v2 or v6 generator: node, clock sequence and policies.
+///
+/// ```
+/// use uuidkit::gen::{FixedClock, GregorianBuilder, OverflowPolicy, ThreadRng};
+/// use uuidkit::Timestamp;
+///
+/// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
+/// let mut gen = GregorianBuilder::new()
+///     .node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46])
+///     .clock_seq(0x33C8)
+///     .overflow(OverflowPolicy::Error)
+///     .build_v1(clock, ThreadRng)?;
+/// assert_eq!(gen.next()?.to_string(), "c232ab00-9414-11ec-b3c8-9f6bdeced846");
+/// assert!(gen.next().unwrap_err().is_overflow()); // a frozen 1-ns clock allows one tick
+/// # Ok::<(), uuidkit::gen::GenError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GregorianBuilder {
+    node: Option<[u8; 6]>,
+    clock_seq: Option<u16>,
+    policies: Policies,
+}
+
+impl Default for GregorianBuilder {
+    fn default() -> Self {
+        GregorianBuilder::new()
+    }
+}
+
+impl GregorianBuilder {
+    /// Random node with the multicast bit, random clock sequence, default policies.
+    pub const fn new() -> GregorianBuilder {
+        GregorianBuilder {
+            node: None,
+            clock_seq: None,
+            policies: Policies::DEFAULT,
+        }
+    }
+
+    /// Uses this node (for example a MAC address) instead of a random one.
+    pub const fn node(mut self, node: [u8; 6]) -> Self {
+        self.node = Some(node);
+        self
+    }
+
+    /// Starts with this clock sequence instead of a random one: 14 bits for v1/v6 (at most
+    /// 0x3FFF), 6 bits for v2 (at most 63); a larger value is a configuration error.
+    pub const fn clock_seq(mut self, seq: u16) -> Self {
+        self.clock_seq = Some(seq);
+        self
+    }
+
+    policy_setters!();
+
+    fn core<C: Clock, R: RandomSource>(
+        self,
+        clock: C,
+        rng: R,
+        scale: Scale,
+        counter: Counter,
+        seq_bits: u32,
+        what: &'static str,
+    ) -> Result<GregorianCore<C, R>, GenError> {
+        let max = (1u16 << seq_bits) - 1;
+        if let Some(s) = self.clock_seq {
+            if s > max {
+                return Err(GenError::config(what, s as i128, "", 0, max as i128));
+            }
+        }
+        Ok(GregorianCore::new(
+            clock,
+            rng,
+            scale,
+            counter,
+            seq_bits,
+            self.node,
+            self.clock_seq,
+            &self.policies,
+        ))
+    }
+
+    /// Builds a v1 generator on `clock` and `rng`.
+    pub fn build_v1<C: Clock, R: RandomSource>(
+        self,
+        clock: C,
+        rng: R,
+    ) -> Result<V1Generator<C, R>, GenError> {
+        Ok(V1Generator {
+            core: self.core(
+                clock,
+                rng,
+                GREGORIAN,
+                Counter::None,
+                14,
+                "v1 clock sequence",
+            )?,
+        })
+    }
+
+    /// Builds a v6 generator on `clock` and `rng`.
+    pub fn build_v6<C: Clock, R: RandomSource>(
+        self,
+        clock: C,
+        rng: R,
+    ) -> Result<V6Generator<C, R>, GenError> {
+        Ok(V6Generator {
+            core: self.core(
+                clock,
+                rng,
+                GREGORIAN,
+                Counter::None,
+                14,
+                "v6 clock sequence",
+            )?,
+        })
+    }
+
+    /// Builds a v2 (DCE Security) generator on `clock` and `rng`; see
+    /// [`V2Generator`](super::V2Generator).
+    pub fn build_v2<C: Clock, R: RandomSource>(
+        self,
+        clock: C,
+        rng: R,
+    ) -> Result<super::V2Generator<C, R>, GenError> {
+        let core = self.core(
+            clock,
+            rng,
+            super::v2::COARSE,
+            Counter::Sequential { bits: 6 },
+            6,
+            "v2 clock sequence",
+        )?;
+        Ok(super::v2::V2Generator::from_core(core))
+    }
+}
+
+/// The state shared by the v1, v2 and v6 generators.
+#[derive(Debug, Clone)]
+pub(crate) struct GregorianCore<C, R> {
+    pub(crate) seq: Sequencer,
+    pub(crate) clock: C,
+    pub(crate) rng: R,
+    pub(crate) clock_seq: u16,
+    seq_bits: u32,
+    pub(crate) node: [u8; 6],
+    node_random: bool,
+    fork_gen: u64,
+}
+
+impl<C: Clock, R: RandomSource> GregorianCore<C, R> {
+    /// A core with the given or random node and clock sequence (already validated).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        clock: C,
+        mut rng: R,
+        scale: Scale,
+        counter: Counter,
+        seq_bits: u32,
+        node: Option<[u8; 6]>,
+        clock_seq: Option<u16>,
+        policies: &Policies,
+    ) -> Self {
+        let mask = ((1u32 << seq_bits) - 1) as u16;
+        let clock_seq = match clock_seq {
+            Some(s) => s & mask,
+            None => rng.next_u64() as u16 & mask,
+        };
+        let (node, node_random) = match node {
+            Some(n) => (n, false),
+            None => (random_node(&mut rng), true),
+        };
+        GregorianCore {
+            seq: Sequencer::new(scale, counter, policies),
+            clock,
+            rng,
+            clock_seq,
+            seq_bits,
+            node,
+            node_random,
+            fork_gen: fork_generation(),
+        }
+    }
+
+    fn change_clock_seq(&mut self) {
+        self.clock_seq = new_clock_seq(&mut self.rng, self.seq_bits, self.clock_seq);
+    }
+
+    /// In a forked child the parent's clock sequence (and random node) must not go on: the
+    /// parent keeps issuing from the same ticks.
+    fn check_fork(&mut self) {
+        let g = fork_generation();
+        if g != self.fork_gen {
+            self.fork_gen = g;
+            self.change_clock_seq();
+            if self.node_random {
+                self.node = random_node(&mut self.rng);
+            }
+            self.seq.forget();
+        }
+    }
+
+    pub(crate) fn set_node(&mut self, node: [u8; 6]) {
+        if node != self.node {
+            self.node = node;
+            self.node_random = false;
+            self.change_clock_seq();
+        }
+    }
+
+    /// Fills `out` with UUIDs made by `make(tick, counter, clock_seq, node)`, all from one
+    /// clock reading (re-read only while waiting under the Wait policy).
+    pub(crate) fn fill_with(
+        &mut self,
+        out: &mut [Uuid],
+        make: impl Fn(u64, u128, u16, [u8; 6]) -> Uuid,
+    ) -> Result<(), GenError> {
+        self.check_fork();
+        if out.is_empty() {
+            return Ok(());
+        }
+        let mut reading = self.seq.read(&self.clock)?;
+        for slot in out.iter_mut() {
+            let i = self.seq.next(&self.clock, &mut reading, &mut self.rng)?;
+            if i.reset {
+                self.change_clock_seq();
+            }
+            *slot = make(i.tick, i.counter, self.clock_seq, self.node);
+        }
+        Ok(())
+    }
+
+    pub(crate) fn next_with(
+        &mut self,
+        make: impl Fn(u64, u128, u16, [u8; 6]) -> Uuid,
+    ) -> Result<Uuid, GenError> {
+        let mut one = [Uuid::NIL];
+        self.fill_with(&mut one, make)?;
+        Ok(one[0])
+    }
+}
+
+macro_rules! gregorian_generator {
+    ($name:ident, $parts:ident, $doc:literal) => {
+        #[doc = $doc]
+        ///
+        /// Build one with [`GregorianBuilder`], or [`new`](Self::new) for the defaults.
+        /// Single-threaded (`&mut self`); for a process-wide generator see
+        /// [`global`](crate::gen::global).
+        #[derive(Debug, Clone)]
+        pub struct $name<C = SystemClock, R = ThreadRng> {
+            core: GregorianCore<C, R>,
+        }
+
+        impl $name<SystemClock, ThreadRng> {
+            /// A generator on the system clock and the thread's CSPRNG, with a random node.
+            pub fn system() -> Self {
+                $name::new(SystemClock, ThreadRng)
+            }
+        }
+
+        impl<C: Clock, R: RandomSource> $name<C, R> {
+            /// A generator with a random node, a random clock sequence and default policies.
+            pub fn new(clock: C, rng: R) -> Self {
+                $name {
+                    core: GregorianCore::new(
+                        clock,
+                        rng,
+                        GREGORIAN,
+                        Counter::None,
+                        14,
+                        None,
+                        None,
+                        &Policies::DEFAULT,
+                    ),
+                }
+            }
+
+            /// The builder for this kind of generator.
+            pub const fn builder() -> GregorianBuilder {
+                GregorianBuilder::new()
+            }
+
+            /// The next UUID: a tick greater than the previous one's, from one clock reading.
+            // Not `Iterator::next`: generation never ends and can fail, which `Option` cannot say;
+            // the error must reach the caller.
+            #[allow(clippy::should_implement_trait)]
+            pub fn next(&mut self) -> Result<Uuid, GenError> {
+                self.core
+                    .next_with(|t, _, cs, node| Uuid::$parts(t, cs, node))
+            }
+
+            /// Fills `out` with UUIDs of increasing timestamps from one clock reading (RFC 9562
+            /// §6.2 batches). On an error, the UUIDs before the failing one are written and
+            /// count as issued.
+            pub fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
+                self.core
+                    .fill_with(out, |t, _, cs, node| Uuid::$parts(t, cs, node))
+            }
+
+            /// The node in use.
+            pub fn node(&self) -> [u8; 6] {
+                self.core.node
+            }
+
+            /// The clock sequence in use (14 bits).
+            pub fn clock_seq(&self) -> u16 {
+                self.core.clock_seq
+            }
+
+            /// Changes the node; if it differs from the current one, the clock sequence changes
+            /// too, to a new random value (RFC 9562 §6.3).
+            pub fn set_node(&mut self, node: [u8; 6]) {
+                self.core.set_node(node)
+            }
+
+            /// The clock the generator reads.
+            pub fn clock(&self) -> &C {
+                &self.core.clock
+            }
+        }
+    };
+}
+
+gregorian_generator!(
+    V1Generator,
+    from_v1_parts,
+    "A version 1 generator (RFC 9562 §5.1): Gregorian time, clock sequence and node.\n\n\
+     ```\n\
+     let mut gen = uuidkit::gen::V1Generator::system();\n\
+     let (a, b) = (gen.next()?, gen.next()?);\n\
+     assert!(a.gregorian_ticks() < b.gregorian_ticks());\n\
+     assert_eq!(a.node().unwrap()[0] & 1, 1); // random node: multicast bit set\n\
+     # Ok::<(), uuidkit::gen::GenError>(())\n\
+     ```"
+);
+
+gregorian_generator!(
+    V6Generator,
+    from_v6_parts,
+    "A version 6 generator (RFC 9562 §5.6): the v1 fields reordered so that UUIDs sort by \
+     time.\n\n\
+     ```\n\
+     let mut gen = uuidkit::gen::V6Generator::system();\n\
+     let (a, b) = (gen.next()?, gen.next()?);\n\
+     assert!(a < b);\n\
+     # Ok::<(), uuidkit::gen::GenError>(())\n\
+     ```"
+);

@@ -1,0 +1,379 @@
+//! Version 7 generator (RFC 9562 §5.7): 48-bit Unix milliseconds, then `rand_a` (12 bits) and
+//! `rand_b` (62 bits), with each of the three monotonicity methods of §6.2:
+//!
+//! | [`V7Method`] | bits after the timestamp |
+//! |---|---|
+//! | `Counter { bits }` (Method 1, default 42 bits) | counter (12–42 bits, in `rand_a` then the top of `rand_b`), then random per UUID |
+//! | `MonotonicRandom { increment_bits }` (Method 2) | 74 random bits, incremented by a random 1..=2^increment_bits within a millisecond |
+//! | `SubMillis { fraction_bits, counter_bits }` (Method 3) | the fraction of the millisecond scaled to 2^fraction_bits (1–12 bits), then an optional counter (0–42 bits), then random |
+//!
+//! A Method 1 counter is seeded randomly at each new millisecond with its top bit clear (the
+//! rollover guard of §6.2), so at least 2^(bits−1) UUIDs fit in every millisecond before the
+//! [`OverflowPolicy`](super::OverflowPolicy) applies. A Method 2 counter is seeded with 74
+//! random bits. A Method 3 counter is seeded like a Method 1 counter at every new fraction
+//! tick.
+//!
+//! The module also reads the time of the 2021 draft's UUIDv7 layout:
+//! [`Uuid::draft_v7_timestamp`].
+
+use super::policy::{
+    mask128, policy_setters, rand74, Counter, GenError, Policies, Reading, Scale, Sequencer,
+};
+use super::rng::{fork_generation, ThreadRng};
+use super::{Clock, RandomSource, SystemClock};
+use crate::{Timestamp, Uuid, Variant};
+
+/// Which RFC 9562 §6.2 method a v7 generator uses to stay monotonic within a millisecond.
+///
+/// ```
+/// use uuidkit::gen::V7Method;
+/// assert_eq!(V7Method::default(), V7Method::Counter { bits: 42 });
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum V7Method {
+    /// Method 1, fixed bit-length dedicated counter of `bits` bits (12 to 42) right after the
+    /// timestamp; the remaining `74 − bits` bits are random for every UUID.
+    Counter {
+        /// Counter width, 12 to 42.
+        bits: u8,
+    },
+    /// Method 2, monotonic random: all 74 bits are random at each new millisecond and then
+    /// incremented by a random amount from 1 to 2^`increment_bits` for each UUID.
+    MonotonicRandom {
+        /// Width of the random increment, 1 to 64 (smaller: more UUIDs per millisecond;
+        /// larger: harder to guess the next one).
+        increment_bits: u8,
+    },
+    /// Method 3, increased clock precision: the fraction of the millisecond, scaled to
+    /// 2^`fraction_bits` and rounded down, follows the timestamp; then a counter of
+    /// `counter_bits` (0 for none), then random bits.
+    SubMillis {
+        /// Width of the fraction, 1 to 12.
+        fraction_bits: u8,
+        /// Width of the counter after it, 0 to 42.
+        counter_bits: u8,
+    },
+}
+
+impl Default for V7Method {
+    fn default() -> Self {
+        V7Method::Counter { bits: 42 }
+    }
+}
+
+/// The default Method 2 increment width.
+const DEFAULT_INCREMENT_BITS: u8 = 32;
+
+impl V7Method {
+    /// Method 2 with the default increment width (32 bits).
+    pub const fn monotonic_random() -> V7Method {
+        V7Method::MonotonicRandom {
+            increment_bits: DEFAULT_INCREMENT_BITS,
+        }
+    }
+}
+
+/// The validated layout of the 74 bits after the timestamp.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Layout {
+    frac_bits: u32,
+    counter: Counter,
+    /// Random bits after the counter (0 for Method 2, whose counter is all 74 bits).
+    random_bits: u32,
+}
+
+impl Layout {
+    fn of(method: V7Method) -> Result<Layout, GenError> {
+        let check = |what, v: u8, min: u8, max: u8| {
+            if v < min || v > max {
+                Err(GenError::config(
+                    what,
+                    v as i128,
+                    " bits",
+                    min as i128,
+                    max as i128,
+                ))
+            } else {
+                Ok(v as u32)
+            }
+        };
+        Ok(match method {
+            V7Method::Counter { bits } => {
+                let bits = check("v7 counter width", bits, 12, 42)?;
+                Layout {
+                    frac_bits: 0,
+                    counter: Counter::Fixed { bits },
+                    random_bits: 74 - bits,
+                }
+            }
+            V7Method::MonotonicRandom { increment_bits } => {
+                let inc_bits = check("v7 monotonic random increment width", increment_bits, 1, 64)?;
+                Layout {
+                    frac_bits: 0,
+                    counter: Counter::Random { bits: 74, inc_bits },
+                    random_bits: 0,
+                }
+            }
+            V7Method::SubMillis {
+                fraction_bits,
+                counter_bits,
+            } => {
+                let f = check("v7 sub-millisecond fraction width", fraction_bits, 1, 12)?;
+                let c = check("v7 counter width", counter_bits, 0, 42)?;
+                Layout {
+                    frac_bits: f,
+                    counter: if c == 0 {
+                        Counter::None
+                    } else {
+                        Counter::Fixed { bits: c }
+                    },
+                    random_bits: 74 - f - c,
+                }
+            }
+        })
+    }
+
+    fn scale(&self) -> Scale {
+        Scale {
+            layout: "UUIDv7 48-bit millisecond timestamp",
+            epoch_nanos: 0,
+            num: 1 << self.frac_bits,
+            den: 1_000_000,
+            max_tick: 1 << (48 + self.frac_bits),
+        }
+    }
+
+    fn make<R: RandomSource + ?Sized>(&self, tick: u64, counter: u128, rng: &mut R) -> Uuid {
+        let ms = tick >> self.frac_bits;
+        let frac = (tick as u128) & mask128(self.frac_bits);
+        let bits = if self.random_bits == 0 {
+            counter
+        } else {
+            let random = rand74(rng) & mask128(self.random_bits);
+            (frac << (74 - self.frac_bits)) | (counter << self.random_bits) | random
+        };
+        Uuid::from_v7_parts(ms, (bits >> 62) as u16, bits as u64)
+    }
+}
+
+/// Configures a [`V7Generator`]: the §6.2 method, the policies and a time offset.
+///
+/// ```
+/// use std::time::Duration;
+/// use uuidkit::gen::{OverflowPolicy, RegressionPolicy, ThreadRng, V7Builder, V7Method};
+/// use uuidkit::gen::FixedClock;
+/// use uuidkit::Timestamp;
+///
+/// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
+/// let mut gen = V7Builder::new()
+///     .method(V7Method::SubMillis { fraction_bits: 12, counter_bits: 14 })
+///     .overflow(OverflowPolicy::Error)
+///     .regression(RegressionPolicy::Error)
+///     .regression_threshold(Duration::from_secs(1))
+///     .time_offset_nanos(-3_600_000_000_000) // embed the time an hour early
+///     .build(clock, ThreadRng)?;
+/// let u = gen.next()?;
+/// assert_eq!(u.unix_ts_ms(), Some(1645557742000 - 3_600_000));
+/// # Ok::<(), uuidkit::gen::GenError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct V7Builder {
+    method: V7Method,
+    policies: Policies,
+}
+
+impl Default for V7Builder {
+    fn default() -> Self {
+        V7Builder::new()
+    }
+}
+
+impl V7Builder {
+    /// Method 1 with a 42-bit counter, default policies, no time offset.
+    pub const fn new() -> V7Builder {
+        V7Builder {
+            method: V7Method::Counter { bits: 42 },
+            policies: Policies::DEFAULT,
+        }
+    }
+
+    /// Chooses the §6.2 method (default: Method 1 with 42 counter bits).
+    pub const fn method(mut self, method: V7Method) -> Self {
+        self.method = method;
+        self
+    }
+
+    policy_setters!();
+
+    /// Builds the generator; fails on a width outside its range.
+    pub fn build<C: Clock, R: RandomSource>(
+        self,
+        clock: C,
+        rng: R,
+    ) -> Result<V7Generator<C, R>, GenError> {
+        let layout = Layout::of(self.method)?;
+        Ok(V7Generator {
+            seq: Sequencer::new(layout.scale(), layout.counter, &self.policies),
+            layout,
+            clock,
+            rng,
+            fork_gen: fork_generation(),
+        })
+    }
+}
+
+/// A version 7 generator for one thread (`&mut self`); see the [module docs](self) for the
+/// methods and [`global`](super::global) for the process-wide one.
+///
+/// Every UUID is greater than the previous one (unless the clock goes back beyond the
+/// threshold under [`RegressionPolicy::Reset`](super::RegressionPolicy::Reset)). In a forked
+/// child the state starts afresh (new counter seed); ordering relative to the parent's UUIDs
+/// is not kept, uniqueness rests on the random bits.
+///
+/// ```
+/// let mut gen = uuidkit::gen::V7Generator::system();
+/// let mut batch = [uuidkit::Uuid::NIL; 100];
+/// gen.fill(&mut batch)?;
+/// assert!(batch.windows(2).all(|w| w[0] < w[1]));
+/// assert!(gen.next()? > batch[99]);
+/// # Ok::<(), uuidkit::gen::GenError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct V7Generator<C = SystemClock, R = ThreadRng> {
+    seq: Sequencer,
+    layout: Layout,
+    clock: C,
+    rng: R,
+    fork_gen: u64,
+}
+
+impl V7Generator<SystemClock, ThreadRng> {
+    /// Method 1 (42-bit counter) on the system clock and the thread's CSPRNG.
+    pub fn system() -> Self {
+        V7Generator::new(SystemClock, ThreadRng)
+    }
+}
+
+impl<C: Clock, R: RandomSource> V7Generator<C, R> {
+    /// Method 1 (42-bit counter) with default policies.
+    pub fn new(clock: C, rng: R) -> Self {
+        let layout = Layout {
+            frac_bits: 0,
+            counter: Counter::Fixed { bits: 42 },
+            random_bits: 32,
+        };
+        V7Generator {
+            seq: Sequencer::new(layout.scale(), layout.counter, &Policies::DEFAULT),
+            layout,
+            clock,
+            rng,
+            fork_gen: fork_generation(),
+        }
+    }
+
+    /// The builder.
+    pub const fn builder() -> V7Builder {
+        V7Builder::new()
+    }
+
+    fn check_fork(&mut self) {
+        let g = fork_generation();
+        if g != self.fork_gen {
+            self.fork_gen = g;
+            self.seq.forget();
+        }
+    }
+
+    fn issue(&mut self, reading: &mut Reading) -> Result<Uuid, GenError> {
+        let i = self.seq.next(&self.clock, reading, &mut self.rng)?;
+        Ok(self.layout.make(i.tick, i.counter, &mut self.rng))
+    }
+
+    /// The next UUID, greater than the previous one.
+    // Not `Iterator::next`: generation never ends and can fail, which `Option` cannot say;
+    // the error must reach the caller.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Result<Uuid, GenError> {
+        self.check_fork();
+        let mut reading = self.seq.read(&self.clock)?;
+        self.issue(&mut reading)
+    }
+
+    /// Fills `out` with increasing UUIDs from one clock reading (RFC 9562 §6.2 batches; under
+    /// [`OverflowPolicy::Wait`](super::OverflowPolicy::Wait) the clock is read again while
+    /// waiting). On an error, the UUIDs before the failing one are written and count as
+    /// issued.
+    pub fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
+        self.check_fork();
+        if out.is_empty() {
+            return Ok(());
+        }
+        let mut reading = self.seq.read(&self.clock)?;
+        for slot in out.iter_mut() {
+            *slot = self.issue(&mut reading)?;
+        }
+        Ok(())
+    }
+
+    /// The clock the generator reads.
+    pub fn clock(&self) -> &C {
+        &self.clock
+    }
+
+    /// The embedded millisecond of the last UUID, if any.
+    pub fn last_unix_ms(&self) -> Option<u64> {
+        self.seq.last_tick().map(|t| t >> self.layout.frac_bits)
+    }
+}
+
+impl Uuid {
+    /// The time of a UUID read with the layout of the **2021 draft's** UUIDv7
+    /// (draft-peabody-dispatch-new-uuid-format-01 §4.4): 36 bits of Unix seconds, then a binary
+    /// fraction of a second in the 12 + 12 + 62 bits around the version and variant, read to
+    /// the nanosecond (rounded down).
+    ///
+    /// Some early generators emitted this layout with version 7; RFC 9562's v7 is different
+    /// (48-bit milliseconds), and every such UUID reads either way, so ask only when you know
+    /// which one you have. `None` unless the variant is RFC 9562's and the version 7.
+    ///
+    /// ```
+    /// // unixts = 2^35 s, subsec_a = 0x800: a fraction of one half.
+    /// let u = uuidkit::Uuid::from_u128(0x8000_0000_0800_7000_8000_0000_0000_0000);
+    /// let t = u.draft_v7_timestamp().unwrap();
+    /// assert_eq!((t.unix_seconds(), t.subsec_nanos()), (1 << 35, 500_000_000));
+    /// ```
+    pub fn draft_v7_timestamp(&self) -> Option<Timestamp> {
+        if self.variant() != Variant::Rfc9562 || self.version_num() != 7 {
+            return None;
+        }
+        let v = self.as_u128();
+        let secs = (v >> 92) as i64;
+        let subsec_a = (v >> 80) & 0xfff;
+        let subsec_b = (v >> 64) & 0xfff;
+        let rest = v & mask128(62);
+        // 86 fraction bits; times 10^9 (< 2^30) stays below 2^116.
+        let frac = (subsec_a << 74) | (subsec_b << 62) | rest;
+        let nanos = ((frac * 1_000_000_000) >> 86) as u32;
+        Timestamp::from_unix(secs, nanos)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn draft_fraction_reads_each_sub_field() {
+        // unixts = 1, subsec_a = 0x800 (one half) → 1.5 s.
+        let u = Uuid::from_u128(0x0000_0000_1800_7000_8000_0000_0000_0000);
+        let t = u.draft_v7_timestamp().unwrap();
+        assert_eq!((t.unix_seconds(), t.subsec_nanos()), (1, 500_000_000));
+        // subsec_b = 0x800 is 2^-13 s = 122070.3125 ns → 122070.
+        let u = Uuid::from_u128(0x0000_0000_0000_7800_8000_0000_0000_0000);
+        assert_eq!(u.draft_v7_timestamp().unwrap().subsec_nanos(), 122_070);
+        // Not v7 or not the RFC variant: no reading.
+        assert_eq!(Uuid::NAMESPACE_DNS.draft_v7_timestamp(), None);
+        let wrong_variant = Uuid::from_u128(0x0000_0000_0000_7000_0000_0000_0000_0000);
+        assert_eq!(wrong_variant.draft_v7_timestamp(), None);
+    }
+}

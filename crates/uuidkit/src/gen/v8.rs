@@ -1,0 +1,411 @@
+//! Version 8 generators (RFC 9562 §5.8), two custom layouts:
+//!
+//! - [`V8TimeGenerator`]: the time-based example of Appendix B.1 — Unix time in 10-ns steps,
+//!   60 bits, in `custom_a` and `custom_b`; 62 random bits in `custom_c`. Each UUID gets its
+//!   own 10-ns step (simulated when the clock is coarser, as for v1), so the generator's UUIDs
+//!   strictly increase. 60 bits of 10 ns reach 2335-01-24; B.1 truncates larger times to their
+//!   low bits, which would wrap silently — this generator returns a time-range error instead.
+//! - [`DistributedGenerator`]: the distributed layout of §6.4 — a timestamp, a node id of the
+//!   width you choose, a counter and random bits, in that order, in the 122 bits v8 leaves
+//!   free; see [`DistributedLayout`].
+
+use super::policy::{
+    mask128, mask64, policy_setters, Counter, GenError, Policies, Reading, Scale, Sequencer,
+};
+use super::rng::{fork_generation, ThreadRng};
+use super::{Clock, RandomSource, SystemClock};
+use crate::Uuid;
+
+/// Appendix B.1's timestamp: 10-ns steps since the Unix epoch, 60 bits.
+const B1: Scale = Scale {
+    layout: "UUIDv8 (RFC 9562 B.1) 60-bit timestamp of 10-ns steps",
+    epoch_nanos: 0,
+    num: 1,
+    den: 10,
+    max_tick: 1 << 60,
+};
+
+/// A v8 UUID from its 122 free bits: the top 48 go to `custom_a`, the next 12 to `custom_b`,
+/// the last 62 to `custom_c`.
+fn from_payload(p: u128) -> Uuid {
+    Uuid::from_v8_parts((p >> 74) as u64, (p >> 62) as u16 & 0xfff, p as u64)
+}
+
+/// Configures a [`V8TimeGenerator`]: the policies and a time offset.
+///
+/// ```
+/// use uuidkit::gen::{FixedClock, OverflowPolicy, ThreadRng, V8TimeBuilder};
+/// use uuidkit::Timestamp;
+/// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
+/// let mut gen = V8TimeBuilder::new().overflow(OverflowPolicy::Error).build(clock, ThreadRng);
+/// assert_eq!(gen.next()?.custom_a(), Some(0x2489E9AD2EE2));
+/// assert!(gen.next().unwrap_err().is_overflow());
+/// # Ok::<(), uuidkit::gen::GenError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct V8TimeBuilder {
+    policies: Policies,
+}
+
+impl Default for V8TimeBuilder {
+    fn default() -> Self {
+        V8TimeBuilder::new()
+    }
+}
+
+impl V8TimeBuilder {
+    /// Default policies, no time offset.
+    pub const fn new() -> V8TimeBuilder {
+        V8TimeBuilder {
+            policies: Policies::DEFAULT,
+        }
+    }
+
+    policy_setters!();
+
+    /// Builds the generator (no setting of this builder can be invalid).
+    pub fn build<C: Clock, R: RandomSource>(self, clock: C, rng: R) -> V8TimeGenerator<C, R> {
+        V8TimeGenerator {
+            seq: Sequencer::new(B1, Counter::None, &self.policies),
+            clock,
+            rng,
+            fork_gen: fork_generation(),
+        }
+    }
+}
+
+/// The time-based v8 generator of RFC 9562 Appendix B.1.
+///
+/// ```
+/// let mut gen = uuidkit::gen::V8TimeGenerator::system();
+/// let (a, b) = (gen.next()?, gen.next()?);
+/// assert!(a < b);
+/// assert_eq!(a.version_num(), 8);
+/// # Ok::<(), uuidkit::gen::GenError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct V8TimeGenerator<C = SystemClock, R = ThreadRng> {
+    seq: Sequencer,
+    clock: C,
+    rng: R,
+    fork_gen: u64,
+}
+
+impl V8TimeGenerator<SystemClock, ThreadRng> {
+    /// A generator on the system clock and the thread's CSPRNG.
+    pub fn system() -> Self {
+        V8TimeBuilder::new().build(SystemClock, ThreadRng)
+    }
+}
+
+impl<C: Clock, R: RandomSource> V8TimeGenerator<C, R> {
+    /// A generator with default policies.
+    pub fn new(clock: C, rng: R) -> Self {
+        V8TimeBuilder::new().build(clock, rng)
+    }
+
+    fn issue(&mut self, reading: &mut Reading) -> Result<Uuid, GenError> {
+        let i = self.seq.next(&self.clock, reading, &mut self.rng)?;
+        let mut c = [0u8; 8];
+        self.rng.fill_bytes(&mut c);
+        let custom_c = u64::from_be_bytes(c) & mask64(62);
+        Ok(from_payload(((i.tick as u128) << 62) | custom_c as u128))
+    }
+
+    fn check_fork(&mut self) {
+        let g = fork_generation();
+        if g != self.fork_gen {
+            self.fork_gen = g;
+            self.seq.forget();
+        }
+    }
+
+    /// The next UUID, greater than the previous one.
+    // Not `Iterator::next`: generation never ends and can fail, which `Option` cannot say;
+    // the error must reach the caller.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Result<Uuid, GenError> {
+        self.check_fork();
+        let mut reading = self.seq.read(&self.clock)?;
+        self.issue(&mut reading)
+    }
+
+    /// Fills `out` with increasing UUIDs from one clock reading. On an error, the UUIDs before
+    /// the failing one are written and count as issued.
+    pub fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
+        self.check_fork();
+        if out.is_empty() {
+            return Ok(());
+        }
+        let mut reading = self.seq.read(&self.clock)?;
+        for slot in out.iter_mut() {
+            *slot = self.issue(&mut reading)?;
+        }
+        Ok(())
+    }
+}
+
+/// The field widths of a distributed v8 layout (RFC 9562 §6.4), validated.
+///
+/// The 122 bits a v8 UUID leaves free hold, from the most significant:
+///
+/// 1. `timestamp_bits` (1–63) of time since the Unix epoch in units of `tick_nanos`
+///    nanoseconds (default: 48 bits of milliseconds, the v7 timestamp);
+/// 2. `node_bits` (0–64) of node id, identifying the generating node (the RFC suggests a
+///    pseudorandom one, not a MAC address);
+/// 3. `counter_bits` (0–63) of counter, seeded randomly with its top bit clear at each new
+///    tick, as a v7 Method 1 counter;
+/// 4. random bits, the rest: `122 − timestamp − node − counter`.
+///
+/// The sum of the three widths may not exceed 122. The version and variant bits are skipped:
+/// the payload's top 48 bits are `custom_a`, the next 12 `custom_b`, the last 62 `custom_c`.
+/// UUIDs of one node sort by time, then counter; UUIDs of different nodes sort by time, then
+/// node.
+///
+/// ```
+/// use uuidkit::gen::DistributedLayout;
+/// let l = DistributedLayout::new(48, 1_000_000, 10, 12)?;
+/// assert_eq!(l.random_bits(), 52);
+/// let err = DistributedLayout::new(48, 1_000_000, 40, 40).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "invalid generator configuration: v8 timestamp + node + counter width is 128 bits, \
+///      allowed 1 to 122"
+/// );
+/// # Ok::<(), uuidkit::gen::GenError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DistributedLayout {
+    timestamp_bits: u8,
+    tick_nanos: u64,
+    node_bits: u8,
+    counter_bits: u8,
+}
+
+impl Default for DistributedLayout {
+    /// 48-bit milliseconds, 16-bit node id, 16-bit counter, 42 random bits.
+    fn default() -> Self {
+        DistributedLayout {
+            timestamp_bits: 48,
+            tick_nanos: 1_000_000,
+            node_bits: 16,
+            counter_bits: 16,
+        }
+    }
+}
+
+impl DistributedLayout {
+    /// A layout, or the configuration error naming the width out of range.
+    pub fn new(
+        timestamp_bits: u8,
+        tick_nanos: u64,
+        node_bits: u8,
+        counter_bits: u8,
+    ) -> Result<DistributedLayout, GenError> {
+        let range = |what, v: i128, min: i128, max: i128| {
+            let unit = if what == "v8 timestamp unit" {
+                " ns"
+            } else {
+                " bits"
+            };
+            if v < min || v > max {
+                Err(GenError::config(what, v, unit, min, max))
+            } else {
+                Ok(())
+            }
+        };
+        range("v8 timestamp width", timestamp_bits as i128, 1, 63)?;
+        range("v8 timestamp unit", tick_nanos as i128, 1, u64::MAX as i128)?;
+        range("v8 node id width", node_bits as i128, 0, 64)?;
+        range("v8 counter width", counter_bits as i128, 0, 63)?;
+        let sum = timestamp_bits as i128 + node_bits as i128 + counter_bits as i128;
+        range("v8 timestamp + node + counter width", sum, 1, 122)?;
+        Ok(DistributedLayout {
+            timestamp_bits,
+            tick_nanos,
+            node_bits,
+            counter_bits,
+        })
+    }
+
+    /// Width of the timestamp.
+    pub const fn timestamp_bits(&self) -> u8 {
+        self.timestamp_bits
+    }
+    /// Nanoseconds per timestamp unit.
+    pub const fn tick_nanos(&self) -> u64 {
+        self.tick_nanos
+    }
+    /// Width of the node id.
+    pub const fn node_bits(&self) -> u8 {
+        self.node_bits
+    }
+    /// Width of the counter.
+    pub const fn counter_bits(&self) -> u8 {
+        self.counter_bits
+    }
+    /// Width of the random tail: 122 minus the other three.
+    pub const fn random_bits(&self) -> u8 {
+        122 - self.timestamp_bits - self.node_bits - self.counter_bits
+    }
+
+    fn scale(&self) -> Scale {
+        Scale {
+            layout: "UUIDv8 distributed-layout timestamp",
+            epoch_nanos: 0,
+            num: 1,
+            den: self.tick_nanos as i128,
+            max_tick: 1 << self.timestamp_bits,
+        }
+    }
+}
+
+/// Configures a [`DistributedGenerator`]: layout, node id, policies, time offset.
+///
+/// ```
+/// use uuidkit::gen::{DistributedBuilder, DistributedLayout, FixedClock, ThreadRng};
+/// use uuidkit::Timestamp;
+/// let layout = DistributedLayout::new(48, 1_000_000, 10, 14)?;
+/// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
+/// let mut gen = DistributedBuilder::new(layout).node_id(0x2A5).build(clock, ThreadRng)?;
+/// let u = gen.next()?;
+/// assert_eq!(u.custom_a(), Some(1645557742000)); // 48-bit milliseconds fill custom_a
+/// assert_eq!(u.custom_b().unwrap() >> 2, 0x2A5); // then the 10-bit node id
+/// assert!(gen.next()? > u);
+/// # Ok::<(), uuidkit::gen::GenError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DistributedBuilder {
+    layout: DistributedLayout,
+    node_id: Option<u64>,
+    policies: Policies,
+}
+
+impl DistributedBuilder {
+    /// A builder for `layout`, with a random node id and default policies.
+    pub const fn new(layout: DistributedLayout) -> DistributedBuilder {
+        DistributedBuilder {
+            layout,
+            node_id: None,
+            policies: Policies::DEFAULT,
+        }
+    }
+
+    /// Uses this node id (it must fit the layout's node width) instead of a random one.
+    pub const fn node_id(mut self, id: u64) -> Self {
+        self.node_id = Some(id);
+        self
+    }
+
+    policy_setters!();
+
+    /// Builds the generator; fails if the node id does not fit its field.
+    pub fn build<C: Clock, R: RandomSource>(
+        self,
+        clock: C,
+        mut rng: R,
+    ) -> Result<DistributedGenerator<C, R>, GenError> {
+        let max = mask64(self.layout.node_bits as u32);
+        let node_id = match self.node_id {
+            Some(id) if id > max => {
+                return Err(GenError::config(
+                    "v8 node id",
+                    id as i128,
+                    "",
+                    0,
+                    max as i128,
+                ))
+            }
+            Some(id) => id,
+            None => rng.next_u64() & max,
+        };
+        let counter = match self.layout.counter_bits {
+            0 => Counter::None,
+            bits => Counter::Fixed { bits: bits as u32 },
+        };
+        Ok(DistributedGenerator {
+            seq: Sequencer::new(self.layout.scale(), counter, &self.policies),
+            layout: self.layout,
+            node_id,
+            clock,
+            rng,
+            fork_gen: fork_generation(),
+        })
+    }
+}
+
+/// A v8 generator with the distributed layout of RFC 9562 §6.4: timestamp, node id, counter,
+/// random. Every UUID is greater than the previous one.
+#[derive(Debug, Clone)]
+pub struct DistributedGenerator<C = SystemClock, R = ThreadRng> {
+    seq: Sequencer,
+    layout: DistributedLayout,
+    node_id: u64,
+    clock: C,
+    rng: R,
+    fork_gen: u64,
+}
+
+impl<C: Clock, R: RandomSource> DistributedGenerator<C, R> {
+    /// The layout in use.
+    pub fn layout(&self) -> DistributedLayout {
+        self.layout
+    }
+
+    /// The node id in use.
+    pub fn node_id(&self) -> u64 {
+        self.node_id
+    }
+
+    fn check_fork(&mut self) {
+        let g = fork_generation();
+        if g != self.fork_gen {
+            self.fork_gen = g;
+            self.seq.forget();
+        }
+    }
+
+    fn issue(&mut self, reading: &mut Reading) -> Result<Uuid, GenError> {
+        let i = self.seq.next(&self.clock, reading, &mut self.rng)?;
+        let l = &self.layout;
+        let t = l.timestamp_bits as u32;
+        let n = l.node_bits as u32;
+        let r = l.random_bits() as u32;
+        let random = if r == 0 {
+            0
+        } else {
+            let mut b = [0u8; 16];
+            self.rng.fill_bytes(&mut b);
+            u128::from_be_bytes(b) & mask128(r)
+        };
+        let payload = ((i.tick as u128) << (122 - t))
+            | ((self.node_id as u128) << (122 - t - n))
+            | (i.counter << r)
+            | random;
+        Ok(from_payload(payload))
+    }
+
+    /// The next UUID, greater than the previous one.
+    // Not `Iterator::next`: generation never ends and can fail, which `Option` cannot say;
+    // the error must reach the caller.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Result<Uuid, GenError> {
+        self.check_fork();
+        let mut reading = self.seq.read(&self.clock)?;
+        self.issue(&mut reading)
+    }
+
+    /// Fills `out` with increasing UUIDs from one clock reading. On an error, the UUIDs before
+    /// the failing one are written and count as issued.
+    pub fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
+        self.check_fork();
+        if out.is_empty() {
+            return Ok(());
+        }
+        let mut reading = self.seq.read(&self.clock)?;
+        for slot in out.iter_mut() {
+            *slot = self.issue(&mut reading)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,825 @@
+//! Monotonicity, overflow and clock-regression behaviour of the per-instance time-based
+//! generators (RFC 9562 §6.1, §6.2), driven by fixed, stepped and replayed clocks.
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use uuidkit::gen::{
+    Clock, DistributedBuilder, DistributedLayout, FixedClock, GenErrorKind, GregorianBuilder,
+    OverflowPolicy, RegressionPolicy, ReplayClock, SeqRandom, StepClock, V1Generator, V2Generator,
+    V6Generator, V7Builder, V7Generator, V7Method, V8TimeBuilder, V8TimeGenerator,
+};
+use uuidkit::{Domain, Timestamp, Uuid};
+
+const N: usize = 1 << 20;
+const HOUR: i128 = 3_600_000_000_000;
+const MS: i128 = 1_000_000;
+
+fn t0() -> Timestamp {
+    Timestamp::from_unix_millis(1_645_557_742_000)
+}
+
+fn t0_ms() -> u64 {
+    1_645_557_742_000
+}
+
+fn t0_ticks() -> u64 {
+    t0().gregorian_ticks().unwrap()
+}
+
+/// The Method 1 counter of a v7 UUID whose counter is `bits` wide.
+fn counter_of(u: Uuid, bits: u32) -> u64 {
+    let field = ((u.rand_a().unwrap() as u128) << 62) | u.rand_b().unwrap() as u128;
+    (field >> (74 - bits)) as u64
+}
+
+fn assert_strictly_increasing(v: &[Uuid]) {
+    for (i, w) in v.windows(2).enumerate() {
+        assert!(
+            w[0] < w[1],
+            "UUID {} ({}) is not below UUID {} ({})",
+            i,
+            w[0],
+            i + 1,
+            w[1]
+        );
+    }
+}
+
+fn assert_ticks_strictly_increasing(v: &[Uuid]) {
+    for (i, w) in v.windows(2).enumerate() {
+        let (a, b) = (w[0].gregorian_ticks(), w[1].gregorian_ticks());
+        assert!(
+            a < b,
+            "tick of UUID {i} ({a:?}) is not below the next ({b:?})"
+        );
+    }
+}
+
+fn assert_no_duplicates(v: &[Uuid]) {
+    let set: HashSet<Uuid> = v.iter().copied().collect();
+    assert_eq!(set.len(), v.len(), "duplicates among {} UUIDs", v.len());
+}
+
+// ---- frozen clock: 2^20 UUIDs -----------------------------------------------------------------
+
+#[test]
+fn v1_frozen_clock_advances_one_tick_per_uuid() {
+    let mut gen = V1Generator::new(FixedClock::new(t0()), SeqRandom::new(1));
+    let v: Vec<Uuid> = (0..N).map(|_| gen.next().unwrap()).collect();
+    assert_ticks_strictly_increasing(&v);
+    assert_no_duplicates(&v);
+    // A 1-ns clock covers one tick per reading: every further UUID is an overflow that moved
+    // the timestamp one tick ahead, and no more.
+    assert_eq!(v[0].gregorian_ticks(), Some(t0_ticks()));
+    assert_eq!(v[N - 1].gregorian_ticks(), Some(t0_ticks() + N as u64 - 1));
+    assert!(v.iter().all(|u| u.clock_seq() == v[0].clock_seq()));
+}
+
+#[test]
+fn v6_frozen_clock_strictly_increasing() {
+    let mut gen = V6Generator::new(FixedClock::new(t0()), SeqRandom::new(2));
+    let mut v = vec![Uuid::NIL; N];
+    for chunk in v.chunks_mut(1000) {
+        gen.fill(chunk).unwrap();
+    }
+    assert_strictly_increasing(&v);
+    assert_no_duplicates(&v);
+    assert_eq!(v[0].gregorian_ticks(), Some(t0_ticks()));
+    assert_eq!(v[N - 1].gregorian_ticks(), Some(t0_ticks() + N as u64 - 1));
+}
+
+/// Generates N v7 UUIDs at a frozen clock and returns them after the common checks.
+fn v7_frozen(method: V7Method, seed: u64) -> Vec<Uuid> {
+    let mut gen = V7Builder::new()
+        .method(method)
+        .build(FixedClock::new(t0()), SeqRandom::new(seed))
+        .unwrap();
+    let v: Vec<Uuid> = (0..N).map(|_| gen.next().unwrap()).collect();
+    assert_strictly_increasing(&v);
+    assert_no_duplicates(&v);
+    assert_eq!(v[0].unix_ts_ms(), Some(t0_ms()), "{method:?}");
+    v
+}
+
+#[test]
+fn v7_method1_42_bits_frozen_clock_stays_on_the_clock() {
+    let v = v7_frozen(V7Method::Counter { bits: 42 }, 3);
+    // 2^20 increments fit in the 2^41 a seeded 42-bit counter has left: no overflow, so the
+    // timestamp must not run ahead.
+    assert_eq!(v[N - 1].unix_ts_ms(), Some(t0_ms()));
+    assert_eq!(
+        counter_of(v[N - 1], 42),
+        counter_of(v[0], 42) + N as u64 - 1
+    );
+    assert!(counter_of(v[0], 42) < 1 << 41, "rollover guard bit set");
+}
+
+#[test]
+fn v7_method1_12_bits_frozen_clock_overflows_ahead() {
+    let v = v7_frozen(V7Method::Counter { bits: 12 }, 4);
+    let last = v[N - 1].unix_ts_ms().unwrap();
+    // Each millisecond holds 2^11 to 2^12 UUIDs (seed below 2^11): 256 to 512 ms ahead.
+    let ahead = last - t0_ms();
+    assert!((256..=512).contains(&ahead), "{ahead} ms ahead");
+    // Every new millisecond starts at a seed with the top counter bit clear.
+    for w in v.windows(2) {
+        if w[1].unix_ts_ms() != w[0].unix_ts_ms() {
+            assert_eq!(w[1].unix_ts_ms(), Some(w[0].unix_ts_ms().unwrap() + 1));
+            assert!(counter_of(w[1], 12) < 1 << 11);
+        } else {
+            assert_eq!(counter_of(w[1], 12), counter_of(w[0], 12) + 1);
+        }
+    }
+}
+
+#[test]
+fn v7_method2_frozen_clock() {
+    // 32-bit increments: about 2^51 of the 2^74 space used, no overflow with this seed.
+    let v = v7_frozen(V7Method::monotonic_random(), 5);
+    assert_eq!(v[N - 1].unix_ts_ms(), Some(t0_ms()));
+    // 64-bit increments cannot fit 2^20 times in 74 bits: the overflow path must be taken.
+    let v = v7_frozen(V7Method::MonotonicRandom { increment_bits: 64 }, 6);
+    assert!(v[N - 1].unix_ts_ms().unwrap() > t0_ms());
+    // Within a millisecond the 74 bits after the timestamp grow by 1 to 2^64.
+    let bits = |u: Uuid| ((u.rand_a().unwrap() as u128) << 62) | u.rand_b().unwrap() as u128;
+    for w in v.windows(2) {
+        if w[0].unix_ts_ms() == w[1].unix_ts_ms() {
+            let d = bits(w[1]) - bits(w[0]);
+            assert!((1..=1 << 64).contains(&d), "increment {d}");
+        }
+    }
+}
+
+#[test]
+fn v7_method3_frozen_clock() {
+    // No counter: every UUID after the first takes the next 1/4096 ms, ahead of the clock.
+    let v = v7_frozen(
+        V7Method::SubMillis {
+            fraction_bits: 12,
+            counter_bits: 0,
+        },
+        7,
+    );
+    let tick = |u: Uuid| (u.unix_ts_ms().unwrap() << 12) | u.rand_a().unwrap() as u64;
+    assert_eq!(tick(v[N - 1]) - tick(v[0]), N as u64 - 1);
+    assert_eq!(
+        v[N - 1].unix_ts_ms(),
+        Some(t0_ms() + ((N as u64 - 1) >> 12))
+    );
+    // With a 20-bit counter after a 4-bit fraction: at least 2^19 UUIDs per fraction tick, so
+    // 2^20 UUIDs need one or two overflows.
+    let v = v7_frozen(
+        V7Method::SubMillis {
+            fraction_bits: 4,
+            counter_bits: 20,
+        },
+        8,
+    );
+    let tick = |u: Uuid| (u.unix_ts_ms().unwrap() << 4) | (u.rand_a().unwrap() >> 8) as u64;
+    let ahead = tick(v[N - 1]) - tick(v[0]);
+    assert!((1..=2).contains(&ahead), "{ahead} fraction ticks ahead");
+}
+
+// ---- Wait and Error policies ------------------------------------------------------------------
+
+#[test]
+fn wait_policy_never_runs_ahead_of_a_clock_that_moves_when_read() {
+    let clock = StepClock::new(t0()).with_auto_step(50_000);
+    let mut gen = V7Builder::new()
+        .method(V7Method::Counter { bits: 12 })
+        .overflow(OverflowPolicy::Wait)
+        .build(&clock, SeqRandom::new(9))
+        .unwrap();
+    let mut v = Vec::with_capacity(1 << 16);
+    for _ in 0..1 << 16 {
+        let u = gen.next().unwrap();
+        assert!(
+            u.unix_ts_ms() <= clock.peek().unix_millis(),
+            "{u} ahead of the clock"
+        );
+        v.push(u);
+    }
+    assert_strictly_increasing(&v);
+    // 2^16 UUIDs cannot fit in one millisecond: waiting did happen.
+    assert!(v[v.len() - 1].unix_ts_ms().unwrap() > t0_ms());
+
+    let clock = StepClock::new(t0()).with_auto_step(100);
+    let mut gen = GregorianBuilder::new()
+        .overflow(OverflowPolicy::Wait)
+        .build_v1(&clock, SeqRandom::new(10))
+        .unwrap();
+    let mut v = Vec::with_capacity(1 << 16);
+    for _ in 0..1 << 16 {
+        let u = gen.next().unwrap();
+        assert!(u.gregorian_ticks() <= clock.peek().gregorian_ticks());
+        v.push(u);
+    }
+    assert_ticks_strictly_increasing(&v);
+}
+
+#[test]
+fn wait_policy_gives_up_on_a_frozen_clock() {
+    let mut gen = V7Builder::new()
+        .method(V7Method::Counter { bits: 12 })
+        .overflow(OverflowPolicy::Wait)
+        .build(FixedClock::new(t0()), SeqRandom::new(11))
+        .unwrap();
+    let err = loop {
+        if let Err(e) = gen.next() {
+            break e;
+        }
+    };
+    assert_eq!(err.kind(), GenErrorKind::ClockStalled);
+    assert!(
+        err.to_string().contains("2022-02-22T19:22:22.001000000Z"),
+        "{err}"
+    );
+}
+
+#[test]
+fn error_policy_fails_exactly_when_the_12_bit_counter_is_exhausted() {
+    let clock = StepClock::new(t0());
+    let mut gen = V7Builder::new()
+        .method(V7Method::Counter { bits: 12 })
+        .overflow(OverflowPolicy::Error)
+        .build(&clock, SeqRandom::new(12))
+        .unwrap();
+    let first = gen.next().unwrap();
+    let seed = counter_of(first, 12);
+    assert!(seed < 2048);
+    let mut prev = first;
+    for _ in seed + 1..4096 {
+        let u = gen.next().unwrap();
+        assert!(u > prev);
+        prev = u;
+    }
+    assert_eq!(counter_of(prev, 12), 4095);
+    let err = gen.next().unwrap_err();
+    assert!(err.is_overflow());
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "counter overflow: the 12-bit counter of the UUIDv7 48-bit millisecond timestamp is \
+             exhausted after {} UUIDs at 2022-02-22T19:22:22.000000000Z; the overflow policy \
+             is Error",
+            4096 - seed
+        )
+    );
+    // Still exhausted until the clock moves; then fine again.
+    assert!(gen.next().unwrap_err().is_overflow());
+    clock.advance(MS);
+    let u = gen.next().unwrap();
+    assert!(u > prev);
+    assert_eq!(u.unix_ts_ms(), Some(t0_ms() + 1));
+}
+
+// ---- coarse clocks: simulated sub-ticks (§6.1) ------------------------------------------------
+
+#[test]
+fn coarse_clock_gives_distinct_increasing_ticks_within_the_millisecond() {
+    for v6 in [false, true] {
+        let clock = FixedClock::new(t0()).with_resolution(1_000_000);
+        let b = GregorianBuilder::new().overflow(OverflowPolicy::Error);
+        let mut next: Box<dyn FnMut() -> Result<Uuid, uuidkit::gen::GenError>> = if v6 {
+            let mut g = b.build_v6(clock, SeqRandom::new(13)).unwrap();
+            Box::new(move || g.next())
+        } else {
+            let mut g = b.build_v1(clock, SeqRandom::new(13)).unwrap();
+            Box::new(move || g.next())
+        };
+        // A 1-ms reading covers 10,000 ticks of 100 ns: exactly that many UUIDs, each on its
+        // own tick inside the millisecond, then the overflow.
+        for i in 0..10_000u64 {
+            assert_eq!(next().unwrap().gregorian_ticks(), Some(t0_ticks() + i));
+        }
+        let err = next().unwrap_err();
+        assert!(err.is_overflow());
+        assert!(err.to_string().contains("all 10000 ticks"), "{err}");
+    }
+}
+
+#[test]
+fn coarse_clock_readings_are_not_overtaken() {
+    // A 1-ms clock moving 1 ms every 3 readings: ticks stay within each reading's millisecond.
+    let clock = StepClock::new(t0()).with_resolution(1_000_000);
+    let mut gen = V6Generator::new(&clock, SeqRandom::new(14));
+    let mut v = Vec::new();
+    for _ in 0..1000 {
+        for _ in 0..3 {
+            let u = gen.next().unwrap();
+            let now = clock.peek().gregorian_ticks().unwrap();
+            assert!((now..now + 10_000).contains(&u.gregorian_ticks().unwrap()));
+            v.push(u);
+        }
+        clock.advance(MS);
+    }
+    assert_strictly_increasing(&v);
+}
+
+// ---- clock regression -------------------------------------------------------------------------
+
+/// Steps a clock back an hour and forward again around UUIDs from `next`, with a threshold
+/// above an hour: no UUID may be at or below its predecessor.
+fn back_and_forth(clock: &StepClock, mut next: impl FnMut() -> Uuid, key: fn(&Uuid) -> u128) {
+    let mut prev = next();
+    let mut check = |prev: &mut Uuid| {
+        for _ in 0..1000 {
+            let u = next();
+            assert!(key(&u) > key(prev), "{u} not above {prev}");
+            *prev = u;
+        }
+    };
+    check(&mut prev);
+    clock.advance(5 * MS);
+    check(&mut prev);
+    clock.step_back(HOUR);
+    check(&mut prev);
+    clock.advance(HOUR + 20 * MS);
+    check(&mut prev);
+}
+
+#[test]
+fn stepping_back_an_hour_and_forward_never_goes_below() {
+    let two_hours = Duration::from_secs(7200);
+    let clock = StepClock::new(t0());
+    let mut g7 = V7Builder::new()
+        .regression_threshold(two_hours)
+        .build(&clock, SeqRandom::new(15))
+        .unwrap();
+    back_and_forth(&clock, || g7.next().unwrap(), |u| u.as_u128());
+
+    let clock = StepClock::new(t0());
+    let mut g6 = GregorianBuilder::new()
+        .regression_threshold(two_hours)
+        .build_v6(&clock, SeqRandom::new(16))
+        .unwrap();
+    back_and_forth(&clock, || g6.next().unwrap(), |u| u.as_u128());
+
+    let clock = StepClock::new(t0());
+    let mut g1 = GregorianBuilder::new()
+        .regression_threshold(two_hours)
+        .build_v1(&clock, SeqRandom::new(17))
+        .unwrap();
+    back_and_forth(
+        &clock,
+        || g1.next().unwrap(),
+        |u| u.gregorian_ticks().unwrap() as u128,
+    );
+}
+
+#[test]
+fn regression_with_error_policy_reports_and_never_goes_below() {
+    let clock = StepClock::new(t0());
+    let mut gen = V7Builder::new()
+        .regression(RegressionPolicy::Error)
+        .build(&clock, SeqRandom::new(18))
+        .unwrap();
+    let prev = gen.next().unwrap();
+    clock.step_back(HOUR);
+    let err = gen.next().unwrap_err();
+    assert!(err.is_clock_regression());
+    assert_eq!(
+        err.to_string(),
+        "clock regression: the clock went back 3600000000000 ns, from \
+         2022-02-22T19:22:22.000000000Z to 2022-02-22T18:22:22.000000000Z, more than the \
+         threshold of 10000000000 ns; the regression policy is Error"
+    );
+    clock.advance(HOUR - 10_000 * MS - 1); // 10 s + 1 ns behind: still beyond
+    assert!(gen.next().unwrap_err().is_clock_regression());
+    clock.advance(1); // exactly 10 s behind: within, the last timestamp is reused
+    let u = gen.next().unwrap();
+    assert!(u > prev);
+    assert_eq!(u.unix_ts_ms(), prev.unix_ts_ms());
+    clock.advance(10_000 * MS + MS);
+    let w = gen.next().unwrap();
+    assert!(w > u);
+    assert_eq!(w.unix_ts_ms(), Some(t0_ms() + 1));
+}
+
+#[test]
+fn regression_with_reset_follows_the_clock_and_changes_the_clock_sequence() {
+    // v7: the documented break of order.
+    let clock = StepClock::new(t0());
+    let mut gen = V7Generator::new(&clock, SeqRandom::new(19));
+    let prev = gen.next().unwrap();
+    clock.step_back(HOUR);
+    let u = gen.next().unwrap();
+    assert!(u < prev, "Reset follows the clock back");
+    assert_eq!(u.unix_ts_ms(), Some(t0_ms() - 3_600_000));
+    assert!(gen.next().unwrap() > u, "and is monotonic again from there");
+
+    // v1 and v6: the clock sequence changes, the timestamp follows the clock.
+    for v6 in [false, true] {
+        let clock = StepClock::new(t0());
+        let b = GregorianBuilder::new();
+        let (a, after, seq_before, seq_after) = if v6 {
+            let mut g = b.build_v6(&clock, SeqRandom::new(20)).unwrap();
+            let a = g.next().unwrap();
+            let s = g.clock_seq();
+            clock.step_back(HOUR);
+            (a, g.next().unwrap(), s, g.clock_seq())
+        } else {
+            let mut g = b.build_v1(&clock, SeqRandom::new(20)).unwrap();
+            let a = g.next().unwrap();
+            let s = g.clock_seq();
+            clock.step_back(HOUR);
+            (a, g.next().unwrap(), s, g.clock_seq())
+        };
+        assert_ne!(seq_before, seq_after);
+        assert_eq!(a.clock_seq(), Some(seq_before));
+        assert_eq!(after.clock_seq(), Some(seq_after));
+        assert_eq!(after.gregorian_ticks(), Some(t0_ticks() - 36_000_000_000));
+        assert_eq!(after.node(), a.node());
+    }
+}
+
+#[test]
+fn step_back_within_ten_seconds_reuses_the_last_timestamp() {
+    let clock = StepClock::new(t0());
+    let mut gen = V7Generator::new(&clock, SeqRandom::new(21));
+    let prev = gen.next().unwrap();
+    clock.step_back(5_000 * MS);
+    for i in 1..=100 {
+        let u = gen.next().unwrap();
+        assert_eq!(u.unix_ts_ms(), Some(t0_ms()));
+        assert_eq!(counter_of(u, 42), counter_of(prev, 42) + i);
+    }
+
+    let clock = StepClock::new(t0());
+    let mut gen = V1Generator::new(&clock, SeqRandom::new(22));
+    let prev = gen.next().unwrap();
+    clock.step_back(9_999 * MS);
+    let u = gen.next().unwrap();
+    assert_eq!(u.gregorian_ticks(), Some(t0_ticks() + 1));
+    assert_eq!(u.clock_seq(), prev.clock_seq());
+}
+
+#[test]
+fn timestamp_follows_an_advancing_clock_exactly() {
+    // Without overflow the embedded time is the clock's: never ahead.
+    let clock = StepClock::new(t0()).with_auto_step(MS);
+    let mut gen = V7Generator::new(&clock, SeqRandom::new(23));
+    for i in 0..1000 {
+        assert_eq!(gen.next().unwrap().unix_ts_ms(), Some(t0_ms() + i));
+    }
+    let clock = StepClock::new(t0()).with_auto_step(100);
+    let mut gen = V6Generator::new(&clock, SeqRandom::new(24));
+    for i in 0..1000 {
+        assert_eq!(gen.next().unwrap().gregorian_ticks(), Some(t0_ticks() + i));
+    }
+}
+
+// ---- batches ----------------------------------------------------------------------------------
+
+#[test]
+fn fill_uses_one_clock_reading() {
+    let clock = ReplayClock::new([t0(), t0().checked_add_nanos(HOUR).unwrap()]);
+    let mut gen = V7Generator::new(&clock, SeqRandom::new(25));
+    let mut batch = vec![Uuid::NIL; 100_000];
+    gen.fill(&mut batch).unwrap();
+    assert_eq!(clock.readings(), 1);
+    assert_strictly_increasing(&batch);
+    assert!(batch.iter().all(|u| u.unix_ts_ms() == Some(t0_ms())));
+    let next = gen.next().unwrap();
+    assert_eq!(clock.readings(), 2);
+    assert!(next > batch[batch.len() - 1]);
+
+    let clock = ReplayClock::new([t0()]);
+    let mut gen = V1Generator::new(&clock, SeqRandom::new(26));
+    let mut batch = [Uuid::NIL; 64];
+    gen.fill(&mut batch).unwrap();
+    assert_eq!(clock.readings(), 1);
+    for (i, u) in batch.iter().enumerate() {
+        assert_eq!(u.gregorian_ticks(), Some(t0_ticks() + i as u64));
+    }
+}
+
+#[test]
+fn fill_stops_at_the_error_with_the_earlier_uuids_written() {
+    let mut gen = V7Builder::new()
+        .method(V7Method::Counter { bits: 12 })
+        .overflow(OverflowPolicy::Error)
+        .build(FixedClock::new(t0()), SeqRandom::new(27))
+        .unwrap();
+    let mut batch = vec![Uuid::NIL; 5000];
+    assert!(gen.fill(&mut batch).unwrap_err().is_overflow());
+    let written = batch.iter().take_while(|u| !u.is_nil()).count();
+    assert_eq!(written as u64, 4096 - counter_of(batch[0], 12));
+    assert_strictly_increasing(&batch[..written]);
+}
+
+// ---- time range -------------------------------------------------------------------------------
+
+#[test]
+fn v7_time_range_limits() {
+    let end = Timestamp::from_unix_millis((1 << 48) - 1);
+    let mut gen = V7Builder::new()
+        .method(V7Method::Counter { bits: 12 })
+        .build(FixedClock::new(end), SeqRandom::new(28))
+        .unwrap();
+    let first = gen.next().unwrap();
+    assert_eq!(first.unix_ts_ms(), Some((1 << 48) - 1));
+    let mut n = 1;
+    let err = loop {
+        match gen.next() {
+            Ok(u) => {
+                assert_eq!(u.unix_ts_ms(), Some((1 << 48) - 1), "wrapped");
+                n += 1;
+            }
+            Err(e) => break e,
+        }
+    };
+    // Advancing past the last millisecond is refused, not wrapped.
+    assert_eq!(n, 4096 - counter_of(first, 12));
+    assert!(err.is_time_range());
+    assert_eq!(
+        err.to_string(),
+        "time out of range: 10889-08-02T05:31:50.656000000Z is outside the UUIDv7 48-bit \
+         millisecond timestamp (1970-01-01T00:00:00.000000000Z to \
+         10889-08-02T05:31:50.655999999Z)"
+    );
+
+    let beyond = Timestamp::from_unix_millis(1 << 48);
+    let before = Timestamp::from_unix_nanos(-1).unwrap();
+    for t in [beyond, before] {
+        let mut gen = V7Generator::new(FixedClock::new(t), SeqRandom::new(29));
+        assert_eq!(gen.next().unwrap_err().kind(), GenErrorKind::TimeRange);
+    }
+
+    // A time offset moves the embedded time; out of range it is an error too.
+    let mut gen = V7Builder::new()
+        .time_offset_nanos(HOUR)
+        .build(FixedClock::new(t0()), SeqRandom::new(30))
+        .unwrap();
+    assert_eq!(gen.next().unwrap().unix_ts_ms(), Some(t0_ms() + 3_600_000));
+    let mut gen = V7Builder::new()
+        .time_offset_nanos(-t0().unix_nanos() - 1)
+        .build(FixedClock::new(t0()), SeqRandom::new(31))
+        .unwrap();
+    assert!(gen.next().unwrap_err().is_time_range());
+}
+
+#[test]
+fn v1_v6_time_range_limits() {
+    let last = Timestamp::from_gregorian_ticks((1 << 60) - 1);
+    assert_eq!(
+        last.to_rfc3339(7).to_string(),
+        "5236-03-31T21:21:00.6846975Z"
+    );
+    let mut gen = V6Generator::new(FixedClock::new(last), SeqRandom::new(32));
+    assert_eq!(gen.next().unwrap().gregorian_ticks(), Some((1 << 60) - 1));
+    let err = gen.next().unwrap_err();
+    assert!(err.is_time_range());
+    assert!(
+        err.to_string()
+            .ends_with("to 5236-03-31T21:21:00.684697599Z)"),
+        "{err}"
+    );
+
+    let beyond = Timestamp::from_gregorian_ticks(1 << 60);
+    let before = Timestamp::from_gregorian_ticks(0)
+        .checked_add_nanos(-1)
+        .unwrap();
+    for t in [beyond, before] {
+        let mut gen = V1Generator::new(FixedClock::new(t), SeqRandom::new(33));
+        let err = gen.next().unwrap_err();
+        assert!(err.is_time_range());
+        assert!(
+            err.to_string()
+                .contains("(1582-10-15T00:00:00.000000000Z to "),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn v8_time_based_range_and_order() {
+    // 2^60 steps of 10 ns end in 2335; later (or before 1970) is an error, not a wrap.
+    let end_nanos = ((1i128 << 60) - 1) * 10;
+    let end = Timestamp::from_unix_nanos(end_nanos).unwrap();
+    let mut gen = V8TimeGenerator::new(FixedClock::new(end), SeqRandom::new(34));
+    assert_eq!(gen.next().unwrap().custom_a(), Some((1 << 48) - 1));
+    assert!(gen.next().unwrap_err().is_time_range());
+    let before = Timestamp::from_unix_nanos(-10).unwrap();
+    assert!(
+        V8TimeGenerator::new(FixedClock::new(before), SeqRandom::new(35))
+            .next()
+            .unwrap_err()
+            .is_time_range()
+    );
+
+    let mut gen = V8TimeBuilder::new().build(FixedClock::new(t0()), SeqRandom::new(36));
+    let mut v = vec![Uuid::NIL; 10_000];
+    gen.fill(&mut v).unwrap();
+    assert_strictly_increasing(&v);
+}
+
+// ---- nodes and clock sequences ----------------------------------------------------------------
+
+#[test]
+fn default_node_has_the_multicast_bit() {
+    let mut raw_even = 0;
+    for seed in 0..256 {
+        let gen = V1Generator::new(FixedClock::new(t0()), SeqRandom::new(seed));
+        assert_eq!(gen.node()[0] & 1, 1, "seed {seed}");
+        // The same stream's node byte before the bit was set: about half must have been even,
+        // or the test would not show that the generator sets the bit.
+        let mut r = SeqRandom::new(seed);
+        let _seq = uuidkit::gen::RandomSource::next_u64(&mut r);
+        let mut node = [0u8; 6];
+        uuidkit::gen::RandomSource::fill_bytes(&mut r, &mut node);
+        raw_even += (node[0] & 1 == 0) as u32;
+    }
+    assert!(raw_even > 64, "{raw_even}");
+    assert_eq!(uuidkit::v1().node().unwrap()[0] & 1, 1);
+    assert_eq!(uuidkit::v6().node().unwrap()[0] & 1, 1);
+
+    // A given node is kept as it is.
+    let mac = [0x00, 0x1B, 0x63, 0x84, 0x45, 0xE6];
+    let mut gen = GregorianBuilder::new()
+        .node(mac)
+        .build_v1(FixedClock::new(t0()), SeqRandom::new(37))
+        .unwrap();
+    assert_eq!(gen.next().unwrap().node(), Some(mac));
+}
+
+#[test]
+fn clock_sequence_changes_on_node_change() {
+    let mut gen = V6Generator::new(FixedClock::new(t0()), SeqRandom::new(38));
+    let a = gen.next().unwrap();
+    let node = gen.node();
+    gen.set_node(node);
+    assert_eq!(
+        gen.clock_seq(),
+        a.clock_seq().unwrap(),
+        "same node: no change"
+    );
+    let other = [0x02, 0, 0, 0, 0, 1];
+    gen.set_node(other);
+    assert_ne!(gen.clock_seq(), a.clock_seq().unwrap());
+    let b = gen.next().unwrap();
+    assert_eq!(b.node(), Some(other));
+    assert_eq!(b.clock_seq(), Some(gen.clock_seq()));
+    assert!(b > a);
+}
+
+// ---- v2 -----------------------------------------------------------------------------------------
+
+#[test]
+fn v2_sixty_four_per_time_step_then_overflow() {
+    let mut gen = GregorianBuilder::new()
+        .overflow(OverflowPolicy::Error)
+        .build_v2(FixedClock::new(t0()), SeqRandom::new(39))
+        .unwrap();
+    let mut seen = HashSet::new();
+    for i in 0..64u32 {
+        let u = gen.next(Domain::Person, 1000).unwrap();
+        assert_eq!(u.local_id(), Some(1000));
+        assert_eq!(u.local_domain(), Some(Domain::Person));
+        assert_eq!(u.v2_ticks(), Some(t0_ticks() >> 32 << 32));
+        assert_eq!(u.v2_clock_seq(), Some((gen.clock_seq() + i as u8) & 0x3f));
+        assert!(seen.insert(u));
+    }
+    assert!(gen.next(Domain::Org, 7).unwrap_err().is_overflow());
+
+    // Advance: the coarse time moves one step ahead.
+    let mut gen = V2Generator::new(FixedClock::new(t0()), SeqRandom::new(40));
+    let v: Vec<Uuid> = (0..65)
+        .map(|_| gen.next(Domain::Group, 5).unwrap())
+        .collect();
+    assert_eq!(v[64].v2_ticks(), Some(((t0_ticks() >> 32) + 1) << 32));
+    assert_no_duplicates(&v);
+}
+
+#[cfg(unix)]
+#[test]
+fn v2_person_and_group_use_the_process_ids() {
+    let mut gen = V2Generator::system();
+    // SAFETY: getuid/getgid have no preconditions and cannot fail.
+    let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+    let p = gen.next_person().unwrap();
+    assert_eq!(
+        (p.local_domain(), p.local_id()),
+        (Some(Domain::Person), Some(uid))
+    );
+    let g = gen.next_group().unwrap();
+    assert_eq!(
+        (g.local_domain(), g.local_id()),
+        (Some(Domain::Group), Some(gid))
+    );
+}
+
+// ---- v8 distributed ---------------------------------------------------------------------------
+
+#[test]
+fn v8_distributed_layout() {
+    let layout = DistributedLayout::new(48, 1_000_000, 12, 16).unwrap();
+    assert_eq!(layout.random_bits(), 46);
+    let clock = StepClock::new(t0()).with_auto_step(MS / 4);
+    let mut gen = DistributedBuilder::new(layout)
+        .node_id(0xABC)
+        .build(&clock, SeqRandom::new(41))
+        .unwrap();
+    let v: Vec<Uuid> = (0..100_000).map(|_| gen.next().unwrap()).collect();
+    assert_strictly_increasing(&v);
+    for u in &v {
+        assert_eq!(u.version_num(), 8);
+        assert!(u.custom_a().unwrap() >= t0_ms());
+        assert_eq!(
+            u.custom_b(),
+            Some(0xABC),
+            "node id right after the timestamp"
+        );
+    }
+    // Node ids that do not fit and field widths beyond 122 bits are refused.
+    let err = DistributedBuilder::new(layout)
+        .node_id(0x1000)
+        .build(FixedClock::new(t0()), SeqRandom::new(42))
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid generator configuration: v8 node id is 4096, allowed 0 to 4095"
+    );
+    assert!(DistributedLayout::new(60, 10, 40, 23)
+        .unwrap_err()
+        .is_config());
+    assert!(DistributedLayout::new(60, 10, 40, 22).is_ok());
+    assert!(DistributedLayout::new(48, 0, 8, 8).unwrap_err().is_config());
+    // A counter exhausted under the Error policy.
+    let mut gen = DistributedBuilder::new(DistributedLayout::new(48, 1_000_000, 8, 4).unwrap())
+        .overflow(OverflowPolicy::Error)
+        .build(FixedClock::new(t0()), SeqRandom::new(43))
+        .unwrap();
+    let ok = (0..20).take_while(|_| gen.next().is_ok()).count();
+    assert!((9..=16).contains(&ok), "{ok}");
+}
+
+// ---- configuration ----------------------------------------------------------------------------
+
+#[test]
+fn configuration_errors_name_the_value_and_the_range() {
+    let build = |m| {
+        V7Builder::new()
+            .method(m)
+            .build(FixedClock::new(t0()), SeqRandom::new(0))
+    };
+    let msg = |m| build(m).unwrap_err().to_string();
+    assert_eq!(
+        msg(V7Method::Counter { bits: 11 }),
+        "invalid generator configuration: v7 counter width is 11 bits, allowed 12 to 42"
+    );
+    assert_eq!(
+        msg(V7Method::Counter { bits: 43 }),
+        "invalid generator configuration: v7 counter width is 43 bits, allowed 12 to 42"
+    );
+    assert_eq!(
+        msg(V7Method::MonotonicRandom { increment_bits: 0 }),
+        "invalid generator configuration: v7 monotonic random increment width is 0 bits, \
+         allowed 1 to 64"
+    );
+    assert_eq!(
+        msg(V7Method::SubMillis {
+            fraction_bits: 13,
+            counter_bits: 0
+        }),
+        "invalid generator configuration: v7 sub-millisecond fraction width is 13 bits, \
+         allowed 1 to 12"
+    );
+    assert!(build(V7Method::SubMillis {
+        fraction_bits: 12,
+        counter_bits: 43
+    })
+    .unwrap_err()
+    .is_config());
+    for ok in [12, 42] {
+        assert!(build(V7Method::Counter { bits: ok }).is_ok());
+    }
+    let err = GregorianBuilder::new()
+        .clock_seq(0x4000)
+        .build_v1(FixedClock::new(t0()), SeqRandom::new(0))
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid generator configuration: v1 clock sequence is 16384, allowed 0 to 16383"
+    );
+    assert!(GregorianBuilder::new()
+        .clock_seq(64)
+        .build_v2(FixedClock::new(t0()), SeqRandom::new(0))
+        .unwrap_err()
+        .is_config());
+}
+
+#[test]
+fn generators_and_errors_cross_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<uuidkit::gen::GenError>();
+    send_sync::<V7Generator>();
+    send_sync::<V1Generator>();
+    send_sync::<V6Generator>();
+    send_sync::<V2Generator>();
+    send_sync::<V8TimeGenerator>();
+    // A clock that is read once per UUID; the trait object works too.
+    let clock: &dyn Clock = &FixedClock::new(t0());
+    assert!(V7Generator::new(clock, SeqRandom::new(0)).next().is_ok());
+}

@@ -1,0 +1,418 @@
+//! `uuidkit gen`: generate UUIDs of any version, streamed.
+//!
+//! `resolve` checks the flags against the version (a flag that the version does not use is a
+//! usage error rather than silently ignored) and turns them into a [`Source`]; `run` then
+//! writes COUNT UUIDs through the buffered output with no allocation per UUID, so that
+//! `-C 1000000000` runs in flat memory.
+
+use uuidkit::gen::v4::fill_v4;
+use uuidkit::gen::{
+    Clock, FixedClock, GenError, GregorianBuilder, SystemClock, ThreadRng, V1Generator,
+    V2Generator, V6Generator, V7Builder, V7Generator, V7Method, V8TimeBuilder, V8TimeGenerator,
+};
+use uuidkit::{Case, Domain, NameHash, Timestamp, Uuid};
+
+use crate::args::{GenArgs, GenVersion, HashArg, ToForm};
+use crate::form;
+use crate::io::{CmdResult, Fatal, Out, Status};
+
+/// The clock the time-based generators read: the system's, or the instant of `--time`.
+#[derive(Debug, Clone, Copy)]
+enum CliClock {
+    System(SystemClock),
+    Fixed(FixedClock),
+}
+
+impl Clock for CliClock {
+    fn now(&self) -> Timestamp {
+        match self {
+            CliClock::System(c) => c.now(),
+            CliClock::Fixed(c) => c.now(),
+        }
+    }
+    fn resolution_nanos(&self) -> u64 {
+        match self {
+            CliClock::System(c) => c.resolution_nanos(),
+            CliClock::Fixed(c) => c.resolution_nanos(),
+        }
+    }
+}
+
+/// Whose v2 UUIDs to make.
+#[derive(Debug, Clone, Copy)]
+enum V2Id {
+    /// The process's real user id, domain person (DCE's default).
+    #[cfg(unix)]
+    CurrentUser,
+    /// The process's real group id, domain group.
+    #[cfg(unix)]
+    CurrentGroup,
+    /// A given domain and id.
+    Given(Domain, u32),
+}
+
+/// Where the UUIDs come from.
+enum Source {
+    /// The same UUID every time: nil, max, and the name-based versions.
+    Fixed(Uuid),
+    /// Version 4 from the thread's CSPRNG.
+    V4,
+    /// Version 1 (RFC 9562 §5.1).
+    V1(V1Generator<CliClock, ThreadRng>),
+    /// Version 2 (DCE Security) for one domain and local id.
+    V2 {
+        gen: V2Generator<CliClock, ThreadRng>,
+        who: V2Id,
+    },
+    /// Version 6 (§5.6).
+    V6(V6Generator<CliClock, ThreadRng>),
+    /// Version 7 (§5.7) with the chosen §6.2 method.
+    V7(V7Generator<CliClock, ThreadRng>),
+    /// Version 8, time-based as in Appendix B.1 (no name given).
+    V8Time(V8TimeGenerator<CliClock, ThreadRng>),
+}
+
+/// What `gen` does.
+pub struct Config {
+    count: u64,
+    to: ToForm,
+    case: Case,
+    source: Source,
+}
+
+fn usage(msg: impl std::fmt::Display) -> clap::Error {
+    super::usage_error(&["gen"], msg)
+}
+
+impl Config {
+    /// Checks the flags against the version and builds the source.
+    pub fn resolve(a: GenArgs) -> Result<Config, clap::Error> {
+        let v = a.which;
+        let name_based = matches!(v, GenVersion::V3 | GenVersion::V5)
+            || (v == GenVersion::V8 && (a.name.is_some() || a.name_hex.is_some()));
+        // Flags that only some versions use.
+        let only = |flag: &str, given: bool, ok: bool, which: &str| -> Result<(), clap::Error> {
+            if given && !ok {
+                Err(usage(format_args!(
+                    "{flag} applies to {which} only, not to {}",
+                    version_name(v)
+                )))
+            } else {
+                Ok(())
+            }
+        };
+        let names_ok = matches!(v, GenVersion::V3 | GenVersion::V5 | GenVersion::V8);
+        only(
+            "--namespace",
+            a.namespace.is_some(),
+            names_ok,
+            "v3, v5 and v8",
+        )?;
+        only("--name", a.name.is_some(), names_ok, "v3, v5 and v8")?;
+        only(
+            "--name-hex",
+            a.name_hex.is_some(),
+            names_ok,
+            "v3, v5 and v8",
+        )?;
+        only(
+            "--hash",
+            a.hash.is_some(),
+            name_based && v == GenVersion::V8,
+            "name-based v8 (with --name)",
+        )?;
+        only("--method", a.method.is_some(), v == GenVersion::V7, "v7")?;
+        only(
+            "--counter-bits",
+            a.counter_bits.is_some(),
+            v == GenVersion::V7,
+            "v7",
+        )?;
+        let gregorian = matches!(v, GenVersion::V1 | GenVersion::V2 | GenVersion::V6);
+        only("--node", a.node.is_some(), gregorian, "v1, v2 and v6")?;
+        only("--domain", a.domain.is_some(), v == GenVersion::V2, "v2")?;
+        only(
+            "--local-id",
+            a.local_id.is_some(),
+            v == GenVersion::V2,
+            "v2",
+        )?;
+        let timed = gregorian || v == GenVersion::V7 || (v == GenVersion::V8 && !name_based);
+        only(
+            "--time",
+            a.time.is_some(),
+            timed,
+            "v1, v2, v6, v7 and time-based v8",
+        )?;
+
+        let clock = match &a.time {
+            None => CliClock::System(SystemClock),
+            Some(t) => CliClock::Fixed(FixedClock::new(
+                Timestamp::parse_rfc3339(t)
+                    .map_err(|e| usage(format_args!("--time {t:?}: {e}")))?,
+            )),
+        };
+        let gregorian = || -> Result<GregorianBuilder, clap::Error> {
+            Ok(
+                match a
+                    .node
+                    .as_deref()
+                    .map(parse_node)
+                    .transpose()
+                    .map_err(usage)?
+                {
+                    Some(Some(node)) => GregorianBuilder::new().node(node),
+                    // `random`, or no --node: the builder draws one with the multicast bit set.
+                    _ => GregorianBuilder::new(),
+                },
+            )
+        };
+        let config = |e: GenError| usage(format_args!("{}: {e}", version_name(v)));
+        let source = match v {
+            GenVersion::V3 | GenVersion::V5 => Source::Fixed(name_based_uuid(&a)?),
+            GenVersion::V8 if name_based => Source::Fixed(name_based_uuid(&a)?),
+            GenVersion::V8 => {
+                if a.namespace.is_some() {
+                    return Err(usage("v8 with --namespace needs --name (or --name-hex)"));
+                }
+                Source::V8Time(V8TimeBuilder::new().build(clock, ThreadRng))
+            }
+            GenVersion::Nil => Source::Fixed(Uuid::NIL),
+            GenVersion::Max => Source::Fixed(Uuid::MAX),
+            GenVersion::V4 => Source::V4,
+            GenVersion::V1 => Source::V1(gregorian()?.build_v1(clock, ThreadRng).map_err(config)?),
+            GenVersion::V6 => Source::V6(gregorian()?.build_v6(clock, ThreadRng).map_err(config)?),
+            GenVersion::V2 => {
+                let domain = match &a.domain {
+                    None => Domain::Person,
+                    Some(d) => parse_domain(d).map_err(usage)?,
+                };
+                let who = match (a.local_id, domain) {
+                    (Some(id), d) => V2Id::Given(d, id),
+                    #[cfg(unix)]
+                    (None, Domain::Person) => V2Id::CurrentUser,
+                    #[cfg(unix)]
+                    (None, Domain::Group) => V2Id::CurrentGroup,
+                    (None, _) => {
+                        return Err(usage(
+                            "v2 needs --local-id (only person and group default to the current user or group on Unix)",
+                        ))
+                    }
+                };
+                Source::V2 {
+                    gen: gregorian()?.build_v2(clock, ThreadRng).map_err(config)?,
+                    who,
+                }
+            }
+            GenVersion::V7 => {
+                let method = match (a.method, a.counter_bits) {
+                    (None | Some(1), bits) => V7Method::Counter {
+                        bits: bits.unwrap_or(42),
+                    },
+                    (Some(2), None) => V7Method::monotonic_random(),
+                    (Some(2), Some(_)) => return Err(usage(
+                        "--counter-bits applies to --method 1 and 3; method 2 has no counter field",
+                    )),
+                    (Some(3), bits) => V7Method::SubMillis {
+                        fraction_bits: 12,
+                        counter_bits: bits.unwrap_or(0),
+                    },
+                    (Some(m), _) => {
+                        return Err(usage(format_args!("--method {m}: expected 1, 2 or 3")))
+                    }
+                };
+                Source::V7(
+                    V7Builder::new()
+                        .method(method)
+                        .build(clock, ThreadRng)
+                        .map_err(config)?,
+                )
+            }
+        };
+        Ok(Config {
+            count: a.count,
+            to: a.format,
+            case: if a.upper { Case::Upper } else { Case::Lower },
+            source,
+        })
+    }
+}
+
+/// The v3, v5 or name-based v8 UUID of `--namespace` and `--name`/`--name-hex`.
+fn name_based_uuid(a: &GenArgs) -> Result<Uuid, clap::Error> {
+    let v = a.which;
+    let ns = match &a.namespace {
+        Some(s) => parse_namespace(s).map_err(usage)?,
+        None => {
+            return Err(usage(format_args!(
+                "{} needs --namespace (dns, url, oid, x500 or a UUID) and --name",
+                version_name(v)
+            )))
+        }
+    };
+    let name = match (&a.name, &a.name_hex) {
+        (Some(n), _) => crate::io::os_bytes(n).into_owned(),
+        (None, Some(h)) => parse_hex(h).map_err(usage)?,
+        (None, None) => {
+            return Err(usage(format_args!(
+                "{} needs --name (or --name-hex) with --namespace",
+                version_name(v)
+            )))
+        }
+    };
+    Ok(match v {
+        GenVersion::V3 => Uuid::new_v3(&ns, &name),
+        GenVersion::V5 => Uuid::new_v5(&ns, &name),
+        _ => Uuid::new_v8_name(name_hash(a.hash.unwrap_or(HashArg::Sha256)), &ns, &name),
+    })
+}
+
+/// `random` (None) or 12 hex digits, optionally separated by `:` or `-` (Some).
+fn parse_node(s: &str) -> Result<Option<[u8; 6]>, String> {
+    if s.eq_ignore_ascii_case("random") {
+        return Ok(None);
+    }
+    let bytes = parse_hex(s).map_err(|e| e.replacen("--name-hex", "--node", 1))?;
+    <[u8; 6]>::try_from(bytes.as_slice())
+        .map(Some)
+        .map_err(|_| {
+            format!(
+                "--node {s:?}: expected `random` or 12 hex digits (6 bytes), found {} bytes",
+                bytes.len()
+            )
+        })
+}
+
+/// `person`, `group`, `org`, or a number 0–255.
+fn parse_domain(s: &str) -> Result<Domain, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "person" => Ok(Domain::Person),
+        "group" => Ok(Domain::Group),
+        "org" => Ok(Domain::Org),
+        n => n.parse::<u8>().map(Domain::from_u8).map_err(|_| {
+            format!("--domain {s:?}: expected person, group, org or a number from 0 to 255")
+        }),
+    }
+}
+
+fn version_name(v: GenVersion) -> &'static str {
+    match v {
+        GenVersion::V1 => "v1",
+        GenVersion::V2 => "v2",
+        GenVersion::V3 => "v3",
+        GenVersion::V4 => "v4",
+        GenVersion::V5 => "v5",
+        GenVersion::V6 => "v6",
+        GenVersion::V7 => "v7",
+        GenVersion::V8 => "v8",
+        GenVersion::Nil => "nil",
+        GenVersion::Max => "max",
+    }
+}
+
+fn name_hash(h: HashArg) -> NameHash {
+    match h {
+        HashArg::Sha256 => NameHash::Sha256,
+        HashArg::Sha512 => NameHash::Sha512,
+        HashArg::Sha3_256 => NameHash::Sha3_256,
+        HashArg::Shake128 => NameHash::Shake128,
+    }
+}
+
+/// `dns`, `url`, `oid`, `x500` (RFC 9562 §6.6), optionally written `@dns` etc., or a UUID in
+/// any text form.
+fn parse_namespace(s: &str) -> Result<Uuid, String> {
+    let word = s.strip_prefix('@').unwrap_or(s);
+    for (name, ns) in [
+        ("dns", Uuid::NAMESPACE_DNS),
+        ("url", Uuid::NAMESPACE_URL),
+        ("oid", Uuid::NAMESPACE_OID),
+        ("x500", Uuid::NAMESPACE_X500),
+    ] {
+        if word.eq_ignore_ascii_case(name) {
+            return Ok(ns);
+        }
+    }
+    Uuid::parse_str(s)
+        .map_err(|e| format!("--namespace {s:?}: expected dns, url, oid, x500 or a UUID ({e})"))
+}
+
+/// Bytes from hex digits (either case; pairs may be separated by `:`, `-` or spaces).
+fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
+    let mut out = Vec::with_capacity(s.len() / 2);
+    let mut high: Option<u8> = None;
+    for (i, c) in s.char_indices() {
+        if matches!(c, ':' | '-' | ' ') && high.is_none() {
+            continue;
+        }
+        let d = c.to_digit(16).ok_or_else(|| {
+            format!("--name-hex: invalid character {c:?} at byte {i}: expected a hexadecimal digit")
+        })?;
+        match high.take() {
+            None => high = Some(d as u8),
+            Some(h) => out.push((h << 4) | d as u8),
+        }
+    }
+    if high.is_some() {
+        return Err(format!(
+            "--name-hex: odd number of hex digits ({})",
+            s.len()
+        ));
+    }
+    Ok(out)
+}
+
+/// How many UUIDs are made per refill of the random batch.
+const BATCH: usize = 256;
+
+/// Runs `gen`.
+pub fn run(c: Config) -> CmdResult {
+    let Config {
+        count,
+        to,
+        case,
+        mut source,
+    } = c;
+    let mut out = Out::stdout();
+    let mut left = count;
+    let mut batch = [Uuid::NIL; BATCH];
+    while left > 0 {
+        let n = usize::try_from(left).map_or(BATCH, |l| l.min(BATCH));
+        let slots = &mut batch[..n];
+        let made = match &mut source {
+            Source::Fixed(u) => {
+                slots.fill(*u);
+                Ok(())
+            }
+            Source::V4 => {
+                fill_v4(slots);
+                Ok(())
+            }
+            Source::V1(g) => g.fill(slots),
+            Source::V6(g) => g.fill(slots),
+            Source::V7(g) => g.fill(slots),
+            Source::V8Time(g) => g.fill(slots),
+            Source::V2 { gen, who } => slots.iter_mut().try_for_each(|s| {
+                *s = match *who {
+                    #[cfg(unix)]
+                    V2Id::CurrentUser => gen.next_person()?,
+                    #[cfg(unix)]
+                    V2Id::CurrentGroup => gen.next_group()?,
+                    V2Id::Given(domain, id) => gen.next(domain, id)?,
+                };
+                Ok(())
+            }),
+        };
+        if let Err(e) = made {
+            // Everything up to the previous batch is written; the failed batch is dropped.
+            out.flush()?;
+            return Err(Fatal::Msg(format!("gen: {e}")));
+        }
+        for u in slots.iter() {
+            form::write_line(&mut out, u, to, case)?;
+        }
+        left -= n as u64;
+    }
+    out.flush()?;
+    Ok(Status::Ok)
+}

@@ -1,0 +1,96 @@
+//! `uuidkit sort` and `uuidkit compare`: uuidOrderingMatch order (RFC 4530 §2.3), which is
+//! unsigned byte order — `Uuid`'s `Ord`.
+//!
+//! Sorting must see all input before writing anything; it keeps the 16-byte values, not the
+//! lines, so 10^7 UUIDs take 160 MB rather than several times that.
+
+use std::cmp::Ordering;
+use std::ffi::OsString;
+
+use uuidkit::{Case, Uuid};
+
+use crate::args::{CompareArgs, FromForm, SortArgs, ToForm};
+use crate::form;
+use crate::io::{diagnostic, CmdResult, Line, Out, Status};
+
+/// What `sort` does.
+pub struct Config {
+    unique: bool,
+    reverse: bool,
+    inputs: Vec<OsString>,
+}
+
+impl Config {
+    /// From the flags.
+    pub fn resolve(a: SortArgs) -> Config {
+        Config {
+            unique: a.unique,
+            reverse: a.reverse,
+            inputs: a.uuids,
+        }
+    }
+}
+
+/// Runs `sort`.
+pub fn run(c: Config) -> CmdResult {
+    let mut lines = crate::io::Lines::new(c.inputs);
+    let mut status = Status::Ok;
+    let mut all: Vec<Uuid> = Vec::new();
+    while let Some(line) = lines.next_line()? {
+        match form::parse(FromForm::Text, &line) {
+            Ok(u) => all.push(u),
+            Err(e) => {
+                status = Status::Invalid;
+                diagnostic(line.no, e.column(), &e);
+            }
+        }
+    }
+    all.sort_unstable();
+    if c.unique {
+        all.dedup();
+    }
+    if c.reverse {
+        all.reverse();
+    }
+    let mut out = Out::stdout();
+    for u in &all {
+        form::write_line(&mut out, u, ToForm::Hyphenated, Case::Lower)?;
+    }
+    out.flush()?;
+    Ok(status)
+}
+
+/// Runs `compare`: prints -1, 0 or 1.
+pub fn compare(a: CompareArgs) -> CmdResult {
+    let x = parse_arg(1, &a.a);
+    let y = parse_arg(2, &a.b);
+    let (Some(x), Some(y)) = (x, y) else {
+        return Ok(Status::Invalid);
+    };
+    let mut out = Out::stdout();
+    let r: i8 = match x.cmp(&y) {
+        Ordering::Less => -1,
+        Ordering::Equal => 0,
+        Ordering::Greater => 1,
+    };
+    out.fmt(format_args!("{r}\n"))?;
+    out.flush()?;
+    Ok(Status::Ok)
+}
+
+/// Parses argument number `no` in the text forms, reporting a problem on standard error.
+pub fn parse_arg(no: u64, arg: &OsString) -> Option<Uuid> {
+    let bytes = crate::io::os_bytes(arg);
+    let line = Line {
+        no,
+        bytes: &bytes,
+        len: bytes.len(),
+    };
+    match form::parse(FromForm::Text, &line) {
+        Ok(u) => Some(u),
+        Err(e) => {
+            diagnostic(no, e.column(), &e);
+            None
+        }
+    }
+}

@@ -1,0 +1,108 @@
+//! Reading and writing the representations the commands deal in (`--from`, `--to`, `--format`):
+//! one place that maps the flag values onto the library's parsers and formatters, writing
+//! through stack buffers so that the per-UUID path never allocates.
+
+use std::fmt;
+
+use uuidkit::{Case, Format, Uuid};
+
+use crate::args::{FromForm, ToForm};
+use crate::io::{Fatal, Line, Out};
+
+/// Why an input item is not a UUID.
+#[derive(Debug, Clone, Copy)]
+pub enum ParseError {
+    /// The library's diagnosis, with the 0-based byte position.
+    Uuid(uuidkit::Error),
+    /// The line is longer than any form could be; only its start was kept.
+    TooLong {
+        /// The line's length in bytes.
+        len: usize,
+        /// The longest input the form allows.
+        max: usize,
+    },
+}
+
+impl ParseError {
+    /// The 1-based column (byte) of the problem.
+    pub fn column(&self) -> usize {
+        match self {
+            ParseError::Uuid(e) => e.position() + 1,
+            ParseError::TooLong { max, .. } => max + 1,
+        }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::Uuid(e) => e.fmt(f),
+            ParseError::TooLong { len, max } => write!(
+                f,
+                "invalid length: a line of {len} bytes is longer than any accepted form ({max} bytes at most)"
+            ),
+        }
+    }
+}
+
+/// The longest input a form accepts, in bytes.
+pub const fn max_len(form: FromForm) -> usize {
+    match form {
+        FromForm::Text => 45,
+        // 2^128 - 1 has 39 digits.
+        FromForm::Int => 39,
+        FromForm::Oid => 13 + 39,
+        FromForm::GuidHex => 32,
+    }
+}
+
+/// Reads one item in the given form.
+pub fn parse(form: FromForm, line: &Line<'_>) -> Result<Uuid, ParseError> {
+    if line.is_cut() {
+        return Err(ParseError::TooLong {
+            len: line.len,
+            max: max_len(form),
+        });
+    }
+    parse_bytes(form, line.bytes).map_err(ParseError::Uuid)
+}
+
+/// Reads bytes in the given form.
+pub fn parse_bytes(form: FromForm, b: &[u8]) -> Result<Uuid, uuidkit::Error> {
+    match form {
+        FromForm::Text => Uuid::try_parse_ascii(b),
+        FromForm::Int => Uuid::parse_decimal(b),
+        FromForm::Oid => Uuid::parse_oid(b),
+        FromForm::GuidHex => Uuid::parse_guid_hex(b),
+    }
+}
+
+/// Writes `u` in the given form, followed by a newline.
+#[inline]
+pub fn write_line(out: &mut Out, u: &Uuid, to: ToForm, case: Case) -> Result<(), Fatal> {
+    let mut enc: uuidkit::EncodeBuffer = [0; uuidkit::MAX_ENCODED_LEN];
+    let n = match to {
+        ToForm::Hyphenated => u.encode_bytes(Format::Hyphenated, case, &mut enc),
+        ToForm::Simple => u.encode_bytes(Format::Simple, case, &mut enc),
+        ToForm::Braced => u.encode_bytes(Format::Braced, case, &mut enc),
+        ToForm::Urn => u.encode_bytes(Format::Urn, case, &mut enc),
+        ToForm::GuidHex => {
+            let le = Uuid::from_bytes(u.to_bytes_le()).encode_simple(case);
+            enc[..32].copy_from_slice(&le);
+            32
+        }
+        ToForm::Int | ToForm::Oid | ToForm::OidUrn => {
+            let prefix: &[u8] = match to {
+                ToForm::Oid => b"2.25.",
+                ToForm::OidUrn => b"urn:oid:2.25.",
+                _ => b"",
+            };
+            let mut dec: uuidkit::DecimalBuffer = [0; uuidkit::MAX_DECIMAL_LEN];
+            out.bytes(prefix)?;
+            out.bytes(u.encode_decimal(&mut dec).as_bytes())?;
+            return out.bytes(b"\n");
+        }
+    };
+    out.bytes(&enc[..n])?;
+    out.bytes(b"\n")
+}
