@@ -20,7 +20,8 @@ pub enum ErrorKind {
     GroupLength,
     /// A prefix (`urn:uuid:`, `2.25.`, `urn:oid:2.25.`) is missing or misspelt.
     Prefix,
-    /// A `{` or `}` without its partner, or in the wrong place.
+    /// A `{` that starts the input without a `}` to end it, or a `}` that ends it without a
+    /// `{` to start it. (A brace anywhere else is an [`ErrorKind::Char`].)
     Braces,
     /// A decimal integer is 2^128 or larger.
     Overflow,
@@ -58,7 +59,9 @@ pub(crate) enum Detail {
     Prefix {
         expected: &'static str,
     },
+    /// A `}` ends the input but no `{` starts it (the position is the `}`).
     Braces,
+    // Built by the decimal and OID readers (forms.rs).
     Overflow,
     LeadingZero,
     /// Nothing at all to read.
@@ -70,13 +73,25 @@ pub(crate) enum Detail {
         found: &'static str,
         expected: &'static str,
     },
+    /// The input starts with `{` but the byte where the `}` must stand is something else or
+    /// past the end (the position is that byte).
+    Unclosed,
 }
 
 /// What was expected instead of an invalid character; chooses the message's wording.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Expected {
     Hex,
+    // Built by the decimal and OID readers (forms.rs).
     Decimal,
+    /// A hyphen slot of the hyphenated layout.
+    Hyphen,
+    /// After 8 digits of an input that may be simple or hyphenated.
+    HexOrHyphen,
+    /// After a complete UUID.
+    End,
+    /// After the complete body of the braced form, where its `}` must stand.
+    CloseBrace,
 }
 
 /// The error returned when a UUID cannot be read from some form.
@@ -112,7 +127,7 @@ impl Error {
             Detail::Hyphen { .. } => ErrorKind::Hyphen,
             Detail::GroupLength { .. } => ErrorKind::GroupLength,
             Detail::Prefix { .. } => ErrorKind::Prefix,
-            Detail::Braces => ErrorKind::Braces,
+            Detail::Braces | Detail::Unclosed => ErrorKind::Braces,
             Detail::Overflow => ErrorKind::Overflow,
             Detail::LeadingZero => ErrorKind::LeadingZero,
             Detail::Empty | Detail::MissingDigits => ErrorKind::Length,
@@ -201,10 +216,14 @@ impl fmt::Display for Error {
                     Some(c) => write!(f, "invalid character {c:?} at byte {pos}")?,
                     None => write!(f, "invalid byte 0x{byte:02x} at byte {pos}")?,
                 }
-                match expected {
-                    Expected::Hex => f.write_str(": expected a hexadecimal digit"),
-                    Expected::Decimal => f.write_str(": expected a decimal digit"),
-                }
+                f.write_str(match expected {
+                    Expected::Hex => ": expected a hexadecimal digit",
+                    Expected::Decimal => ": expected a decimal digit",
+                    Expected::Hyphen => ": expected '-'",
+                    Expected::HexOrHyphen => ": expected a hexadecimal digit or '-'",
+                    Expected::End => ": expected the end of the input",
+                    Expected::CloseBrace => ": expected '}'",
+                })
             }
             Detail::Hyphen { missing: true } => write!(f, "missing hyphen at byte {pos}"),
             Detail::Hyphen { missing: false } => write!(f, "misplaced hyphen at byte {pos}"),
@@ -219,7 +238,14 @@ impl fmt::Display for Error {
             Detail::Prefix { expected } => {
                 write!(f, "invalid prefix at byte {pos}: expected {expected:?}")
             }
-            Detail::Braces => write!(f, "unbalanced brace at byte {pos}"),
+            Detail::Braces => write!(
+                f,
+                "unbalanced brace at byte {pos}: '}}' without an opening '{{'"
+            ),
+            Detail::Unclosed => write!(
+                f,
+                "unbalanced brace at byte {pos}: expected '}}' to close the '{{' at byte 0"
+            ),
             Detail::Overflow => write!(
                 f,
                 "integer too large at byte {pos}: a UUID is less than 2^128"
@@ -238,5 +264,6 @@ impl fmt::Display for Error {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for Error {}
+// `core::error::Error` (Rust 1.81) is what `std::error::Error` re-exports, so no_std users get
+// the trait too.
+impl core::error::Error for Error {}

@@ -75,3 +75,8 @@ pub use crate::gen::global::{v1, v6, v7, v7_batch};
 pub use crate::gen::v4::v4;
 #[cfg(feature = "std")]
 pub use crate::gen::{Clock, RandomSource};
+
+// The README's Rust examples run as doc tests, so the README cannot drift from the code.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

@@ -4,6 +4,41 @@
 //! rejected before a byte is looked at) and decodes with a table lookup per digit. Only when it
 //! fails does [`diagnose`] re-scan the input to say what is wrong and where. Both are `const fn`
 //! so that [`uuid!`](crate::uuid!) rejects a bad literal at compile time.
+//!
+//! # How the slow path chooses its message
+//!
+//! An error names one problem: the first one met reading left to right, in the form the input
+//! evidently means. Its position is the offending byte, or, when something is missing, the byte
+//! where it should stand (which may be the input's length, just past its end).
+//!
+//! - The form is guessed from the ends: a leading `{` means braced, a leading `u`/`U` means URN
+//!   (no other form starts with a `u`; `urn:uuid:` is matched case-insensitively, and a
+//!   misspelling is a prefix error at the first byte that differs), anything else is bare.
+//! - At the length of the form it means (32 or 36 with no brace at either end, 38 starting with
+//!   `{`, 45 starting with `urn:uuid:`), every byte is checked against its slot: a hex slot
+//!   holding `-` is a misplaced hyphen, a hyphen slot holding a digit a missing hyphen,
+//!   anything else an invalid character saying what the slot wanted (`a hexadecimal digit` or
+//!   `'-'`).
+//! - Otherwise the input is read as hyphen-separated groups of 8-4-4-4-12 digits:
+//!   - a hyphen that makes an empty group or a sixth one is misplaced; a group of the wrong
+//!     size, ended by a hyphen or by the end of the body, is a group-length error;
+//!   - before its first hyphen a bare input may still be the simple form: all digits, or more
+//!     than 32 of them, is a length error against 32; the byte after the 32nd digit must be
+//!     the end; after exactly 8 digits both a digit and `'-'` may follow, and the message
+//!     says so;
+//!   - a body that stops after a complete group (or right after a hyphen) is a length error
+//!     against the whole form (36, 38 or 45), since nothing is wrong but its shortness;
+//!   - any other byte is an invalid character, and the message says what was expected there:
+//!     a digit inside a group, `'-'` after a complete group, `'}'` or the end of the input
+//!     after the fifth.
+//! - Braces: a `{` start whose body is complete but whose `}` is missing or replaced is an
+//!   unbalanced brace at the byte where the `}` must be; a `}` ending an input that does not
+//!   start with `{` is an unbalanced brace at that `}`. A brace anywhere else is just an invalid
+//!   character (`{{…}}`, braces inside a URN).
+//! - The empty input is a length error naming all four lengths.
+//!
+//! Positions never exceed the input's length, and the scan is linear, so any input, however
+//! long or malformed, gets its answer without a panic or a long wait.
 
 use crate::error::{Detail, Error, Expected};
 use crate::Uuid;
@@ -186,16 +221,13 @@ const fn decode_char(s: &[u8], p: usize) -> Option<char> {
     char::from_u32(cp)
 }
 
-/// The error for a byte that is neither a digit nor a hyphen.
+/// The error for a byte that is not what `expected` names: the character as written if it
+/// starts valid UTF-8 there, else the raw byte.
 pub(crate) const fn char_error(s: &[u8], p: usize, expected: Expected) -> Error {
-    let b = s[p];
-    if b == b'{' || b == b'}' {
-        return Error::new(Detail::Braces, p);
-    }
     Error::new(
         Detail::Char {
             ch: decode_char(s, p),
-            byte: b,
+            byte: s[p],
             expected,
         },
         p,
@@ -216,7 +248,7 @@ const fn positional(s: &[u8], start: usize, hyphens: bool) -> Option<Error> {
                 if HEX[c as usize] != 0xff {
                     return Some(Error::new(Detail::Hyphen { missing: true }, p));
                 }
-                return Some(char_error(s, p, Expected::Hex));
+                return Some(char_error(s, p, Expected::Hyphen));
             }
         } else if HEX[c as usize] == 0xff {
             if c == b'-' {
@@ -232,13 +264,16 @@ const fn positional(s: &[u8], start: usize, hyphens: bool) -> Option<Error> {
 /// The slow path: says what is wrong with an input the fast path rejected, and where.
 pub(crate) const fn diagnose(s: &[u8]) -> Error {
     let len = s.len();
+    // A brace at either end means the braced form whatever the length, so a 32- or 36-byte
+    // input with one is not checked slot by slot as the simple or hyphenated form.
+    let brace_at_an_end = len > 0 && (s[0] == b'{' || s[len - 1] == b'}');
     match len {
-        32 => {
+        32 if !brace_at_an_end => {
             if let Some(e) = positional(s, 0, false) {
                 return e;
             }
         }
-        36 => {
+        36 if !brace_at_an_end => {
             if let Some(e) = positional(s, 0, true) {
                 return e;
             }
@@ -248,7 +283,7 @@ pub(crate) const fn diagnose(s: &[u8]) -> Error {
                 return e;
             }
             if s[37] != b'}' {
-                return char_error_or_brace(s, 37);
+                return Error::new(Detail::Unclosed, 37);
             }
         }
         45 if s[0] == b'u' || s[0] == b'U' => {
@@ -262,11 +297,6 @@ pub(crate) const fn diagnose(s: &[u8]) -> Error {
         _ => {}
     }
     generic(s)
-}
-
-/// At the place of the closing brace: a brace error, whatever stands there.
-const fn char_error_or_brace(_s: &[u8], p: usize) -> Error {
-    Error::new(Detail::Braces, p)
 }
 
 /// The first byte where `s` stops matching `urn:uuid:` (case-insensitive), if it does.
@@ -286,20 +316,24 @@ const fn prefix_error(s: &[u8]) -> Option<Error> {
     None
 }
 
-/// Diagnoses an input of a length no form has, by reading it as groups of hex digits.
+/// Diagnoses an input that no slot-by-slot check explained, by reading it as groups of hex
+/// digits (the rules are in the module documentation).
 const fn generic(s: &[u8]) -> Error {
     let len = s.len();
+    if len == 0 {
+        return length_error(0, 0);
+    }
     let mut p = 0;
     let mut end = len;
     let mut braced = false;
     let mut urn = false;
-    if len > 0 && s[0] == b'{' {
+    if s[0] == b'{' {
         braced = true;
         p = 1;
         if len >= 2 && s[len - 1] == b'}' {
             end = len - 1;
         }
-    } else if len > 0 && (s[0] == b'u' || s[0] == b'U') {
+    } else if s[0] == b'u' || s[0] == b'U' {
         // Nothing else starts with a 'u': it must be meant as a URN.
         if let Some(e) = prefix_error(s) {
             return e;
@@ -307,6 +341,7 @@ const fn generic(s: &[u8]) -> Error {
         urn = true;
         p = 9;
     }
+    let bare = !braced && !urn;
     let whole = if braced {
         38
     } else if urn {
@@ -321,40 +356,73 @@ const fn generic(s: &[u8]) -> Error {
             p += 1;
         }
         let r = p - gstart;
+        let want = GROUPS[g];
         if p == end {
-            if g == 0 {
-                let expected = if braced {
-                    38
-                } else if urn {
-                    45
-                } else {
-                    32
-                };
-                return length_error(len, expected);
+            if bare && g == 0 {
+                return length_error(len, 32);
             }
-            if r != GROUPS[g] {
-                return group_error(g, r, gstart);
-            }
-            if g < 4 {
+            if r == 0 || (r == want && g < 4) {
                 return length_error(len, whole);
             }
+            if r != want {
+                return group_error(g, r, gstart);
+            }
+            // The five groups are complete: only the closing brace can be missing.
             if braced && end == len {
-                return Error::new(Detail::Braces, len);
+                return Error::new(Detail::Unclosed, len);
             }
             return length_error(len, whole);
         }
         let c = s[p];
-        if c != b'-' {
-            return char_error(s, p, Expected::Hex);
+        if c == b'}' && p == len - 1 && !braced {
+            return Error::new(Detail::Braces, p);
         }
-        if g == 4 {
-            return Error::new(Detail::Hyphen { missing: false }, p);
+        if bare && g == 0 && r >= 32 {
+            if r > 32 {
+                return length_error(len, 32);
+            }
+            if c == b'-' {
+                return Error::new(Detail::Hyphen { missing: false }, p);
+            }
+            return char_error(s, p, Expected::End);
         }
-        if r != GROUPS[g] {
+        if c == b'-' {
+            if r == 0 || g == 4 {
+                return Error::new(Detail::Hyphen { missing: false }, p);
+            }
+            if r != want {
+                return group_error(g, r, gstart);
+            }
+            g += 1;
+            p += 1;
+            continue;
+        }
+        if bare && g == 0 {
+            let expected = if r == 8 {
+                Expected::HexOrHyphen
+            } else {
+                Expected::Hex
+            };
+            return char_error(s, p, expected);
+        }
+        if r > want {
             return group_error(g, r, gstart);
         }
-        g += 1;
-        p += 1;
+        if r < want {
+            return char_error(s, p, Expected::Hex);
+        }
+        if g < 4 {
+            return char_error(s, p, Expected::Hyphen);
+        }
+        if braced {
+            if c == b'}' {
+                // A complete braced UUID followed by more bytes (`p + 1 < len`, since a `}`
+                // in the last byte would have ended the body).
+                return char_error(s, p + 1, Expected::End);
+            }
+            return char_error(s, p, Expected::CloseBrace);
+        }
+        return char_error(s, p, Expected::End);
     }
 }
 
@@ -437,10 +505,44 @@ impl TryFrom<&str> for Uuid {
 /// assert_eq!(ID.to_string(), "67e55044-10b1-426f-9247-bb680e5fe0c8");
 /// ```
 ///
-/// A bad literal does not compile:
+/// A bad literal does not compile, whatever is wrong with it: an invalid character,
 ///
 /// ```compile_fail
 /// const BAD: uuidkit::Uuid = uuidkit::uuid!("67e55044-10b1-426f-9247-bb680e5fe0cX");
+/// ```
+///
+/// a wrong length (also outside a `const` item),
+///
+/// ```compile_fail
+/// let bad = uuidkit::uuid!("67e55044-10b1-426f-9247-bb680e5fe0c");
+/// ```
+///
+/// a missing hyphen, an unclosed brace, a misspelt URN prefix, surrounding whitespace:
+///
+/// ```compile_fail
+/// let bad = uuidkit::uuid!("67e55044010b1-426f-9247-bb680e5fe0c8");
+/// ```
+///
+/// ```compile_fail
+/// let bad = uuidkit::uuid!("{67e55044-10b1-426f-9247-bb680e5fe0c8");
+/// ```
+///
+/// ```compile_fail
+/// let bad = uuidkit::uuid!("urn:uid:67e55044-10b1-426f-9247-bb680e5fe0c8");
+/// ```
+///
+/// ```compile_fail
+/// let bad = uuidkit::uuid!(" 67e55044-10b1-426f-9247-bb680e5fe0c8");
+/// ```
+///
+/// The same literals are accepted in any of the four forms:
+///
+/// ```
+/// use uuidkit::{uuid, Uuid};
+/// const A: Uuid = uuid!("67e5504410b1426f9247bb680e5fe0c8");
+/// const B: Uuid = uuid!("{67E55044-10B1-426F-9247-BB680E5FE0C8}");
+/// const C: Uuid = uuid!("urn:uuid:67e55044-10b1-426f-9247-bb680e5fe0c8");
+/// assert!(A == B && B == C);
 /// ```
 #[macro_export]
 macro_rules! uuid {

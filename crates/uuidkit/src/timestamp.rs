@@ -44,8 +44,9 @@ impl fmt::Display for TimeError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for TimeError {}
+// `core::error::Error` (Rust 1.81) is what `std::error::Error` re-exports, so no_std users get
+// the trait too.
+impl core::error::Error for TimeError {}
 
 impl Timestamp {
     /// The Unix epoch, 1970-01-01T00:00:00Z.
@@ -105,7 +106,8 @@ impl Timestamp {
     }
 
     /// 100-ns ticks since 1582-10-15, truncating sub-tick nanoseconds; `None` if the time is
-    /// before 1582-10-15 or does not fit in 60 bits (after 5236-03-31; RFC 9562 §6.1 says 5623 AD, the arithmetic says otherwise).
+    /// before 1582-10-15 or does not fit in 60 bits (after 5236-03-31: 2^60 ticks of 100 ns are
+    /// about 3653 years; RFC 9562 §6.1's "5623 AD" does not match that arithmetic).
     ///
     /// ```
     /// let t = uuidkit::Timestamp::from_unix_millis(1645557742000);
@@ -263,8 +265,8 @@ impl Timestamp {
         if i != b.len() {
             return Err(err("unexpected trailing text", i));
         }
-        // A leap second (:60) is read as the last nanosecond of :59's successor, i.e. the next
-        // second; UUID clocks do not represent leap seconds either.
+        // A leap second (:60) is read as second 0 of the next minute: UUID timestamps count
+        // Unix-style seconds, which have no room for it either.
         let days = days_from_civil(year, month as u32, day as u32);
         let secs = days * 86_400 + hour * 3600 + minute * 60 + second - offset_secs;
         Ok(Timestamp { secs, nanos })
@@ -385,6 +387,10 @@ pub(crate) const fn civil_from_days(z: i64) -> (i64, u32, u32) {
 
 #[cfg(test)]
 mod tests {
+    // The crate is no_std without its `std` feature; the tests still want `to_string`.
+    extern crate std;
+    use std::string::ToString;
+
     use super::*;
 
     #[test]

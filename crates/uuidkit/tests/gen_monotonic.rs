@@ -1,6 +1,8 @@
 //! Monotonicity, overflow and clock-regression behaviour of the per-instance time-based
 //! generators (RFC 9562 §6.1, §6.2), driven by fixed, stepped and replayed clocks.
 
+#![cfg(feature = "std")]
+
 use std::collections::HashSet;
 use std::time::Duration;
 
@@ -598,6 +600,10 @@ fn v8_time_based_range_and_order() {
     // 2^60 steps of 10 ns end in 2335; later (or before 1970) is an error, not a wrap.
     let end_nanos = ((1i128 << 60) - 1) * 10;
     let end = Timestamp::from_unix_nanos(end_nanos).unwrap();
+    assert_eq!(
+        end.to_rfc3339(9).to_string(),
+        "2335-05-07T23:44:06.068469750Z"
+    );
     let mut gen = V8TimeGenerator::new(FixedClock::new(end), SeqRandom::new(34));
     assert_eq!(gen.next().unwrap().custom_a(), Some((1 << 48) - 1));
     assert!(gen.next().unwrap_err().is_time_range());
@@ -746,6 +752,25 @@ fn v8_distributed_layout() {
         .is_config());
     assert!(DistributedLayout::new(60, 10, 40, 22).is_ok());
     assert!(DistributedLayout::new(48, 0, 8, 8).unwrap_err().is_config());
+    // Extreme widths and units: no arithmetic overflow, errors instead of panics.
+    let huge = DistributedLayout::new(63, u64::MAX, 0, 0).unwrap();
+    assert_eq!(huge.random_bits(), 59);
+    let mut gen = DistributedBuilder::new(huge)
+        .build(FixedClock::new(t0()), SeqRandom::new(44))
+        .unwrap();
+    assert_eq!(gen.next().unwrap().custom_a(), Some(0));
+    let mut gen = DistributedBuilder::new(huge)
+        .build(
+            FixedClock::new(Timestamp::from_unix_nanos(-1).unwrap()),
+            SeqRandom::new(45),
+        )
+        .unwrap();
+    let err = gen.next().unwrap_err();
+    assert!(err.is_time_range());
+    assert!(
+        err.to_string().ends_with("ns from the Unix epoch)"),
+        "{err}"
+    );
     // A counter exhausted under the Error policy.
     let mut gen = DistributedBuilder::new(DistributedLayout::new(48, 1_000_000, 8, 4).unwrap())
         .overflow(OverflowPolicy::Error)
@@ -822,4 +847,77 @@ fn generators_and_errors_cross_threads() {
     // A clock that is read once per UUID; the trait object works too.
     let clock: &dyn Clock = &FixedClock::new(t0());
     assert!(V7Generator::new(clock, SeqRandom::new(0)).next().is_ok());
+}
+
+// ---- any clock: a reference model of the regression rule ---------------------------------------
+
+mod model {
+    use super::*;
+    use proptest::prelude::*;
+
+    const THRESHOLD: i128 = 10_000 * MS;
+
+    /// Moves `clock` by `deltas` (µs, some far back) around UUIDs from `next` and checks each
+    /// against the rule: greater than the previous one unless the clock read more than the
+    /// threshold below the highest reading since the last reset — and then it is a reset.
+    fn check(
+        clock: &StepClock,
+        deltas: &[i64],
+        mut next: impl FnMut() -> Uuid,
+        key: fn(&Uuid) -> u128,
+    ) {
+        let mut prev = next();
+        let mut reference = clock.peek().unix_nanos();
+        for &d in deltas {
+            clock.advance(d as i128 * 1000);
+            let reading = clock.peek().unix_nanos();
+            let u = next();
+            if reference - reading > THRESHOLD {
+                reference = reading; // the generator followed the clock back
+            } else {
+                assert!(key(&u) > key(&prev), "{u} after {prev} at delta {d} µs");
+                reference = reference.max(reading);
+            }
+            prev = u;
+        }
+    }
+
+    fn deltas() -> impl Strategy<Value = Vec<i64>> {
+        prop::collection::vec(
+            prop_oneof![
+                4 => 0i64..3_000,
+                2 => -9_000_000i64..0,
+                1 => -40_000_000i64..-10_000_001,
+                1 => 0i64..40_000_000,
+            ],
+            1..300,
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn v7_every_method_follows_the_rule(d in deltas(), seed in any::<u64>(), m in 0usize..4) {
+            let method = [
+                V7Method::Counter { bits: 12 },
+                V7Method::Counter { bits: 42 },
+                V7Method::MonotonicRandom { increment_bits: 60 },
+                V7Method::SubMillis { fraction_bits: 8, counter_bits: 4 },
+            ][m];
+            let clock = StepClock::new(t0());
+            let mut g = V7Builder::new().method(method).build(&clock, SeqRandom::new(seed)).unwrap();
+            check(&clock, &d, || g.next().unwrap(), |u| u.as_u128());
+        }
+
+        #[test]
+        fn v1_v6_follow_the_rule(d in deltas(), seed in any::<u64>(), coarse in any::<bool>()) {
+            let clock = StepClock::new(t0()).with_resolution(if coarse { 1_000_000 } else { 1 });
+            let mut g6 = V6Generator::new(&clock, SeqRandom::new(seed));
+            check(&clock, &d, || g6.next().unwrap(), |u| u.as_u128());
+            let clock = StepClock::new(t0()).with_resolution(if coarse { 1_000_000 } else { 1 });
+            let mut g1 = V1Generator::new(&clock, SeqRandom::new(seed));
+            check(&clock, &d, || g1.next().unwrap(), |u| u.gregorian_ticks().unwrap() as u128);
+        }
+    }
 }

@@ -6,6 +6,8 @@
 //! quarter of that); `UUIDKIT_FORK_COUNT` the UUIDs of each kind on each side of the fork
 //! (default 100,000).
 
+#![cfg(feature = "std")]
+
 use std::sync::mpsc;
 use std::sync::Barrier;
 

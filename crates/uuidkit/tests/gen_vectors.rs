@@ -2,6 +2,8 @@
 //! clock) and its random inputs (replayed bytes, or a given node and clock sequence) through
 //! the injected sources. Each vector is checked field by field, then as a whole.
 
+#![cfg(feature = "std")]
+
 use uuidkit::gen::{
     FixedClock, GregorianBuilder, ReplayRandom, V1Generator, V6Generator, V7Builder, V7Method,
     V8TimeGenerator,

@@ -6,7 +6,7 @@
 //! chooses here ([`OverflowPolicy`], [`RegressionPolicy`]) rather than hidden behaviour, and
 //! every failure is a [`GenError`].
 //!
-//! The crate-private [`Sequencer`] is the state machine that all per-instance time-based
+//! The crate-private `Sequencer` is the state machine that all per-instance time-based
 //! generators (v1, v2, v6, v7, v8) share: it turns clock readings into strictly increasing
 //! (timestamp tick, counter) pairs and applies the policies.
 
@@ -357,9 +357,11 @@ impl Scale {
 
     /// The earliest time whose tick is `tick`.
     pub(crate) fn nanos_of(&self, tick: u64) -> i128 {
-        // ceil(tick * den / num); tick < 2^64 and den <= 10^9 cannot overflow i128.
-        let v = tick as i128 * self.den;
-        self.epoch_nanos + (v + self.num - 1).div_euclid(self.num)
+        // ceil(tick * den / num). Saturating: a v8 layout may pair 63 timestamp bits with a
+        // unit of up to 2^64 ns, beyond what i128 nanoseconds hold (and any Timestamp).
+        let v = (tick as i128).saturating_mul(self.den);
+        let q = v.saturating_add(self.num - 1).div_euclid(self.num);
+        self.epoch_nanos.saturating_add(q)
     }
 
     /// How many ticks one clock reading covers: the clock's resolution in ticks, at least 1.
@@ -375,7 +377,7 @@ impl Scale {
             self.layout,
             at_nanos,
             self.nanos_of(0),
-            self.nanos_of(self.max_tick) - 1,
+            self.nanos_of(self.max_tick).saturating_sub(1),
         )
     }
 }

@@ -3,8 +3,9 @@
 //! - [`V8TimeGenerator`]: the time-based example of Appendix B.1 — Unix time in 10-ns steps,
 //!   60 bits, in `custom_a` and `custom_b`; 62 random bits in `custom_c`. Each UUID gets its
 //!   own 10-ns step (simulated when the clock is coarser, as for v1), so the generator's UUIDs
-//!   strictly increase. 60 bits of 10 ns reach 2335-01-24; B.1 truncates larger times to their
-//!   low bits, which would wrap silently — this generator returns a time-range error instead.
+//!   strictly increase. The last of the 2^60 steps starts at 2335-05-07T23:44:06.06846975Z;
+//!   B.1 truncates larger times to their low bits, which would wrap silently — this generator
+//!   returns a time-range error instead.
 //! - [`DistributedGenerator`]: the distributed layout of §6.4 — a timestamp, a node id of the
 //!   width you choose, a counter and random bits, in that order, in the 122 bits v8 leaves
 //!   free; see [`DistributedLayout`].
