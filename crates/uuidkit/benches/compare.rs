@@ -187,7 +187,12 @@ fn main() {
     let mut rng = Rand(0x9e37_79b9_7f4a_7c15);
     let ids: Vec<Uuid> = (0..N).map(|_| rng.uuid()).collect();
     let hyphenated: Vec<String> = ids.iter().map(|u| u.to_string()).collect();
-    let forms = [Format::Hyphenated, Format::Simple, Format::Braced, Format::Urn];
+    let forms = [
+        Format::Hyphenated,
+        Format::Simple,
+        Format::Braced,
+        Format::Urn,
+    ];
     let mixed: Vec<String> = ids
         .iter()
         .map(|u| {
@@ -196,7 +201,10 @@ fn main() {
             u.encode(f, Case::Lower, &mut buf).to_string()
         })
         .collect();
-    let peer_ids: Vec<uuid::Uuid> = ids.iter().map(|u| uuid::Uuid::from_bytes(u.into_bytes())).collect();
+    let peer_ids: Vec<uuid::Uuid> = ids
+        .iter()
+        .map(|u| uuid::Uuid::from_bytes(u.into_bytes()))
+        .collect();
 
     let mut rows: Vec<Row> = Vec::new();
 
@@ -271,7 +279,11 @@ fn main() {
             Some(sampler(1, || {
                 let u = black_box(&ids[c()]);
                 let mut buf = [0u8; 36];
-                black_box(uuid_simd::format_hyphenated(u.as_bytes(), buf.as_out(), peer_case));
+                black_box(uuid_simd::format_hyphenated(
+                    u.as_bytes(),
+                    buf.as_out(),
+                    peer_case,
+                ));
             })),
         ));
     }
@@ -294,7 +306,11 @@ fn main() {
             Some(sampler(1, || {
                 let u = black_box(&ids[c()]);
                 let mut buf = [0u8; 32];
-                black_box(uuid_simd::format_simple(u.as_bytes(), buf.as_out(), AsciiCase::Lower));
+                black_box(uuid_simd::format_simple(
+                    u.as_bytes(),
+                    buf.as_out(),
+                    AsciiCase::Lower,
+                ));
             })),
         ));
     }
@@ -376,7 +392,10 @@ fn main() {
                 black_box(Uuid::new_v5(&Uuid::NAMESPACE_DNS, black_box(name)));
             }),
             Some(sampler(1, || {
-                black_box(uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_DNS, black_box(name)));
+                black_box(uuid::Uuid::new_v5(
+                    &uuid::Uuid::NAMESPACE_DNS,
+                    black_box(name),
+                ));
             })),
             None,
         ));
@@ -389,7 +408,10 @@ fn main() {
                 black_box(Uuid::new_v3(&Uuid::NAMESPACE_DNS, black_box(name)));
             }),
             Some(sampler(1, || {
-                black_box(uuid::Uuid::new_v3(&uuid::Uuid::NAMESPACE_DNS, black_box(name)));
+                black_box(uuid::Uuid::new_v3(
+                    &uuid::Uuid::NAMESPACE_DNS,
+                    black_box(name),
+                ));
             })),
             None,
         ));

@@ -102,10 +102,7 @@ mod scalar {
     use crate::Uuid;
 
     pub(super) fn parse(s: &[u8]) -> Option<[u8; 16]> {
-        match parse_fast(s) {
-            Some(u) => Some(u.into_bytes()),
-            None => None,
-        }
+        parse_fast(s).map(Uuid::into_bytes)
     }
 
     pub(super) fn hyphenated(s: &[u8; 36]) -> Option<[u8; 16]> {
@@ -367,4 +364,18 @@ pub(crate) fn for_each_level(mut f: impl FnMut(&'static Kernels)) {
             f(k);
         }
     }
+}
+
+/// The instruction set the text codecs (parsing and formatting) use on this CPU: `"avx2"`,
+/// `"ssse3"`, `"neon"` or `"scalar"` (also when built without the `simd` feature).
+///
+/// The choice is made once, at the first call of a codec, from what the CPU reports; every
+/// level gives the same results.
+///
+/// ```
+/// let level = uuidkit::simd_level();
+/// assert!(["avx2", "ssse3", "neon", "scalar"].contains(&level));
+/// ```
+pub fn simd_level() -> &'static str {
+    active_level().name()
 }
