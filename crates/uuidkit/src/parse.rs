@@ -437,36 +437,29 @@ const fn group_error(g: usize, found: usize, at: usize) -> Error {
     )
 }
 
-/// The run-time fast path: the CPU's SIMD kernel (it accepts exactly what [`parse_fast`]
-/// accepts), then the scalar slow path for the diagnosis.
-#[inline]
-fn parse_runtime(s: &[u8]) -> Result<Uuid, Error> {
-    match crate::simd::active().parse(s) {
-        Some(b) => Ok(Uuid::from_bytes(b)),
-        None => Err(diagnose_cold(s)),
-    }
-}
-
-/// [`diagnose`] kept out of line, so that the fast paths stay small.
+/// [`diagnose`] kept out of line, so that the fast paths stay small. The SIMD kernels
+/// (`crate::simd`) call it, and the two below, for every input they reject.
 #[cold]
 #[inline(never)]
-fn diagnose_cold(s: &[u8]) -> Error {
+pub(crate) fn diagnose_cold(s: &[u8]) -> Error {
     diagnose(s)
 }
 
+/// The error of [`parse_hyphenated`] for an input the fast path rejected.
 #[cold]
 #[inline(never)]
-fn hyphenated_error(s: &[u8]) -> Error {
+pub(crate) fn hyphenated_error(s: &[u8]) -> Error {
     match parse_hyphenated(s) {
         Err(e) => e,
-        // Unreachable: the kernel and the scalar code accept the same inputs.
+        // Unreachable: the kernels and the scalar code accept the same inputs.
         Ok(_) => diagnose(s),
     }
 }
 
+/// The error of [`parse_simple`] for an input the fast path rejected.
 #[cold]
 #[inline(never)]
-fn simple_error(s: &[u8]) -> Error {
+pub(crate) fn simple_error(s: &[u8]) -> Error {
     match parse_simple(s) {
         Err(e) => e,
         // Unreachable, as in `hyphenated_error`.
@@ -506,7 +499,7 @@ impl Uuid {
     /// ```
     #[inline]
     pub fn try_parse_ascii(s: &[u8]) -> Result<Uuid, Error> {
-        parse_runtime(s)
+        crate::simd::active().parse(s)
     }
 
     /// Parses only the 36-byte hyphenated form, using the CPU's SIMD instructions.
@@ -517,15 +510,7 @@ impl Uuid {
     /// ```
     #[inline]
     pub fn parse_hyphenated(s: &str) -> Result<Uuid, Error> {
-        let s = s.as_bytes();
-        if let Some(body) = s.first_chunk::<36>() {
-            if s.len() == 36 {
-                if let Some(b) = crate::simd::active().hyphenated(body) {
-                    return Ok(Uuid::from_bytes(b));
-                }
-            }
-        }
-        Err(hyphenated_error(s))
+        crate::simd::active().hyphenated(s.as_bytes())
     }
 
     /// Parses only the 32-digit simple form, using the CPU's SIMD instructions.
@@ -535,15 +520,7 @@ impl Uuid {
     /// ```
     #[inline]
     pub fn parse_simple(s: &str) -> Result<Uuid, Error> {
-        let s = s.as_bytes();
-        if let Some(body) = s.first_chunk::<32>() {
-            if s.len() == 32 {
-                if let Some(b) = crate::simd::active().simple(body) {
-                    return Ok(Uuid::from_bytes(b));
-                }
-            }
-        }
-        Err(simple_error(s))
+        crate::simd::active().simple(s.as_bytes())
     }
 }
 
@@ -551,7 +528,7 @@ impl core::str::FromStr for Uuid {
     type Err = Error;
     #[inline]
     fn from_str(s: &str) -> Result<Self, Error> {
-        parse_runtime(s.as_bytes())
+        crate::simd::active().parse(s.as_bytes())
     }
 }
 
@@ -559,7 +536,7 @@ impl TryFrom<&str> for Uuid {
     type Error = Error;
     #[inline]
     fn try_from(s: &str) -> Result<Self, Error> {
-        parse_runtime(s.as_bytes())
+        crate::simd::active().parse(s.as_bytes())
     }
 }
 

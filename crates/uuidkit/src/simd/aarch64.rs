@@ -14,7 +14,7 @@
 
 use core::arch::aarch64::*;
 
-use super::{parse_any, Kernels, Level};
+use super::{parse_entries, Kernels, Level};
 use crate::fmt::Case;
 
 pub(super) static NEON: Kernels = Kernels {
@@ -71,7 +71,7 @@ unsafe fn pack32(y0: uint8x16_t, y1: uint8x16_t, extra_ok: bool) -> Option<[u8; 
 }
 
 #[target_feature(enable = "neon")]
-unsafe fn hyphenated_neon(s: &[u8; 36]) -> Option<[u8; 16]> {
+unsafe fn hyphenated_body_neon(s: &[u8; 36]) -> Option<[u8; 16]> {
     let p = s.as_ptr();
     // SAFETY: three 16-byte loads reading s[0..16], s[16..32], s[20..36]; the rest is register
     // arithmetic.
@@ -96,16 +96,20 @@ unsafe fn hyphenated_neon(s: &[u8; 36]) -> Option<[u8; 16]> {
 }
 
 #[target_feature(enable = "neon")]
-unsafe fn simple_neon(s: &[u8; 32]) -> Option<[u8; 16]> {
+unsafe fn simple_body_neon(s: &[u8; 32]) -> Option<[u8; 16]> {
     let p = s.as_ptr();
     // SAFETY: two 16-byte loads within the 32 bytes.
     unsafe { pack32(vld1q_u8(p), vld1q_u8(p.add(16)), true) }
 }
 
-#[target_feature(enable = "neon")]
-unsafe fn parse_neon(s: &[u8]) -> Option<[u8; 16]> {
-    parse_any!(s, hyphenated_neon, simple_neon)
-}
+parse_entries!(
+    "neon",
+    parse_neon,
+    hyphenated_neon,
+    simple_neon,
+    hyphenated_body_neon,
+    simple_body_neon
+);
 
 /// The 32 hex digits of 16 bytes, in two halves.
 #[target_feature(enable = "neon")]

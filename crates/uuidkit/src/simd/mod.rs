@@ -11,7 +11,9 @@
 //! Without `std` there is no run-time detection and the table is chosen at compile time from the
 //! enabled target features; without the `simd` feature the scalar table is used directly.
 
+use crate::error::Error;
 use crate::fmt::Case;
+use crate::Uuid;
 
 #[cfg(all(feature = "simd", target_arch = "aarch64", target_endian = "little"))]
 mod aarch64;
@@ -40,41 +42,44 @@ pub(crate) enum Level {
 /// The one table of dispatched functions: every level provides each entry.
 ///
 /// Contract shared by all levels (the unit tests check it on every level the machine runs):
-/// - `parse` returns `Some` exactly when `parse::parse_fast` does, with the same bytes;
-/// - `hyphenated` / `simple` decode the bare 36- / 32-byte forms, `None` on any wrong byte;
+/// - `parse`, `hyphenated` and `simple` return exactly what the scalar `const fn`s
+///   `parse::parse`, `parse::parse_hyphenated` and `parse::parse_simple` return: a SIMD level
+///   accepts exactly what the scalar fast path accepts, with the same bytes, and hands every
+///   rejected input to the scalar slow path for the error;
 /// - `encode_*` write exactly what `Uuid::encode_hyphenated` / `encode_simple` return.
 ///
-/// The entries are `unsafe fn` because a SIMD kernel may only run on a CPU with its features;
-/// a `&'static Kernels` is only ever handed out for a supported level (see [`Level::kernels`]),
+/// The entries return the final `Result` so that the caller has nothing left to repack. They
+/// are `unsafe fn` because a SIMD kernel may only run on a CPU with its features; a
+/// `&'static Kernels` is only ever handed out for a supported level (see [`Level::kernels`]),
 /// which is what makes the safe wrappers below sound.
 pub(crate) struct Kernels {
     pub(crate) level: Level,
-    parse: unsafe fn(&[u8]) -> Option<[u8; 16]>,
-    hyphenated: unsafe fn(&[u8; 36]) -> Option<[u8; 16]>,
-    simple: unsafe fn(&[u8; 32]) -> Option<[u8; 16]>,
+    parse: unsafe fn(&[u8]) -> Result<Uuid, Error>,
+    hyphenated: unsafe fn(&[u8]) -> Result<Uuid, Error>,
+    simple: unsafe fn(&[u8]) -> Result<Uuid, Error>,
     encode_hyphenated: unsafe fn(&[u8; 16], Case, &mut [u8; 36]),
     encode_simple: unsafe fn(&[u8; 16], Case, &mut [u8; 32]),
 }
 
 impl Kernels {
-    /// Any of the four text forms (hyphenated, simple, braced, URN) to the 16 bytes.
+    /// Any of the four text forms (hyphenated, simple, braced, URN).
     #[inline(always)]
-    pub(crate) fn parse(&self, s: &[u8]) -> Option<[u8; 16]> {
+    pub(crate) fn parse(&self, s: &[u8]) -> Result<Uuid, Error> {
         // SAFETY: `self` is a table of a level this CPU supports (type invariant of `Kernels`
         // references, see the struct docs).
         unsafe { (self.parse)(s) }
     }
 
-    /// The bare hyphenated form.
+    /// The bare hyphenated form only.
     #[inline(always)]
-    pub(crate) fn hyphenated(&self, s: &[u8; 36]) -> Option<[u8; 16]> {
+    pub(crate) fn hyphenated(&self, s: &[u8]) -> Result<Uuid, Error> {
         // SAFETY: as in `parse`.
         unsafe { (self.hyphenated)(s) }
     }
 
-    /// The 32-digit simple form.
+    /// The 32-digit simple form only.
     #[inline(always)]
-    pub(crate) fn simple(&self, s: &[u8; 32]) -> Option<[u8; 16]> {
+    pub(crate) fn simple(&self, s: &[u8]) -> Result<Uuid, Error> {
         // SAFETY: as in `parse`.
         unsafe { (self.simple)(s) }
     }
@@ -97,22 +102,20 @@ impl Kernels {
 // ---- the scalar level -------------------------------------------------------------------------
 
 mod scalar {
+    use crate::error::Error;
     use crate::fmt::Case;
-    use crate::parse::parse_fast;
     use crate::Uuid;
 
-    pub(super) fn parse(s: &[u8]) -> Option<[u8; 16]> {
-        parse_fast(s).map(Uuid::into_bytes)
+    pub(super) fn parse(s: &[u8]) -> Result<Uuid, Error> {
+        crate::parse::parse(s)
     }
 
-    pub(super) fn hyphenated(s: &[u8; 36]) -> Option<[u8; 16]> {
-        // At 36 bytes the fast path reads exactly the bare hyphenated form.
-        parse(s)
+    pub(super) fn hyphenated(s: &[u8]) -> Result<Uuid, Error> {
+        crate::parse::parse_hyphenated(s)
     }
 
-    pub(super) fn simple(s: &[u8; 32]) -> Option<[u8; 16]> {
-        // At 32 bytes the fast path reads exactly the simple form.
-        parse(s)
+    pub(super) fn simple(s: &[u8]) -> Result<Uuid, Error> {
+        crate::parse::parse_simple(s)
     }
 
     pub(super) fn encode_hyphenated(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {
@@ -135,50 +138,86 @@ static SCALAR: Kernels = Kernels {
 
 // ---- shared pieces for the SIMD levels ----------------------------------------------------------
 
-/// The any-form parser around a level's two body kernels: the same length dispatch and
-/// brace/prefix checks as `parse::parse_fast`. A macro rather than a generic function so that
-/// it expands inside each level's `#[target_feature]` function and the kernels inline into it.
+/// The three parsing entries of a level, around its two body kernels (each
+/// `unsafe fn(&[u8; N]) -> Option<[u8; 16]>` needing the level's target features). The
+/// any-form parser has the same length dispatch and brace/prefix checks as
+/// `parse::parse_fast`; rejected input goes to the scalar slow path. A macro rather than
+/// generic functions so that the kernels inline into each level's `#[target_feature]`
+/// functions.
 #[cfg(feature = "simd")]
 #[allow(unused_macros)] // unused on targets without a SIMD level
-macro_rules! parse_any {
-    ($s:expr, $hyphenated:path, $simple:path) => {{
-        let s: &[u8] = $s;
-        match s.len() {
-            36 => match s.first_chunk::<36>() {
-                // SAFETY: the enclosing kernel has the target features `$hyphenated` needs.
-                Some(body) => unsafe { $hyphenated(body) },
-                None => None,
-            },
-            32 => match s.first_chunk::<32>() {
-                // SAFETY: as above.
-                Some(body) => unsafe { $simple(body) },
-                None => None,
-            },
-            38 => match s.split_first() {
-                Some((b'{', rest)) => match rest.split_first_chunk::<36>() {
+macro_rules! parse_entries {
+    ($feature:literal, $parse:ident, $hyphenated:ident, $simple:ident,
+     $hyphenated_body:path, $simple_body:path) => {
+        #[target_feature(enable = $feature)]
+        unsafe fn $parse(s: &[u8]) -> Result<$crate::Uuid, $crate::error::Error> {
+            let bytes = match s.len() {
+                36 => match s.first_chunk::<36>() {
+                    // SAFETY: this function has the target features the kernel needs.
+                    Some(body) => unsafe { $hyphenated_body(body) },
+                    None => None,
+                },
+                32 => match s.first_chunk::<32>() {
                     // SAFETY: as above.
-                    Some((body, [b'}'])) => unsafe { $hyphenated(body) },
+                    Some(body) => unsafe { $simple_body(body) },
+                    None => None,
+                },
+                38 => match s.split_first() {
+                    Some((b'{', rest)) => match rest.split_first_chunk::<36>() {
+                        // SAFETY: as above.
+                        Some((body, [b'}'])) => unsafe { $hyphenated_body(body) },
+                        _ => None,
+                    },
+                    _ => None,
+                },
+                45 => match s.split_first_chunk::<9>() {
+                    Some((prefix, rest)) if $crate::simd::is_urn_prefix(prefix) => {
+                        match rest.first_chunk::<36>() {
+                            // SAFETY: as above.
+                            Some(body) => unsafe { $hyphenated_body(body) },
+                            None => None,
+                        }
+                    }
                     _ => None,
                 },
                 _ => None,
-            },
-            45 => match s.split_first_chunk::<9>() {
-                Some((prefix, rest)) if $crate::simd::is_urn_prefix(prefix) => {
-                    match rest.first_chunk::<36>() {
-                        // SAFETY: as above.
-                        Some(body) => unsafe { $hyphenated(body) },
-                        None => None,
+            };
+            match bytes {
+                Some(b) => Ok($crate::Uuid::from_bytes(b)),
+                None => Err($crate::parse::diagnose_cold(s)),
+            }
+        }
+
+        #[target_feature(enable = $feature)]
+        unsafe fn $hyphenated(s: &[u8]) -> Result<$crate::Uuid, $crate::error::Error> {
+            if let Some(body) = s.first_chunk::<36>() {
+                if s.len() == 36 {
+                    // SAFETY: this function has the target features the kernel needs.
+                    if let Some(b) = unsafe { $hyphenated_body(body) } {
+                        return Ok($crate::Uuid::from_bytes(b));
                     }
                 }
-                _ => None,
-            },
-            _ => None,
+            }
+            Err($crate::parse::hyphenated_error(s))
         }
-    }};
+
+        #[target_feature(enable = $feature)]
+        unsafe fn $simple(s: &[u8]) -> Result<$crate::Uuid, $crate::error::Error> {
+            if let Some(body) = s.first_chunk::<32>() {
+                if s.len() == 32 {
+                    // SAFETY: this function has the target features the kernel needs.
+                    if let Some(b) = unsafe { $simple_body(body) } {
+                        return Ok($crate::Uuid::from_bytes(b));
+                    }
+                }
+            }
+            Err($crate::parse::simple_error(s))
+        }
+    };
 }
 #[cfg(feature = "simd")]
 #[allow(unused_imports)]
-pub(crate) use parse_any;
+pub(crate) use parse_entries;
 
 /// `urn:uuid:` in any letter case, as `parse::is_urn_prefix` decides it: OR-ing 0x20 into a
 /// letter position lower-cases exactly the two bytes that spell that letter; the colons are
@@ -281,7 +320,9 @@ fn best() -> &'static Kernels {
 #[cfg(all(feature = "simd", feature = "std"))]
 mod select {
     use super::{best, Kernels, Level};
+    use crate::error::Error;
     use crate::fmt::Case;
+    use crate::Uuid;
     use core::sync::atomic::{AtomicPtr, Ordering};
 
     /// Points at [`DETECT`] until the first call, then at the chosen table for good. Relaxed
@@ -295,13 +336,13 @@ mod select {
         k
     }
 
-    fn detect_parse(s: &[u8]) -> Option<[u8; 16]> {
+    fn detect_parse(s: &[u8]) -> Result<Uuid, Error> {
         choose().parse(s)
     }
-    fn detect_hyphenated(s: &[u8; 36]) -> Option<[u8; 16]> {
+    fn detect_hyphenated(s: &[u8]) -> Result<Uuid, Error> {
         choose().hyphenated(s)
     }
-    fn detect_simple(s: &[u8; 32]) -> Option<[u8; 16]> {
+    fn detect_simple(s: &[u8]) -> Result<Uuid, Error> {
         choose().simple(s)
     }
     fn detect_encode_hyphenated(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {

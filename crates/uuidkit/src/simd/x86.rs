@@ -1,9 +1,8 @@
 //! x86-64 kernels: SSSE3 (two 16-byte halves) and AVX2 (one 32-byte register).
 //!
 //! Parsing gathers the 32 digits of a hyphenated body into place with byte shuffles, classifies
-//! each byte with two nibble-indexed lookups (a byte is a hex digit when the class bits of its
-//! high and low nibble intersect), turns digits into values with a third lookup, and packs digit
-//! pairs with a multiply-add. Formatting runs the same steps backwards. No lookup ever reads
+//! and decodes each byte with two nibble-indexed lookups (see `BY_HI`), and packs digit pairs
+//! with a multiply-add. Formatting runs the same steps backwards. No lookup ever reads
 //! memory indexed by input data: all tables live in registers.
 //!
 //! AVX-512 is not used: the whole job fits in one 256-bit register, and the machines this was
@@ -11,7 +10,7 @@
 
 use core::arch::x86_64::*;
 
-use super::{parse_any, Kernels, Level};
+use super::{parse_entries, Kernels, Level};
 use crate::fmt::Case;
 
 pub(super) static SSSE3: Kernels = Kernels {
@@ -35,12 +34,22 @@ pub(super) static AVX2: Kernels = Kernels {
 /// A shuffle index that yields zero.
 const Z: i8 = -128;
 
-/// Class bits by high nibble: bit 0 for `0x3_` (digits), bit 1 for `0x4_` and `0x6_` (letters).
-const CLASS_HI: [i8; 16] = [0, 0, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-/// Class bits by low nibble: bit 0 for 0-9, bit 1 for 1-6 (`A`-`F`, `a`-`f`).
-const CLASS_LO: [i8; 16] = [1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0];
-/// Added to the low nibble by high nibble: letters are worth their low nibble plus 9.
-const VALUE_ADD: [i8; 16] = [0, 0, 0, 0, 9, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+// Classifying and decoding a hex digit `c` with two nibble-indexed lookups:
+//
+// - `BY_HI[c >> 4]` is what to add to `c` to get the digit's value: -0x30 for `0x3_`
+//   (`'0'`-`'9'`), -0x37 for `0x4_` (`'A'`-`'F'`), -0x57 for `0x6_` (`'a'`-`'f'`), and 0 (no class
+//   bit) for every other high nibble.
+// - `BY_LO[c & 15]` has the bits that the entries of `BY_HI` whose high nibble makes a digit
+//   with this low nibble share, and none of the others: 0x10 (only in 0xD0, the digits' entry)
+//   for 0, 7, 8 and 9; 0x80 (in all three) for 1-6; nothing for 10-15. `pshufb` zeroes lanes
+//   whose index has bit 7 set, so bytes >= 0x80 get no bits without any masking.
+//
+// So `c` is a hex digit exactly when `BY_HI[c >> 4] & BY_LO[c & 15] != 0`, and then its value
+// is `c + BY_HI[c >> 4]` (wrapping), with nothing to mask.
+const BY_HI: [i8; 16] = [0, 0, 0, -0x30, -0x37, 0, -0x57, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+const BY_LO: [i8; 16] = [
+    0x10, -0x80, -0x80, -0x80, -0x80, -0x80, -0x80, 0x10, 0x10, 0x10, 0, 0, 0, 0, 0, 0,
+];
 
 const LOWER: [i8; 16] = table(b"0123456789abcdef");
 const UPPER: [i8; 16] = table(b"0123456789ABCDEF");
@@ -82,27 +91,23 @@ fn v256x2(lo: [i8; 16], hi: [i8; 16]) -> __m256i {
 /// Values of 16 ASCII hex digits, and a mask with 0xFF at each byte that is not one.
 #[target_feature(enable = "ssse3")]
 #[inline]
-fn decode16(y: __m128i) -> (__m128i, __m128i) {
-    let m = _mm_set1_epi8(0x0f);
-    let lo = _mm_and_si128(y, m);
-    let hi = _mm_and_si128(_mm_srli_epi16::<4>(y), m);
-    let class = _mm_and_si128(
-        _mm_shuffle_epi8(v128(CLASS_LO), lo),
-        _mm_shuffle_epi8(v128(CLASS_HI), hi),
-    );
+fn decode16(c: __m128i) -> (__m128i, __m128i) {
+    let hi = _mm_and_si128(_mm_srli_epi16::<4>(c), _mm_set1_epi8(0x0f));
+    let add = _mm_shuffle_epi8(v128(BY_HI), hi);
+    let class = _mm_and_si128(add, _mm_shuffle_epi8(v128(BY_LO), c));
     let bad = _mm_cmpeq_epi8(class, _mm_setzero_si128());
-    let val = _mm_add_epi8(lo, _mm_shuffle_epi8(v128(VALUE_ADD), hi));
-    (val, bad)
+    (_mm_add_epi8(c, add), bad)
 }
 
-/// 32 digits in two halves to 16 bytes, or `None` if any is not a hex digit.
+/// 32 digits in two halves to 16 bytes, or `None` if any is not a hex digit or `extra_bad`
+/// (other failed checks, as mask bits) is not zero.
 #[target_feature(enable = "ssse3")]
 #[inline]
-fn pack32_ssse3(y0: __m128i, y1: __m128i, extra_ok: bool) -> Option<[u8; 16]> {
+fn pack32_ssse3(y0: __m128i, y1: __m128i, extra_bad: u32) -> Option<[u8; 16]> {
     let (v0, b0) = decode16(y0);
     let (v1, b1) = decode16(y1);
-    let bad = _mm_movemask_epi8(_mm_or_si128(b0, b1));
-    if bad != 0 || !extra_ok {
+    let bad = _mm_movemask_epi8(_mm_or_si128(b0, b1)) as u32;
+    if bad | extra_bad != 0 {
         return None;
     }
     let weights = _mm_set1_epi16(0x0110);
@@ -116,7 +121,7 @@ fn pack32_ssse3(y0: __m128i, y1: __m128i, extra_ok: bool) -> Option<[u8; 16]> {
 }
 
 #[target_feature(enable = "ssse3")]
-unsafe fn hyphenated_ssse3(s: &[u8; 36]) -> Option<[u8; 16]> {
+unsafe fn hyphenated_body_ssse3(s: &[u8; 36]) -> Option<[u8; 16]> {
     let p = s.as_ptr();
     // SAFETY: the three unaligned 16-byte loads read s[0..16], s[16..32], s[20..36].
     let (a, b, c) = unsafe {
@@ -144,22 +149,26 @@ unsafe fn hyphenated_ssse3(s: &[u8; 36]) -> Option<[u8; 16]> {
     let dash = _mm_set1_epi8(b'-' as i8);
     let ha = _mm_movemask_epi8(_mm_cmpeq_epi8(a, dash)) as u32;
     let hb = _mm_movemask_epi8(_mm_cmpeq_epi8(b, dash)) as u32;
-    let hyphens = (ha | (hb << 16)) & HYPHEN_BITS == HYPHEN_BITS;
-    pack32_ssse3(y0, y1, hyphens)
+    let missing_hyphens = !(ha | (hb << 16)) & HYPHEN_BITS;
+    pack32_ssse3(y0, y1, missing_hyphens)
 }
 
 #[target_feature(enable = "ssse3")]
-unsafe fn simple_ssse3(s: &[u8; 32]) -> Option<[u8; 16]> {
+unsafe fn simple_body_ssse3(s: &[u8; 32]) -> Option<[u8; 16]> {
     let p = s.as_ptr();
     // SAFETY: two unaligned 16-byte loads within the 32 bytes.
     let (y0, y1) = unsafe { (_mm_loadu_si128(p.cast()), _mm_loadu_si128(p.add(16).cast())) };
-    pack32_ssse3(y0, y1, true)
+    pack32_ssse3(y0, y1, 0)
 }
 
-#[target_feature(enable = "ssse3")]
-unsafe fn parse_ssse3(s: &[u8]) -> Option<[u8; 16]> {
-    parse_any!(s, hyphenated_ssse3, simple_ssse3)
-}
+parse_entries!(
+    "ssse3",
+    parse_ssse3,
+    hyphenated_ssse3,
+    simple_ssse3,
+    hyphenated_body_ssse3,
+    simple_body_ssse3
+);
 
 /// The 32 hex digits of 16 bytes, in two halves.
 #[target_feature(enable = "ssse3")]
@@ -238,25 +247,21 @@ const fn hyphens_at(at: &[usize]) -> [i8; 16] {
 /// Values of 32 ASCII hex digits, and a mask with 0xFF at each byte that is not one.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn decode32(y: __m256i) -> (__m256i, __m256i) {
-    let m = _mm256_set1_epi8(0x0f);
-    let lo = _mm256_and_si256(y, m);
-    let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(y), m);
-    let class = _mm256_and_si256(
-        _mm256_shuffle_epi8(v256(CLASS_LO), lo),
-        _mm256_shuffle_epi8(v256(CLASS_HI), hi),
-    );
+fn decode32(c: __m256i) -> (__m256i, __m256i) {
+    let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(c), _mm256_set1_epi8(0x0f));
+    let add = _mm256_shuffle_epi8(v256(BY_HI), hi);
+    let class = _mm256_and_si256(add, _mm256_shuffle_epi8(v256(BY_LO), c));
     let bad = _mm256_cmpeq_epi8(class, _mm256_setzero_si256());
-    let val = _mm256_add_epi8(lo, _mm256_shuffle_epi8(v256(VALUE_ADD), hi));
-    (val, bad)
+    (_mm256_add_epi8(c, add), bad)
 }
 
-/// 32 digits to 16 bytes, or `None` if any is not a hex digit or `extra_ok` is false.
+/// 32 digits to 16 bytes, or `None` if any is not a hex digit or `extra_bad` (other failed
+/// checks, as mask bits) is not zero.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn pack32_avx2(y: __m256i, extra_ok: bool) -> Option<[u8; 16]> {
+fn pack32_avx2(y: __m256i, extra_bad: u32) -> Option<[u8; 16]> {
     let (v, bad) = decode32(y);
-    if _mm256_movemask_epi8(bad) != 0 || !extra_ok {
+    if _mm256_movemask_epi8(bad) as u32 | extra_bad != 0 {
         return None;
     }
     let w = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x0110));
@@ -268,7 +273,7 @@ fn pack32_avx2(y: __m256i, extra_ok: bool) -> Option<[u8; 16]> {
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn hyphenated_avx2(s: &[u8; 36]) -> Option<[u8; 16]> {
+unsafe fn hyphenated_body_avx2(s: &[u8; 36]) -> Option<[u8; 16]> {
     let p = s.as_ptr();
     // SAFETY: two unaligned 32-byte loads reading s[0..32] and s[4..36].
     let (z, x) = unsafe {
@@ -292,20 +297,24 @@ unsafe fn hyphenated_avx2(s: &[u8; 36]) -> Option<[u8; 16]> {
         _mm256_shuffle_epi8(x, from_x),
     );
     let dash = _mm256_movemask_epi8(_mm256_cmpeq_epi8(z, _mm256_set1_epi8(b'-' as i8))) as u32;
-    pack32_avx2(y, dash & HYPHEN_BITS == HYPHEN_BITS)
+    pack32_avx2(y, !dash & HYPHEN_BITS)
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn simple_avx2(s: &[u8; 32]) -> Option<[u8; 16]> {
+unsafe fn simple_body_avx2(s: &[u8; 32]) -> Option<[u8; 16]> {
     // SAFETY: one unaligned 32-byte load of the 32 bytes.
     let y = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
-    pack32_avx2(y, true)
+    pack32_avx2(y, 0)
 }
 
-#[target_feature(enable = "avx2")]
-unsafe fn parse_avx2(s: &[u8]) -> Option<[u8; 16]> {
-    parse_any!(s, hyphenated_avx2, simple_avx2)
-}
+parse_entries!(
+    "avx2",
+    parse_avx2,
+    hyphenated_avx2,
+    simple_avx2,
+    hyphenated_body_avx2,
+    simple_body_avx2
+);
 
 /// The 32 hex digits of 16 bytes in order.
 #[target_feature(enable = "avx2")]
