@@ -180,7 +180,7 @@ pub struct Csprng {
     /// Keystream; bytes before `pos` have been handed out (and wiped) or used as the next key.
     buf: [u8; BUF_LEN],
     pos: usize,
-    /// Bytes handed out since the key last received OS entropy.
+    /// Keystream bytes produced since the key last received OS entropy.
     since_reseed: usize,
     /// The fork generation the key was seeded in.
     generation: u64,
@@ -269,10 +269,13 @@ impl Csprng {
         self.key.copy_from_slice(next_key);
         next_key.fill(0);
         self.pos = KEY_LEN;
+        // Counted here, per refill, rather than per byte handed out: the hot path stays free of
+        // bookkeeping, and the interval is still measured in output.
+        self.since_reseed += BUF_LEN - KEY_LEN;
     }
 
     /// Copies buffered keystream into `dest`, wiping what it hands out.
-    #[inline]
+    #[inline(never)]
     fn take(&mut self, dest: &mut [u8]) {
         let mut dest = dest;
         while !dest.is_empty() {
@@ -285,18 +288,32 @@ impl Csprng {
             out.copy_from_slice(&avail[..n]);
             avail[..n].fill(0);
             self.pos += n;
-            self.since_reseed += n;
             dest = rest;
         }
+    }
+
+    /// `N` bytes of keystream, wiped from the buffer. The common case (they are all buffered)
+    /// is a fixed-size copy and clear, inlined, with no loop and no `memcpy`/`memset` call.
+    #[inline(always)]
+    fn take_array<const N: usize>(&mut self) -> [u8; N] {
+        let mut out = [0u8; N];
+        let pos = self.pos;
+        match self.buf.get_mut(pos..pos + N) {
+            Some(chunk) => {
+                out.copy_from_slice(chunk);
+                chunk.fill(0);
+                self.pos = pos + N;
+            }
+            None => self.take(&mut out),
+        }
+        out
     }
 
     /// 16 random bytes: the cost of one v4 UUID.
     #[inline]
     pub fn next_16(&mut self) -> [u8; 16] {
         self.check_fork();
-        let mut b = [0u8; 16];
-        self.take(&mut b);
-        b
+        self.take_array::<16>()
     }
 }
 
@@ -310,9 +327,7 @@ impl RandomSource for Csprng {
     #[inline]
     fn next_u64(&mut self) -> u64 {
         self.check_fork();
-        let mut b = [0u8; 8];
-        self.take(&mut b);
-        u64::from_le_bytes(b)
+        u64::from_le_bytes(self.take_array::<8>())
     }
 }
 
@@ -370,19 +385,36 @@ fn seeded_or_abort() -> Csprng {
 #[inline]
 pub fn with_thread_rng<T>(f: impl FnOnce(&mut Csprng) -> T) -> T {
     let mut f = Some(f);
-    let mut out = None;
-    let _ = THREAD_RNG.try_with(|cell| {
-        if let Ok(mut slot) = cell.try_borrow_mut() {
-            if let Some(f) = f.take() {
-                out = Some(f(slot.get_or_insert_with(seeded_or_abort)));
-            }
-        }
+    let done = THREAD_RNG.try_with(|cell| {
+        let mut slot = cell.try_borrow_mut().ok()?;
+        let rng = match slot.as_mut() {
+            Some(rng) => rng,
+            None => first_use(&mut slot),
+        };
+        // `f` is still there: it is only taken here, once.
+        f.take().map(|f| f(rng))
     });
-    match (out, f) {
-        (Some(v), _) => v,
-        (None, Some(f)) => f(&mut seeded_or_abort()),
-        // `f` is taken only right before it is called and its result stored.
-        (None, None) => unreachable!("thread RNG closure neither ran nor was returned"),
+    match done {
+        Ok(Some(v)) => v,
+        _ => with_temporary(f),
+    }
+}
+
+/// Seeds this thread's generator on its first use (kept out of the hot path).
+#[cold]
+#[inline(never)]
+fn first_use(slot: &mut Option<Csprng>) -> &mut Csprng {
+    slot.insert(seeded_or_abort())
+}
+
+/// A nested call, or a call during thread teardown: a freshly seeded temporary generator.
+#[cold]
+#[inline(never)]
+fn with_temporary<T>(f: Option<impl FnOnce(&mut Csprng) -> T>) -> T {
+    match f {
+        Some(f) => f(&mut seeded_or_abort()),
+        // `f` is taken only right before it is called and its result returned.
+        None => unreachable!("thread RNG closure neither ran nor was returned"),
     }
 }
 
