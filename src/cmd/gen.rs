@@ -7,8 +7,8 @@
 
 use uuidkit::gen::v4::fill_v4;
 use uuidkit::gen::{
-    Clock, FixedClock, GenError, GregorianBuilder, SystemClock, ThreadRng, V1Generator,
-    V2Generator, V6Generator, V7Builder, V7Generator, V7Method, V8TimeBuilder, V8TimeGenerator,
+    Clock, Csprng, FixedClock, GenError, GregorianBuilder, SystemClock, V1Generator, V2Generator,
+    V6Generator, V7Builder, V7Generator, V7Method, V8TimeBuilder, V8TimeGenerator,
 };
 use uuidkit::{Case, Domain, NameHash, Timestamp, Uuid};
 
@@ -38,6 +38,19 @@ impl Clock for CliClock {
     }
 }
 
+/// The time-based generators' own CSPRNG (the same fork-safe generator as the thread's, but
+/// owned: drawing from it needs no thread-local lookup, which at tens of millions of UUIDs per
+/// second matters). Like the thread's, it ends the process if the OS cannot seed it.
+fn csprng() -> Csprng {
+    match Csprng::new() {
+        Ok(r) => r,
+        Err(e) => {
+            crate::io::error(format_args!("gen: {e}"));
+            std::process::exit(crate::io::EXIT_FAILURE.into())
+        }
+    }
+}
+
 /// Whose v2 UUIDs to make.
 #[derive(Debug, Clone, Copy)]
 enum V2Id {
@@ -58,18 +71,18 @@ enum Source {
     /// Version 4 from the thread's CSPRNG.
     V4,
     /// Version 1 (RFC 9562 §5.1).
-    V1(V1Generator<CliClock, ThreadRng>),
+    V1(V1Generator<CliClock, Csprng>),
     /// Version 2 (DCE Security) for one domain and local id.
     V2 {
-        gen: V2Generator<CliClock, ThreadRng>,
+        gen: V2Generator<CliClock, Csprng>,
         who: V2Id,
     },
     /// Version 6 (§5.6).
-    V6(V6Generator<CliClock, ThreadRng>),
+    V6(V6Generator<CliClock, Csprng>),
     /// Version 7 (§5.7) with the chosen §6.2 method.
-    V7(V7Generator<CliClock, ThreadRng>),
+    V7(V7Generator<CliClock, Csprng>),
     /// Version 8, time-based as in Appendix B.1 (no name given).
-    V8Time(V8TimeGenerator<CliClock, ThreadRng>),
+    V8Time(V8TimeGenerator<CliClock, Csprng>),
 }
 
 /// What `gen` does.
@@ -175,13 +188,13 @@ impl Config {
                 if a.namespace.is_some() {
                     return Err(usage("v8 with --namespace needs --name (or --name-hex)"));
                 }
-                Source::V8Time(V8TimeBuilder::new().build(clock, ThreadRng))
+                Source::V8Time(V8TimeBuilder::new().build(clock, csprng()))
             }
             GenVersion::Nil => Source::Fixed(Uuid::NIL),
             GenVersion::Max => Source::Fixed(Uuid::MAX),
             GenVersion::V4 => Source::V4,
-            GenVersion::V1 => Source::V1(gregorian()?.build_v1(clock, ThreadRng).map_err(config)?),
-            GenVersion::V6 => Source::V6(gregorian()?.build_v6(clock, ThreadRng).map_err(config)?),
+            GenVersion::V1 => Source::V1(gregorian()?.build_v1(clock, csprng()).map_err(config)?),
+            GenVersion::V6 => Source::V6(gregorian()?.build_v6(clock, csprng()).map_err(config)?),
             GenVersion::V2 => {
                 let domain = match &a.domain {
                     None => Domain::Person,
@@ -200,7 +213,7 @@ impl Config {
                     }
                 };
                 Source::V2 {
-                    gen: gregorian()?.build_v2(clock, ThreadRng).map_err(config)?,
+                    gen: gregorian()?.build_v2(clock, csprng()).map_err(config)?,
                     who,
                 }
             }
@@ -224,7 +237,7 @@ impl Config {
                 Source::V7(
                     V7Builder::new()
                         .method(method)
-                        .build(clock, ThreadRng)
+                        .build(clock, csprng())
                         .map_err(config)?,
                 )
             }

@@ -50,9 +50,9 @@ use core::sync::atomic::{AtomicU64, Ordering};
 use super::clock::SystemClock;
 use super::policy::{mask64, GenError, Scale};
 use super::rng::{fork_generation, random_u64, with_thread_rng};
-use super::RandomSource;
 use super::v1::GREGORIAN;
 use super::Clock;
+use super::RandomSource;
 use crate::Uuid;
 
 /// Runs a re-initialisation once per fork generation, without a lock.

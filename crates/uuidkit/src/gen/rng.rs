@@ -321,6 +321,14 @@ impl RandomSource for Csprng {
     #[inline]
     fn fill_bytes(&mut self, dest: &mut [u8]) {
         self.check_fork();
+        let pos = self.pos;
+        if dest.len() < 16 {
+            if let Some(chunk) = self.buf.get_mut(pos..pos + dest.len()) {
+                move_small(chunk, dest);
+                self.pos = pos + dest.len();
+                return;
+            }
+        }
         self.take(dest);
     }
 
@@ -343,6 +351,33 @@ impl Drop for Csprng {
         wipe(&mut self.key);
         wipe(&mut self.buf);
     }
+}
+
+/// Moves fewer than 16 bytes from `src` to `dst` (same length), zeroing `src`: in pieces of
+/// 1, 2, 4 and 8 bytes, each a fixed-size move, where a plain `copy_from_slice` of a variable
+/// length would call `memcpy` and `memset` for a handful of bytes (the generators draw 2, 8 or
+/// 10 at a time). Smallest piece first, so that a caller reading a short field and then a
+/// word (as `rand74` does) loads exactly what one store wrote, which the CPU can forward.
+#[inline(always)]
+fn move_small(src: &mut [u8], dst: &mut [u8]) {
+    let n = dst.len().min(src.len());
+    let mut at = 0;
+    macro_rules! piece {
+        ($k:literal) => {
+            if n & $k != 0 {
+                if let (Some(d), Some(s)) = (dst.get_mut(at..at + $k), src.get_mut(at..at + $k)) {
+                    d.copy_from_slice(s);
+                    s.fill(0);
+                }
+                at += $k;
+            }
+        };
+    }
+    piece!(1);
+    piece!(2);
+    piece!(4);
+    piece!(8);
+    let _ = at;
 }
 
 /// Best-effort erasure of secret bytes: `black_box` keeps the compiler from proving the stores
