@@ -168,6 +168,25 @@ impl Out {
         Ok(())
     }
 
+    /// Lets `f` write up to `max` bytes (at most the buffer's size) in place and return how
+    /// many it wrote.
+    #[inline]
+    pub fn slot_dyn(
+        &mut self,
+        max: usize,
+        f: impl FnOnce(&mut [u8]) -> usize,
+    ) -> Result<(), Fatal> {
+        let max = max.min(OUT_BUF);
+        if self.len + max > OUT_BUF {
+            self.drain()?;
+        }
+        if let Some(room) = self.buf.get_mut(self.len..self.len + max) {
+            let n = f(room);
+            self.len += n.min(max);
+        }
+        Ok(())
+    }
+
     /// Writes formatted text (no allocation: the pieces go straight into the buffer).
     #[inline]
     pub fn fmt(&mut self, args: fmt::Arguments<'_>) -> Result<(), Fatal> {

@@ -12,7 +12,7 @@
 //! enabled target features; without the `simd` feature the scalar table is used directly.
 
 use crate::error::Error;
-use crate::fmt::Case;
+use crate::fmt::{Case, Format};
 use crate::Uuid;
 
 #[cfg(all(feature = "simd", target_arch = "aarch64", target_endian = "little"))]
@@ -59,6 +59,7 @@ pub(crate) struct Kernels {
     simple: unsafe fn(&[u8]) -> Result<Uuid, Error>,
     encode_hyphenated: unsafe fn(&[u8; 16], Case, &mut [u8; 36]),
     encode_simple: unsafe fn(&[u8; 16], Case, &mut [u8; 32]),
+    encode_lines: unsafe fn(&[Uuid], Format, Case, &mut [u8]) -> usize,
 }
 
 impl Kernels {
@@ -97,6 +98,20 @@ impl Kernels {
         // SAFETY: as in `parse`.
         unsafe { (self.encode_simple)(b, case, out) }
     }
+
+    /// Writes each UUID in `format`, each followed by `\n`, as many as fit; returns the bytes
+    /// written.
+    #[inline(always)]
+    pub(crate) fn encode_lines(
+        &self,
+        u: &[Uuid],
+        format: Format,
+        case: Case,
+        out: &mut [u8],
+    ) -> usize {
+        // SAFETY: as in `parse`.
+        unsafe { (self.encode_lines)(u, format, case, out) }
+    }
 }
 
 // ---- the scalar level -------------------------------------------------------------------------
@@ -125,6 +140,15 @@ mod scalar {
     pub(super) fn encode_simple(b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
         *out = Uuid::from_bytes(*b).encode_simple(case);
     }
+
+    pub(super) fn encode_lines(
+        u: &[Uuid],
+        format: crate::fmt::Format,
+        case: Case,
+        out: &mut [u8],
+    ) -> usize {
+        super::encode_lines_body!(u, format, case, out, encode_hyphenated, encode_simple)
+    }
 }
 
 static SCALAR: Kernels = Kernels {
@@ -134,7 +158,81 @@ static SCALAR: Kernels = Kernels {
     simple: scalar::simple,
     encode_hyphenated: scalar::encode_hyphenated,
     encode_simple: scalar::encode_simple,
+    encode_lines: scalar::encode_lines,
 };
+
+/// The loop of `encode_lines` around a level's two encoders (`unsafe fn`s needing the level's
+/// target features, called from a function that has them): one loop per form, so that the
+/// encoder inlines and nothing but the stores is left per UUID.
+macro_rules! encode_lines_body {
+    ($u:expr, $format:expr, $case:expr, $out:expr, $hyphenated:path, $simple:path) => {{
+        let (u, case, out): (&[$crate::Uuid], $crate::fmt::Case, &mut [u8]) = ($u, $case, $out);
+        let mut at = 0usize;
+        macro_rules! each {
+                ($n:literal, |$b:ident, $line:ident| $body:block) => {
+                    for one in u {
+                        let Some($line) = out
+                            .get_mut(at..)
+                            .and_then(|r| r.first_chunk_mut::<{ $n + 1 }>())
+                        else {
+                            break;
+                        };
+                        let $b = one.as_bytes();
+                        $body
+                        $line[$n] = b'\n';
+                        at += $n + 1;
+                    }
+                };
+            }
+        match $format {
+            $crate::fmt::Format::Hyphenated => each!(36, |b, line| {
+                if let Some(body) = line.first_chunk_mut::<36>() {
+                    // SAFETY: the caller has the encoder's target features.
+                    #[allow(unused_unsafe)]
+                    unsafe {
+                        $hyphenated(b, case, body)
+                    };
+                }
+            }),
+            $crate::fmt::Format::Simple => each!(32, |b, line| {
+                if let Some(body) = line.first_chunk_mut::<32>() {
+                    // SAFETY: as above.
+                    #[allow(unused_unsafe)]
+                    unsafe {
+                        $simple(b, case, body)
+                    };
+                }
+            }),
+            $crate::fmt::Format::Braced => each!(38, |b, line| {
+                if let Some(([open], rest)) = line.split_first_chunk_mut::<1>() {
+                    *open = b'{';
+                    if let Some((body, [close, ..])) = rest.split_first_chunk_mut::<36>() {
+                        // SAFETY: as above.
+                        #[allow(unused_unsafe)]
+                        unsafe {
+                            $hyphenated(b, case, body)
+                        };
+                        *close = b'}';
+                    }
+                }
+            }),
+            $crate::fmt::Format::Urn => each!(45, |b, line| {
+                if let Some((prefix, rest)) = line.split_first_chunk_mut::<9>() {
+                    *prefix = *b"urn:uuid:";
+                    if let Some(body) = rest.first_chunk_mut::<36>() {
+                        // SAFETY: as above.
+                        #[allow(unused_unsafe)]
+                        unsafe {
+                            $hyphenated(b, case, body)
+                        };
+                    }
+                }
+            }),
+        }
+        at
+    }};
+}
+pub(crate) use encode_lines_body;
 
 // ---- shared pieces for the SIMD levels ----------------------------------------------------------
 
@@ -321,7 +419,7 @@ fn best() -> &'static Kernels {
 mod select {
     use super::{best, Kernels, Level};
     use crate::error::Error;
-    use crate::fmt::Case;
+    use crate::fmt::{Case, Format};
     use crate::Uuid;
     use core::sync::atomic::{AtomicPtr, Ordering};
 
@@ -351,6 +449,9 @@ mod select {
     fn detect_encode_simple(b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
         choose().encode_simple(b, case, out)
     }
+    fn detect_encode_lines(u: &[Uuid], format: Format, case: Case, out: &mut [u8]) -> usize {
+        choose().encode_lines(u, format, case, out)
+    }
 
     /// The first-call table: each entry selects the real table and forwards to it. Safe to
     /// call on any CPU (it is plain code), so handing it out keeps the `Kernels` invariant.
@@ -361,6 +462,7 @@ mod select {
         simple: detect_simple,
         encode_hyphenated: detect_encode_hyphenated,
         encode_simple: detect_encode_simple,
+        encode_lines: detect_encode_lines,
     };
 
     #[inline(always)]
@@ -419,4 +521,25 @@ pub(crate) fn for_each_level(mut f: impl FnMut(&'static Kernels)) {
 /// ```
 pub fn simd_level() -> &'static str {
     active_level().name()
+}
+
+/// Writes each UUID of `uuids` in `format` and `case`, each followed by a newline, into `out`,
+/// as many as fit whole; returns the number of bytes written (always ASCII: `n` UUIDs take
+/// `n * (format.len() + 1)` bytes).
+///
+/// The batch form of [`Uuid::encode_bytes`] for output of many UUIDs (the `uuidkit gen` loop):
+/// one call into the CPU's SIMD kernel per batch instead of one per UUID.
+///
+/// ```
+/// use uuidkit::{Case, Format, Uuid};
+/// let ids = [Uuid::NIL, Uuid::MAX];
+/// let mut out = [0u8; 100];
+/// let n = uuidkit::encode_lines(&ids, Format::Simple, Case::Upper, &mut out);
+/// assert_eq!(n, 66);
+/// assert_eq!(&out[..n], b"00000000000000000000000000000000\nFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF\n");
+/// // Only whole lines are written.
+/// assert_eq!(uuidkit::encode_lines(&ids, Format::Hyphenated, Case::Lower, &mut out[..40]), 37);
+/// ```
+pub fn encode_lines(uuids: &[Uuid], format: Format, case: Case, out: &mut [u8]) -> usize {
+    active().encode_lines(uuids, format, case, out)
 }

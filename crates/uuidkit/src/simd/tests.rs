@@ -258,3 +258,57 @@ proptest! {
         check_encode(b)?;
     }
 }
+
+/// The batch encoder against the one-at-a-time scalar writer, on every level: all four forms,
+/// both cases, and output buffers that end anywhere (only whole lines are written).
+fn check_encode_lines(ids: &[Uuid], room: usize) -> Result<(), TestCaseError> {
+    let mut r = Ok(());
+    for_each_level(|k| {
+        if r.is_err() {
+            return;
+        }
+        r = (|| {
+            for format in FORMS {
+                for case in [Case::Lower, Case::Upper] {
+                    let mut want = Vec::new();
+                    for u in ids {
+                        let line = [text(*u, format, case), b"\n".to_vec()].concat();
+                        if want.len() + line.len() > room {
+                            break;
+                        }
+                        want.extend_from_slice(&line);
+                    }
+                    let mut out = vec![0xAAu8; room];
+                    let n = k.encode_lines(ids, format, case, &mut out);
+                    prop_assert_eq!(
+                        &out[..n],
+                        &want[..],
+                        "{:?} {:?} {:?}",
+                        k.level,
+                        format,
+                        case
+                    );
+                    // Nothing past the lines written was touched.
+                    prop_assert!(
+                        out[n..].iter().all(|&b| b == 0xAA),
+                        "{:?} wrote past {}",
+                        k.level,
+                        n
+                    );
+                }
+            }
+            Ok(())
+        })();
+    });
+    r
+}
+
+proptest! {
+    #[test]
+    fn encode_lines_agrees(
+        ids in prop::collection::vec(any::<[u8; 16]>().prop_map(Uuid::from_bytes), 0..40),
+        room in 0usize..2000,
+    ) {
+        check_encode_lines(&ids, room)?;
+    }
+}

@@ -10,8 +10,9 @@
 
 use core::arch::x86_64::*;
 
-use super::{parse_entries, Kernels, Level};
-use crate::fmt::Case;
+use super::{encode_lines_body, parse_entries, Kernels, Level};
+use crate::fmt::{Case, Format};
+use crate::Uuid;
 
 pub(super) static SSSE3: Kernels = Kernels {
     level: Level::Ssse3,
@@ -20,6 +21,7 @@ pub(super) static SSSE3: Kernels = Kernels {
     simple: simple_ssse3,
     encode_hyphenated: encode_hyphenated_ssse3,
     encode_simple: encode_simple_ssse3,
+    encode_lines: encode_lines_ssse3,
 };
 
 pub(super) static AVX2: Kernels = Kernels {
@@ -29,6 +31,7 @@ pub(super) static AVX2: Kernels = Kernels {
     simple: simple_avx2,
     encode_hyphenated: encode_hyphenated_avx2,
     encode_simple: encode_simple_avx2,
+    encode_lines: encode_lines_avx2,
 };
 
 /// A shuffle index that yields zero.
@@ -190,6 +193,19 @@ fn hex32_ssse3(b: &[u8; 16], case: Case) -> (__m128i, __m128i) {
 }
 
 #[target_feature(enable = "ssse3")]
+unsafe fn encode_lines_ssse3(u: &[Uuid], format: Format, case: Case, out: &mut [u8]) -> usize {
+    encode_lines_body!(
+        u,
+        format,
+        case,
+        out,
+        encode_hyphenated_ssse3,
+        encode_simple_ssse3
+    )
+}
+
+#[target_feature(enable = "ssse3")]
+#[inline]
 unsafe fn encode_simple_ssse3(b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
     let (h0, h1) = hex32_ssse3(b, case);
     let p = out.as_mut_ptr();
@@ -201,6 +217,7 @@ unsafe fn encode_simple_ssse3(b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
 }
 
 #[target_feature(enable = "ssse3")]
+#[inline]
 unsafe fn encode_hyphenated_ssse3(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {
     let (h0, h1) = hex32_ssse3(b, case);
     // out[0..16] = h[0..8] - h[8..12] - h[12..14]
@@ -334,6 +351,19 @@ fn hex32_avx2(b: &[u8; 16], case: Case) -> __m256i {
 }
 
 #[target_feature(enable = "avx2")]
+unsafe fn encode_lines_avx2(u: &[Uuid], format: Format, case: Case, out: &mut [u8]) -> usize {
+    encode_lines_body!(
+        u,
+        format,
+        case,
+        out,
+        encode_hyphenated_avx2,
+        encode_simple_avx2
+    )
+}
+
+#[target_feature(enable = "avx2")]
+#[inline]
 unsafe fn encode_simple_avx2(b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
     let h = hex32_avx2(b, case);
     // SAFETY: one unaligned 32-byte store of the 32 bytes of `out`.
@@ -341,6 +371,7 @@ unsafe fn encode_simple_avx2(b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
 }
 
 #[target_feature(enable = "avx2")]
+#[inline]
 unsafe fn encode_hyphenated_avx2(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {
     let h = hex32_avx2(b, case);
     // Lane 1 needs h[14..28]: move the 32-bit words h[12..28] into it.
