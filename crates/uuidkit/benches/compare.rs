@@ -4,7 +4,8 @@
 //! loop over 1024 prepared inputs, with `black_box` on inputs and outputs. It prints one
 //! Markdown table (see `scripts/bench` and BENCHMARKS.md).
 //!
-//! Run with `cargo bench -p uuidkit --bench compare` (optionally followed by `-- FILTER`). Built,
+//! Run with `cargo bench -p uuidkit --bench compare` (optionally followed by `-- FILTER`, and
+//! `--rows` to leave out the table header, as `scripts/bench` does). Built,
 //! but not run, by `cargo test --all-targets` and `cargo clippy --all-targets`: without the
 //! `--bench` flag that `cargo bench` passes, `main` returns at once.
 
@@ -160,32 +161,24 @@ enum Target {
     Ns(f64),
 }
 
-fn ratio(a: f64, b: Option<f64>) -> String {
-    b.map_or("–".into(), |b| format!("{:.2}", a / b))
-}
-
-fn ns(x: Option<f64>) -> String {
-    x.map_or("–".into(), |x| format!("{x:.2}"))
-}
-
-fn verdict(r: &Row) -> String {
-    let (text, ok) = match r.target {
-        Target::None => return "–".into(),
-        Target::Uuid(x) => (
-            format!("≤ {x} × uuid"),
-            r.uuid.is_some_and(|u| r.kit <= x * u),
-        ),
-        Target::Simd(x) => (
-            format!("≤ {x} × uuid-simd"),
-            r.simd.is_some_and(|s| r.kit <= x * s),
-        ),
-        Target::Both(x, y) => (
-            format!("≤ {x} × uuid-simd, ≤ {y} × uuid"),
-            r.simd.is_some_and(|s| r.kit <= x * s) && r.uuid.is_some_and(|u| r.kit <= y * u),
-        ),
-        Target::Ns(x) => (format!("≤ {x} ns"), r.kit <= x),
+/// The target for the comparison with one peer, and whether it is met.
+fn verdict(r: &Row, peer: &str, peer_ns: f64) -> String {
+    let bound = match (r.target, peer) {
+        (Target::Uuid(x), "uuid") | (Target::Simd(x), "uuid-simd") => Some(x),
+        (Target::Both(x, _), "uuid-simd") | (Target::Both(_, x), "uuid") => Some(x),
+        _ => None,
     };
-    format!("{text}: {}", if ok { "met" } else { "**missed**" })
+    match (bound, r.target) {
+        (Some(x), _) => {
+            let ok = r.kit <= x * peer_ns;
+            format!("≤ {x}: {}", if ok { "met" } else { "**missed**" })
+        }
+        (None, Target::Ns(x)) => {
+            let ok = r.kit <= x;
+            format!("≤ {x} ns: {}", if ok { "met" } else { "**missed**" })
+        }
+        _ => "–".into(),
+    }
 }
 
 fn main() {
@@ -466,7 +459,7 @@ fn main() {
         });
     }
 
-    print_table(&rows);
+    print_table(&rows, !args.iter().any(|a| a == "--rows"));
 }
 
 fn chacha12_per_16() -> f64 {
@@ -482,31 +475,43 @@ fn chacha12_per_16() -> f64 {
 /// Nanoseconds per 36 bytes of `copy_from_slice`, in L1 and beyond the caches.
 fn memcpy_per_36() -> (f64, f64) {
     let at = |len: usize| {
+        // The destination starts 1 KiB + 64 bytes off the source's 4 KiB alignment: copies
+        // between addresses equal modulo 4 KiB stall on false store-to-load dependencies.
         let src = vec![1u8; len];
-        let mut dst = vec![0u8; len];
+        let mut dst_buf = vec![0u8; len + 4096];
+        let dst = &mut dst_buf[1088..1088 + len];
         measure(len, || {
             dst.copy_from_slice(black_box(&src));
-            black_box(&mut dst);
+            black_box(&mut *dst);
         }) * 36.0
     };
     (at(16 * 1024), at(64 * 1024 * 1024))
 }
 
-fn print_table(rows: &[Row]) {
-    println!(
-        "| operation | uuidkit ns | uuid ns | uuid-simd ns | uuidkit/uuid | uuidkit/uuid-simd | target |"
-    );
-    println!("|---|---:|---:|---:|---:|---:|---|");
+/// One line per (operation, peer): `| operation | uuidkit ns | peer | peer ns | ratio | target |`.
+fn print_table(rows: &[Row], header: bool) {
+    if header {
+        println!("| operation | uuidkit ns/op | peer | peer ns/op | uuidkit/peer | target |");
+        println!("|---|---:|---|---:|---:|---|");
+    }
     for r in rows {
-        println!(
-            "| {} | {:.2} | {} | {} | {} | {} | {} |",
-            r.op,
-            r.kit,
-            ns(r.uuid),
-            ns(r.simd),
-            ratio(r.kit, r.uuid),
-            ratio(r.kit, r.simd),
-            verdict(r)
-        );
+        let peers: Vec<(&str, f64)> = [("uuid", r.uuid), ("uuid-simd", r.simd)]
+            .into_iter()
+            .filter_map(|(name, ns)| ns.map(|ns| (name, ns)))
+            .collect();
+        if peers.is_empty() {
+            println!("| {} | {:.2} | – | – | – | – |", r.op, r.kit);
+        }
+        for (name, ns) in peers {
+            println!(
+                "| {} | {:.2} | {} | {:.2} | {:.2} | {} |",
+                r.op,
+                r.kit,
+                name,
+                ns,
+                r.kit / ns,
+                verdict(r, name, ns)
+            );
+        }
     }
 }
