@@ -337,16 +337,20 @@ parse_entries!(
 #[target_feature(enable = "avx2")]
 #[inline]
 fn hex32_avx2(b: &[u8; 16], case: Case) -> __m256i {
+    // Each byte widened to a 16-bit lane: its high nibble goes to the lane's low byte and its
+    // low nibble to the high byte, which is the digits' order in memory.
     // SAFETY: an unaligned 16-byte load of the 16 bytes.
-    let x = unsafe { _mm_loadu_si128(b.as_ptr().cast()) };
-    let m = _mm_set1_epi8(0x0f);
-    let hi = _mm_and_si128(_mm_srli_epi16::<4>(x), m);
-    let lo = _mm_and_si128(x, m);
-    let n = _mm256_set_m128i(_mm_unpackhi_epi8(hi, lo), _mm_unpacklo_epi8(hi, lo));
-    let t = v256(match case {
-        Case::Lower => LOWER,
-        Case::Upper => UPPER,
-    });
+    let w = _mm256_cvtepu8_epi16(unsafe { _mm_loadu_si128(b.as_ptr().cast()) });
+    let n = _mm256_or_si256(
+        _mm256_srli_epi16::<4>(w),
+        _mm256_slli_epi16::<8>(_mm256_and_si256(w, _mm256_set1_epi16(0x0f))),
+    );
+    let t: &[i8; 16] = match case {
+        Case::Lower => &LOWER,
+        Case::Upper => &UPPER,
+    };
+    // SAFETY: an unaligned 16-byte load of the 16-byte table.
+    let t = _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(t.as_ptr().cast()) });
     _mm256_shuffle_epi8(t, n)
 }
 
