@@ -169,21 +169,21 @@ macro_rules! encode_lines_body {
         let (u, case, out): (&[$crate::Uuid], $crate::fmt::Case, &mut [u8]) = ($u, $case, $out);
         let mut at = 0usize;
         macro_rules! each {
-                        ($n:literal, |$b:ident, $line:ident| $body:block) => {
-                            for one in u {
-                                let Some($line) = out
-                                    .get_mut(at..)
-                                    .and_then(|r| r.first_chunk_mut::<{ $n + 1 }>())
-                                else {
-                                    break;
-                                };
-                                let $b = one.as_bytes();
-                                $body
-                                $line[$n] = b'\n';
-                                at += $n + 1;
-                            }
-                        };
-                    }
+                            ($n:literal, |$b:ident, $line:ident| $body:block) => {
+                                for one in u {
+                                    let Some($line) = out
+                                        .get_mut(at..)
+                                        .and_then(|r| r.first_chunk_mut::<{ $n + 1 }>())
+                                    else {
+                                        break;
+                                    };
+                                    let $b = one.as_bytes();
+                                    $body
+                                    $line[$n] = b'\n';
+                                    at += $n + 1;
+                                }
+                            };
+                        }
         match $format {
             $crate::fmt::Format::Hyphenated => each!(36, |b, line| {
                 if let Some(body) = line.first_chunk_mut::<36>() {
@@ -247,6 +247,14 @@ pub(crate) use encode_lines_body;
 macro_rules! parse_entries {
     ($feature:literal, $parse:ident, $hyphenated:ident, $simple:ident,
      $hyphenated_body:path, $simple_body:path) => {
+        $crate::simd::parse_entries!(
+            $feature,
+            $hyphenated,
+            $simple,
+            $hyphenated_body,
+            $simple_body
+        );
+
         #[target_feature(enable = $feature)]
         unsafe fn $parse(s: &[u8]) -> Result<$crate::Uuid, $crate::error::Error> {
             let bytes = match s.len() {
@@ -285,7 +293,10 @@ macro_rules! parse_entries {
                 None => Err($crate::parse::diagnose_cold(s)),
             }
         }
-
+    };
+    // Only the one-form entries (a level with its own any-form parser).
+    ($feature:literal, $hyphenated:ident, $simple:ident,
+     $hyphenated_body:path, $simple_body:path) => {
         #[target_feature(enable = $feature)]
         unsafe fn $hyphenated(s: &[u8]) -> Result<$crate::Uuid, $crate::error::Error> {
             if let Some(body) = s.first_chunk::<36>() {

@@ -326,12 +326,183 @@ unsafe fn simple_body_avx2(s: &[u8; 32]) -> Option<[u8; 16]> {
 
 parse_entries!(
     "avx2",
-    parse_avx2,
     hyphenated_avx2,
     simple_avx2,
     hyphenated_body_avx2,
     simple_body_avx2
 );
+
+/// How to read one form in [`parse_avx2`]: the same two loads, shuffles and checks for all four,
+/// with these parameters, so that the form costs no branch.
+struct Form {
+    /// Where the two 32-byte loads start.
+    at_z: usize,
+    at_x: usize,
+    /// Shuffles gathering the 32 digits from the two loads.
+    from_z: [[i8; 16]; 2],
+    from_x: [[i8; 16]; 2],
+    /// Bits of the first load's bytes that must be `-`.
+    hyphens: u32,
+    /// The first 8 bytes must satisfy `(w | or) & and == want`.
+    w_or: u64,
+    w_and: u64,
+    w_want: u64,
+    /// One more byte: `s[at] & and == want`.
+    b_at: usize,
+    b_and: u8,
+    b_want: u8,
+    /// The input length all the reads above need: computed by [`Form::need`] from the
+    /// offsets, so that one comparison covers every read.
+    need: usize,
+}
+
+impl Form {
+    /// The bytes the reads of `self` reach: both loads, the first word and the extra byte.
+    const fn need(mut self) -> Form {
+        let mut n = 8;
+        if self.at_z + 32 > n {
+            n = self.at_z + 32;
+        }
+        if self.at_x + 32 > n {
+            n = self.at_x + 32;
+        }
+        if self.b_at + 1 > n {
+            n = self.b_at + 1;
+        }
+        self.need = n;
+        self
+    }
+}
+
+/// The gather shuffles of a hyphenated body (see `hyphenated_body_avx2`).
+const BODY_Z: [[i8; 16]; 2] = [
+    [0, 1, 2, 3, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z],
+    [3, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z],
+];
+const BODY_X: [[i8; 16]; 2] = [
+    [Z, Z, Z, Z, 0, 1, 2, 3, 5, 6, 7, 8, 10, 11, 12, 13],
+    [Z, 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+];
+const IDENTITY: [i8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+const NONE: [i8; 16] = [Z; 16];
+
+/// The index in [`FORMS`] of each input length up to 45; 255 (none) for the other lengths.
+static FORM_OF_LEN: [u8; 46] = {
+    let mut t = [255u8; 46];
+    t[32] = 0;
+    t[36] = 1;
+    t[38] = 2;
+    t[45] = 3;
+    t
+};
+
+/// Forms by index: 0 simple, 1 hyphenated, 2 braced, 3 URN.
+static FORMS: [Form; 4] = [
+    Form {
+        at_z: 0,
+        at_x: 0,
+        from_z: [IDENTITY, IDENTITY],
+        from_x: [NONE, NONE],
+        hyphens: 0,
+        w_or: 0,
+        w_and: 0,
+        w_want: 0,
+        b_at: 0,
+        b_and: 0,
+        b_want: 0,
+        need: 0,
+    }
+    .need(),
+    Form {
+        at_z: 0,
+        at_x: 4,
+        from_z: BODY_Z,
+        from_x: BODY_X,
+        hyphens: HYPHEN_BITS,
+        w_or: 0,
+        w_and: 0,
+        w_want: 0,
+        b_at: 0,
+        b_and: 0,
+        b_want: 0,
+        need: 0,
+    }
+    .need(),
+    Form {
+        at_z: 1,
+        at_x: 5,
+        from_z: BODY_Z,
+        from_x: BODY_X,
+        hyphens: HYPHEN_BITS,
+        w_or: 0,
+        w_and: 0xff,
+        w_want: b'{' as u64,
+        b_at: 37,
+        b_and: 0xff,
+        b_want: b'}',
+        need: 0,
+    }
+    .need(),
+    Form {
+        at_z: 9,
+        at_x: 13,
+        from_z: BODY_Z,
+        from_x: BODY_X,
+        hyphens: HYPHEN_BITS,
+        // `urn:uuid` in any letter case, as `simd::is_urn_prefix`; the last `:` below.
+        w_or: 0x2020_2020_0020_2020,
+        w_and: u64::MAX,
+        w_want: u64::from_le_bytes(*b"urn:uuid"),
+        b_at: 8,
+        b_and: 0xff,
+        b_want: b':',
+        need: 0,
+    }
+    .need(),
+];
+
+/// The any-form parser without a branch on the form (inputs of mixed forms would mispredict
+/// it): the length picks a row of [`FORMS`], and every form runs the same instructions.
+/// Accepts exactly what `parse::parse_fast` accepts (checked in `simd::tests`).
+#[target_feature(enable = "avx2")]
+unsafe fn parse_avx2(s: &[u8]) -> Result<Uuid, crate::error::Error> {
+    // A table lookup rather than a `match`, which would compile to the very branch on the
+    // form this function avoids; the remaining branch (a valid length?) predicts well.
+    let Some(form) = FORM_OF_LEN
+        .get(s.len())
+        .and_then(|&i| FORMS.get(usize::from(i)))
+    else {
+        return Err(crate::parse::diagnose_cold(s));
+    };
+    // One check for all reads (each form's `need` is its length: 32, 36, 38, 45).
+    if s.len() < form.need {
+        return Err(crate::parse::diagnose_cold(s));
+    }
+    let p = s.as_ptr();
+    // SAFETY: `need` (computed by `Form::need` from the very offsets used here) is at most
+    // `s.len()`, so both 32-byte loads, the 8-byte word and the byte lie inside `s`. All reads
+    // are unaligned.
+    let (z, x, w, b) = unsafe {
+        (
+            _mm256_loadu_si256(p.add(form.at_z).cast()),
+            _mm256_loadu_si256(p.add(form.at_x).cast()),
+            p.cast::<u64>().read_unaligned(),
+            p.add(form.b_at).read(),
+        )
+    };
+    let y = _mm256_or_si256(
+        _mm256_shuffle_epi8(z, v256x2(form.from_z[0], form.from_z[1])),
+        _mm256_shuffle_epi8(x, v256x2(form.from_x[0], form.from_x[1])),
+    );
+    let dash = _mm256_movemask_epi8(_mm256_cmpeq_epi8(z, _mm256_set1_epi8(b'-' as i8))) as u32;
+    let ends = ((u64::from_le(w) | form.w_or) & form.w_and) ^ form.w_want
+        | u64::from((b & form.b_and) ^ form.b_want);
+    let bad = (!dash & form.hyphens) | u32::from(ends != 0);
+    match pack32_avx2(y, bad) {
+        Some(bytes) => Ok(Uuid::from_bytes(bytes)),
+        None => Err(crate::parse::diagnose_cold(s)),
+    }
+}
 
 /// The 32 hex digits of 16 bytes in order.
 #[target_feature(enable = "avx2")]
