@@ -140,16 +140,15 @@ pub fn parse_bytes(form: FromForm, b: &[u8]) -> Result<Uuid, uuidkit::Error> {
 /// Writes `u` in the given form, followed by a newline.
 #[inline]
 pub fn write_line(out: &mut Out, u: &Uuid, to: ToForm, case: Case) -> Result<(), Fatal> {
-    let mut enc: uuidkit::EncodeBuffer = [0; uuidkit::MAX_ENCODED_LEN];
-    let n = match to {
-        ToForm::Hyphenated => u.encode_bytes(Format::Hyphenated, case, &mut enc),
-        ToForm::Simple => u.encode_bytes(Format::Simple, case, &mut enc),
-        ToForm::Braced => u.encode_bytes(Format::Braced, case, &mut enc),
-        ToForm::Urn => u.encode_bytes(Format::Urn, case, &mut enc),
+    let format = match to {
+        ToForm::Hyphenated => Format::Hyphenated,
+        ToForm::Simple => Format::Simple,
+        ToForm::Braced => Format::Braced,
+        ToForm::Urn => Format::Urn,
         ToForm::GuidHex => {
             let le = Uuid::from_bytes(u.to_bytes_le()).encode_simple(case);
-            enc[..32].copy_from_slice(&le);
-            32
+            out.bytes(&le)?;
+            return out.bytes(b"\n");
         }
         ToForm::Int | ToForm::Oid | ToForm::OidUrn => {
             let prefix: &[u8] = match to {
@@ -163,6 +162,16 @@ pub fn write_line(out: &mut Out, u: &Uuid, to: ToForm, case: Case) -> Result<(),
             return out.bytes(b"\n");
         }
     };
-    out.bytes(&enc[..n])?;
-    out.bytes(b"\n")
+    // The text forms are written in place in the output buffer, newline included.
+    out.slot::<{ uuidkit::MAX_ENCODED_LEN + 1 }>(|line| {
+        // Both always exist: the slot is one byte longer than the longest form.
+        let n = match line.first_chunk_mut::<{ uuidkit::MAX_ENCODED_LEN }>() {
+            Some(enc) => u.encode_bytes(format, case, enc),
+            None => 0,
+        };
+        if let Some(nl) = line.get_mut(n) {
+            *nl = b'\n';
+        }
+        n + 1
+    })
 }

@@ -49,7 +49,7 @@ pub fn run(c: Config) -> CmdResult {
                     }
                     first = false;
                     let mut s = TextSink { out: &mut out };
-                    s.text("input", &line.lossy(), None)?;
+                    s.text("input", Value::Disp(&line.lossy()), None)?;
                     fields(&u, &mut s)?;
                 }
             }
@@ -69,10 +69,35 @@ pub fn run(c: Config) -> CmdResult {
     Ok(status)
 }
 
+/// A text value: the common kinds apart, so that JSON output can write them without the
+/// formatting machinery (which was most of the cost of `inspect --json`).
+#[derive(Clone, Copy)]
+enum Value<'a> {
+    /// Plain ASCII without quotes or backslashes.
+    Str(&'a str),
+    /// A UUID in a text form.
+    Uuid(&'a Uuid, uuidkit::Format),
+    /// Anything else (produced here: plain ASCII without quotes or backslashes).
+    Disp(&'a dyn Display),
+}
+
+impl Display for Value<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Str(s) => f.write_str(s),
+            Value::Uuid(u, format) => {
+                let mut buf = [0u8; uuidkit::MAX_ENCODED_LEN];
+                f.write_str(u.encode(*format, uuidkit::Case::Lower, &mut buf))
+            }
+            Value::Disp(d) => d.fmt(f),
+        }
+    }
+}
+
 /// Where the fields go.
 trait Sink {
     /// A text value; `note` is a human explanation shown only in text output.
-    fn text(&mut self, key: &str, v: &dyn Display, note: Option<&str>) -> Result<(), Fatal>;
+    fn text(&mut self, key: &str, v: Value<'_>, note: Option<&str>) -> Result<(), Fatal>;
     /// An integer of at most 53 bits; `hex_digits` > 0 also shows it in hex in text output.
     fn num(&mut self, key: &str, v: u64, hex_digits: usize) -> Result<(), Fatal>;
     /// An integer that may exceed 53 bits: a decimal string in JSON.
@@ -85,24 +110,30 @@ trait Sink {
 
 /// Lists the fields of `u` in output order.
 fn fields(u: &Uuid, s: &mut dyn Sink) -> Result<(), Fatal> {
-    s.text("uuid", u, None)?;
+    s.text("uuid", Value::Uuid(u, uuidkit::Format::Hyphenated), None)?;
     let variant = u.variant();
-    s.text("variant", &variant.as_str(), Some(variant_note(variant)))?;
+    s.text(
+        "variant",
+        Value::Str(variant.as_str()),
+        Some(variant_note(variant)),
+    )?;
     if variant == Variant::Rfc9562 {
         s.num("version", u.version_num().into(), 0)?;
     } else {
         s.null("version")?;
     }
     let kind = u.kind();
-    s.text("kind", &kind.as_str(), kind_note(kind, u))?;
+    s.text("kind", Value::Str(kind.as_str()), kind_note(kind, u))?;
     match (u.timestamp(), u.version()) {
-        (Some(t), Some(Version::SortRand)) => s.text("time", &t.to_rfc3339(3), None)?,
+        (Some(t), Some(Version::SortRand)) => {
+            s.text("time", Value::Disp(&t.to_rfc3339(3)), None)?
+        }
         (Some(t), Some(Version::Dce)) => s.text(
             "time",
-            &t.to_rfc3339(7),
+            Value::Disp(&t.to_rfc3339(7)),
             Some("coarse: low 32 bits replaced by local_id"),
         )?,
-        (Some(t), _) => s.text("time", &t.to_rfc3339(7), None)?,
+        (Some(t), _) => s.text("time", Value::Disp(&t.to_rfc3339(7)), None)?,
         (None, _) => s.null("time")?,
     }
     match u.version() {
@@ -112,7 +143,7 @@ fn fields(u: &Uuid, s: &mut dyn Sink) -> Result<(), Fatal> {
             {
                 s.big("gregorian_ticks", ticks.into(), 15)?;
                 s.num("clock_seq", seq.into(), 4)?;
-                s.text("node", &Node(node), Some(node_note(node)))?;
+                s.text("node", Value::Disp(&Node(node)), Some(node_note(node)))?;
             }
         }
         Some(Version::Dce) => {
@@ -127,7 +158,7 @@ fn fields(u: &Uuid, s: &mut dyn Sink) -> Result<(), Fatal> {
                 s.num("clock_seq", seq.into(), 2)?;
                 s.num_named("local_domain", domain.as_u8().into(), domain.as_str())?;
                 s.num("local_id", id.into(), 8)?;
-                s.text("node", &Node(node), Some(node_note(node)))?;
+                s.text("node", Value::Disp(&Node(node)), Some(node_note(node)))?;
             }
         }
         Some(Version::SortRand) => {
@@ -147,7 +178,7 @@ fn fields(u: &Uuid, s: &mut dyn Sink) -> Result<(), Fatal> {
         _ => {}
     }
     s.big("int", u.as_u128(), 0)?;
-    s.text("urn", &u.urn(), None)
+    s.text("urn", Value::Uuid(u, uuidkit::Format::Urn), None)
 }
 
 fn variant_note(v: Variant) -> &'static str {
@@ -193,12 +224,13 @@ struct Node([u8; 6]);
 
 impl Display for Node {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = &self.0;
-        write!(
-            f,
-            "{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}",
-            n[0], n[1], n[2], n[3], n[4], n[5]
-        )
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut b = *b"00:00:00:00:00:00";
+        for (i, byte) in self.0.iter().enumerate() {
+            b[3 * i] = HEX[usize::from(byte >> 4)];
+            b[3 * i + 1] = HEX[usize::from(byte & 15)];
+        }
+        f.write_str(std::str::from_utf8(&b).map_err(|_| fmt::Error)?)
     }
 }
 
@@ -221,7 +253,7 @@ impl TextSink<'_> {
 }
 
 impl Sink for TextSink<'_> {
-    fn text(&mut self, key: &str, v: &dyn Display, note: Option<&str>) -> Result<(), Fatal> {
+    fn text(&mut self, key: &str, v: Value<'_>, note: Option<&str>) -> Result<(), Fatal> {
         self.key(key)?;
         match note {
             Some(n) => self.out.fmt(format_args!("{v} ({n})\n")),
@@ -257,39 +289,105 @@ struct JsonSink<'o> {
 }
 
 impl<'o> JsonSink<'o> {
+    /// Starts the object of a line that parsed as a UUID: its text is hex digits, hyphens,
+    /// braces and `urn:uuid:`, which JSON takes as they are.
     fn start(out: &'o mut Out, line: &Line<'_>) -> Result<JsonSink<'o>, Fatal> {
-        out.bytes(b"{\"input\":")?;
-        json_string(out, &line.lossy())?;
+        out.bytes(b"{\"input\":\"")?;
+        out.bytes(line.bytes)?;
+        out.bytes(b"\"")?;
         Ok(JsonSink { out })
     }
     fn end(self) -> Result<(), Fatal> {
         self.out.bytes(b"}\n")
     }
+    /// `,"key":`
+    #[inline]
+    fn key(&mut self, key: &str) -> Result<(), Fatal> {
+        self.out.bytes(b",\"")?;
+        self.out.bytes(key.as_bytes())?;
+        self.out.bytes(b"\":")
+    }
 }
 
 impl Sink for JsonSink<'_> {
-    fn text(&mut self, key: &str, v: &dyn Display, _note: Option<&str>) -> Result<(), Fatal> {
-        self.out.fmt(format_args!(",\"{key}\":\"{v}\""))
+    fn text(&mut self, key: &str, v: Value<'_>, _note: Option<&str>) -> Result<(), Fatal> {
+        self.key(key)?;
+        match v {
+            Value::Str(s) => {
+                self.out.bytes(b"\"")?;
+                self.out.bytes(s.as_bytes())?;
+                self.out.bytes(b"\"")
+            }
+            Value::Uuid(u, format) => self.out.slot::<{ uuidkit::MAX_ENCODED_LEN + 2 }>(|buf| {
+                let (open, rest) = buf.split_at_mut(1);
+                open[0] = b'"';
+                let n = match rest.first_chunk_mut::<{ uuidkit::MAX_ENCODED_LEN }>() {
+                    Some(enc) => u.encode_bytes(format, uuidkit::Case::Lower, enc),
+                    None => 0,
+                };
+                if let Some(q) = rest.get_mut(n) {
+                    *q = b'"';
+                }
+                n + 2
+            }),
+            Value::Disp(d) => self.out.fmt(format_args!("\"{d}\"")),
+        }
     }
     fn num(&mut self, key: &str, v: u64, _hex: usize) -> Result<(), Fatal> {
-        self.out.fmt(format_args!(",\"{key}\":{v}"))
+        self.key(key)?;
+        let mut buf = [0u8; 20];
+        self.out.bytes(decimal_u64(v, &mut buf))
     }
     fn big(&mut self, key: &str, v: u128, _hex: usize) -> Result<(), Fatal> {
-        self.out.fmt(format_args!(",\"{key}\":\"{v}\""))
+        self.key(key)?;
+        let mut dec: uuidkit::DecimalBuffer = [0; uuidkit::MAX_DECIMAL_LEN];
+        self.out.bytes(b"\"")?;
+        self.out
+            .bytes(Uuid::from_u128(v).encode_decimal(&mut dec).as_bytes())?;
+        self.out.bytes(b"\"")
     }
     fn num_named(&mut self, key: &str, v: u64, _name: &str) -> Result<(), Fatal> {
         self.num(key, v, 0)
     }
     fn null(&mut self, key: &str) -> Result<(), Fatal> {
-        self.out.fmt(format_args!(",\"{key}\":null"))
+        self.key(key)?;
+        self.out.bytes(b"null")
     }
 }
 
 use crate::form::json_string;
+/// `v` in decimal, in the tail of `buf`.
+fn decimal_u64(mut v: u64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    &buf[at..]
+}
+
+/// The input line as a JSON string: written as it is when it needs no escaping (printable
+/// ASCII without `"` or `\`, which every valid UUID text is), else through serde_json.
+fn json_bytes(out: &mut Out, line: &Line<'_>) -> Result<(), Fatal> {
+    if line
+        .bytes
+        .iter()
+        .all(|&b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+    {
+        out.bytes(b"\"")?;
+        out.bytes(line.bytes)?;
+        return out.bytes(b"\"");
+    }
+    json_string(out, &line.lossy())
+}
 
 fn json_error(out: &mut Out, line: &Line<'_>, e: &form::ParseError) -> Result<(), Fatal> {
     out.bytes(b"{\"input\":")?;
-    json_string(out, &line.lossy())?;
+    json_bytes(out, line)?;
     out.bytes(b",\"error\":")?;
     json_string(out, &e.to_string())?;
     out.fmt(format_args!(

@@ -125,7 +125,8 @@ impl Uuid {
         out
     }
 
-    /// Writes a text form into `buf` and returns it as a `str` (a prefix of `buf`).
+    /// Writes a text form into `buf` and returns it as a `str` (a prefix of `buf`), using the
+    /// CPU's SIMD instructions.
     ///
     /// ```
     /// use uuidkit::{Case, Format, Uuid};
@@ -133,42 +134,62 @@ impl Uuid {
     /// let s = Uuid::NAMESPACE_DNS.encode(Format::Urn, Case::Lower, &mut buf);
     /// assert_eq!(s, "urn:uuid:6ba7b810-9dad-11d1-80b4-00c04fd430c8");
     /// ```
+    #[inline]
     pub fn encode<'b>(&self, format: Format, case: Case, buf: &'b mut EncodeBuffer) -> &'b str {
         let len = self.encode_bytes(format, case, buf);
-        match core::str::from_utf8(&buf[..len]) {
-            Ok(s) => s,
-            // Every byte written above is ASCII.
-            Err(_) => unreachable!(),
-        }
+        let text = &buf[..len];
+        debug_assert!(text.is_ascii());
+        // SAFETY: every byte `encode_bytes` writes is ASCII, hence UTF-8: the prefix, braces
+        // and hyphens are ASCII literals, and each digit is an entry of a 16-byte table of ASCII
+        // digits (`LOWER`/`UPPER` here; in the SIMD kernels a byte shuffle of such a table by a
+        // nibble, which cannot yield anything else, with `-` OR-ed into lanes the shuffle
+        // zeroed). `simd::tests` checks every kernel's output against the scalar writer.
+        // Validating instead would cost more than the encoding itself.
+        unsafe { core::str::from_utf8_unchecked(text) }
     }
 
-    /// Writes a text form into `buf`; returns the number of bytes written (always ASCII).
+    /// Writes a text form into `buf`, using the CPU's SIMD instructions; returns the number of
+    /// bytes written (always ASCII).
     ///
     /// ```
     /// use uuidkit::{Case, Format, Uuid};
     /// let mut buf = [0u8; uuidkit::MAX_ENCODED_LEN];
-    /// let n = Uuid::NAMESPACE_DNS.encode_bytes(Format::Urn, Case::Lower, &mut buf);
-    /// assert_eq!(&buf[..n], b"urn:uuid:6ba7b810-9dad-11d1-80b4-00c04fd430c8");
+    /// let n = Uuid::NAMESPACE_DNS.encode_bytes(Format::Braced, Case::Upper, &mut buf);
+    /// assert_eq!(&buf[..n], b"{6BA7B810-9DAD-11D1-80B4-00C04FD430C8}");
     /// ```
-    pub const fn encode_bytes(&self, format: Format, case: Case, buf: &mut EncodeBuffer) -> usize {
-        let t = table(case);
+    #[inline]
+    pub fn encode_bytes(&self, format: Format, case: Case, buf: &mut EncodeBuffer) -> usize {
+        let k = crate::simd::active();
         let b = self.as_bytes();
+        // The chunks below always exist (the buffer holds the longest form); the `if let`s
+        // only spell that out without a panic path.
         match format {
-            Format::Hyphenated => write_hyphenated(b, t, buf, 0),
-            Format::Simple => write_simple(b, t, buf, 0),
+            Format::Hyphenated => {
+                if let Some(out) = buf.first_chunk_mut::<36>() {
+                    k.encode_hyphenated(b, case, out);
+                }
+            }
+            Format::Simple => {
+                if let Some(out) = buf.first_chunk_mut::<32>() {
+                    k.encode_simple(b, case, out);
+                }
+            }
             Format::Braced => {
-                buf[0] = b'{';
-                write_hyphenated(b, t, buf, 1);
-                buf[37] = b'}';
+                if let Some(([open], rest)) = buf.split_first_chunk_mut::<1>() {
+                    *open = b'{';
+                    if let Some((out, [close, ..])) = rest.split_first_chunk_mut::<36>() {
+                        k.encode_hyphenated(b, case, out);
+                        *close = b'}';
+                    }
+                }
             }
             Format::Urn => {
-                let p = b"urn:uuid:";
-                let mut i = 0;
-                while i < 9 {
-                    buf[i] = p[i];
-                    i += 1;
+                if let Some((prefix, rest)) = buf.split_first_chunk_mut::<9>() {
+                    *prefix = *b"urn:uuid:";
+                    if let Some(out) = rest.first_chunk_mut::<36>() {
+                        k.encode_hyphenated(b, case, out);
+                    }
                 }
-                write_hyphenated(b, t, buf, 9);
             }
         }
         format.len()

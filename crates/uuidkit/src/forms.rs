@@ -28,10 +28,33 @@ const MAX_OID_URN_LEN: usize = 8 + 5 + MAX_DECIMAL_LEN;
 /// 10^19, the largest power of ten below 2^64.
 const TEN19: u128 = 10_000_000_000_000_000_000;
 
+/// "00" to "99".
+const PAIRS: [u8; 200] = {
+    let mut t = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        t[2 * i] = b'0' + (i / 10) as u8;
+        t[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    t
+};
+
 /// Writes `n` in decimal so that it ends just before `end`, with at least `min` digits (zero
 /// padded); returns where the digits start.
 const fn write_u64(mut n: u64, buf: &mut DecimalBuffer, end: usize, min: usize) -> usize {
     let mut p = end;
+    // Two digits per step while at least two are left to write, from a table of pairs.
+    while n >= 100 || end - p + 2 <= min {
+        let r = (n % 100) as usize;
+        n /= 100;
+        buf[p - 1] = PAIRS[2 * r + 1];
+        buf[p - 2] = PAIRS[2 * r];
+        p -= 2;
+        if n == 0 && end - p >= min {
+            return p;
+        }
+    }
     loop {
         p -= 1;
         buf[p] = b'0' + (n % 10) as u8;
@@ -46,10 +69,11 @@ const fn write_u64(mut n: u64, buf: &mut DecimalBuffer, end: usize, min: usize) 
 const fn write_decimal(v: u128, buf: &mut DecimalBuffer) -> usize {
     // Three base-10^19 limbs so that the digit loop divides u64s: a u128 division per digit
     // costs a library call each. The top limb is below 4 (u128::MAX < 4 * 10^38).
-    let lo = (v % TEN19) as u64;
+    // One division per limb, the remainder by multiplication: each is a library call.
     let rest = v / TEN19;
-    let mid = (rest % TEN19) as u64;
+    let lo = (v - rest * TEN19) as u64;
     let hi = (rest / TEN19) as u64;
+    let mid = (rest - hi as u128 * TEN19) as u64;
     let end = MAX_DECIMAL_LEN;
     if hi != 0 {
         write_u64(lo, buf, end, 19);

@@ -153,6 +153,8 @@
 mod error;
 mod fmt;
 mod parse;
+// SIMD kernels for the text codecs, dispatched once per process.
+mod simd;
 mod timestamp;
 mod uuid;
 
@@ -167,6 +169,7 @@ pub mod ldif;
 pub use crate::error::{Error, ErrorKind};
 pub use crate::fmt::{Case, EncodeBuffer, Format, Formatted, MAX_ENCODED_LEN};
 pub use crate::forms::{Decimal, DecimalBuffer, Oid, OidUrn, MAX_DECIMAL_LEN};
+pub use crate::simd::{encode_lines, simd_level};
 pub use crate::timestamp::{Rfc3339, TimeError, Timestamp, GREGORIAN_OFFSET_TICKS};
 pub use crate::uuid::{Domain, Kind, Uuid, Variant, Version};
 

@@ -437,10 +437,45 @@ const fn group_error(g: usize, found: usize, at: usize) -> Error {
     )
 }
 
+/// [`diagnose`] kept out of line, so that the fast paths stay small. The SIMD kernels
+/// (`crate::simd`) call it, and the two below, for every input they reject.
+#[cold]
+#[inline(never)]
+pub(crate) fn diagnose_cold(s: &[u8]) -> Error {
+    diagnose(s)
+}
+
+/// The error of [`parse_hyphenated`] for an input the fast path rejected.
+#[cold]
+#[inline(never)]
+pub(crate) fn hyphenated_error(s: &[u8]) -> Error {
+    match parse_hyphenated(s) {
+        Err(e) => e,
+        // Unreachable: the kernels and the scalar code accept the same inputs.
+        Ok(_) => diagnose(s),
+    }
+}
+
+/// The error of [`parse_simple`] for an input the fast path rejected.
+#[cold]
+#[inline(never)]
+pub(crate) fn simple_error(s: &[u8]) -> Error {
+    match parse_simple(s) {
+        Err(e) => e,
+        // Unreachable, as in `hyphenated_error`.
+        Ok(_) => diagnose(s),
+    }
+}
+
 impl Uuid {
     /// Parses the hyphenated, simple, braced or URN form; hex digits in either case.
     ///
     /// Nothing else is accepted: no surrounding whitespace, no `0x`, no other hyphens.
+    ///
+    /// A `const fn`, so that it also works at compile time (it is what [`uuid!`](crate::uuid!)
+    /// uses), and therefore scalar. At run time [`str::parse`], `Uuid::try_from(&str)` and
+    /// [`Uuid::try_parse_ascii`] give the same results several times faster, with the SIMD
+    /// instructions of the CPU.
     ///
     /// ```
     /// use uuidkit::Uuid;
@@ -449,51 +484,59 @@ impl Uuid {
     /// assert_eq!(Uuid::parse_str("{67e55044-10b1-426f-9247-bb680e5fe0c8}").unwrap(), a);
     /// assert_eq!(Uuid::parse_str("URN:UUID:67e55044-10b1-426f-9247-bb680e5fe0c8").unwrap(), a);
     /// assert!(Uuid::parse_str(" 67e55044-10b1-426f-9247-bb680e5fe0c8").is_err());
+    /// assert_eq!("67e55044-10b1-426f-9247-bb680e5fe0c8".parse::<Uuid>(), Ok(a));
     /// ```
     pub const fn parse_str(s: &str) -> Result<Uuid, Error> {
         parse(s.as_bytes())
     }
 
-    /// Like [`Uuid::parse_str`] on bytes that need not be UTF-8.
+    /// Like [`Uuid::parse_str`] on bytes that need not be UTF-8, using the CPU's SIMD
+    /// instructions (same results and errors, not `const`).
     ///
     /// ```
     /// let e = uuidkit::Uuid::try_parse_ascii(b"67e55044-10b1-426f-9247-bb680e5fe0c\xff").unwrap_err();
     /// assert_eq!(e.to_string(), "invalid byte 0xff at byte 35: expected a hexadecimal digit");
     /// ```
-    pub const fn try_parse_ascii(s: &[u8]) -> Result<Uuid, Error> {
-        parse(s)
+    #[inline]
+    pub fn try_parse_ascii(s: &[u8]) -> Result<Uuid, Error> {
+        crate::simd::active().parse(s)
     }
 
-    /// Parses only the 36-byte hyphenated form.
+    /// Parses only the 36-byte hyphenated form, using the CPU's SIMD instructions.
     ///
     /// ```
     /// assert!(uuidkit::Uuid::parse_hyphenated("67e5504410b1426f9247bb680e5fe0c8").is_err());
+    /// assert!(uuidkit::Uuid::parse_hyphenated("67e55044-10b1-426f-9247-bb680e5fe0c8").is_ok());
     /// ```
-    pub const fn parse_hyphenated(s: &str) -> Result<Uuid, Error> {
-        parse_hyphenated(s.as_bytes())
+    #[inline]
+    pub fn parse_hyphenated(s: &str) -> Result<Uuid, Error> {
+        crate::simd::active().hyphenated(s.as_bytes())
     }
 
-    /// Parses only the 32-digit simple form.
+    /// Parses only the 32-digit simple form, using the CPU's SIMD instructions.
     ///
     /// ```
     /// assert!(uuidkit::Uuid::parse_simple("67e5504410b1426f9247bb680e5fe0c8").is_ok());
     /// ```
-    pub const fn parse_simple(s: &str) -> Result<Uuid, Error> {
-        parse_simple(s.as_bytes())
+    #[inline]
+    pub fn parse_simple(s: &str) -> Result<Uuid, Error> {
+        crate::simd::active().simple(s.as_bytes())
     }
 }
 
 impl core::str::FromStr for Uuid {
     type Err = Error;
+    #[inline]
     fn from_str(s: &str) -> Result<Self, Error> {
-        parse(s.as_bytes())
+        crate::simd::active().parse(s.as_bytes())
     }
 }
 
 impl TryFrom<&str> for Uuid {
     type Error = Error;
+    #[inline]
     fn try_from(s: &str) -> Result<Self, Error> {
-        parse(s.as_bytes())
+        crate::simd::active().parse(s.as_bytes())
     }
 }
 

@@ -310,6 +310,36 @@ impl fmt::Display for Rfc3339 {
         let days = self.ts.secs.div_euclid(86_400);
         let sod = self.ts.secs.rem_euclid(86_400);
         let (y, m, d) = civil_from_days(days);
+        if let Ok(y4) = u32::try_from(y) {
+            if y4 <= 9999 {
+                // Years 0-9999, the common case, built in a buffer and written at once (the
+                // same text as below, several times faster than `write!` with padding).
+                let mut b = *b"0000-00-00T00:00:00.000000000Z";
+                let two = |b: &mut [u8; 30], at: usize, v: u32| {
+                    b[at] = b'0' + (v / 10 % 10) as u8;
+                    b[at + 1] = b'0' + (v % 10) as u8;
+                };
+                two(&mut b, 0, y4 / 100);
+                two(&mut b, 2, y4 % 100);
+                two(&mut b, 5, m);
+                two(&mut b, 8, d);
+                let sod = sod as u32;
+                two(&mut b, 11, sod / 3600);
+                two(&mut b, 14, (sod / 60) % 60);
+                two(&mut b, 17, sod % 60);
+                let digits = self.digits as usize;
+                let mut frac = self.ts.nanos / 10u32.pow(9 - self.digits as u32);
+                for i in (0..digits).rev() {
+                    b[20 + i] = b'0' + (frac % 10) as u8;
+                    frac /= 10;
+                }
+                let len = if digits > 0 { 20 + digits } else { 19 };
+                b[len] = b'Z';
+                if let Ok(text) = core::str::from_utf8(&b[..=len]) {
+                    return f.write_str(text);
+                }
+            }
+        }
         // RFC 3339 has four-digit years; v7 reaches year 10889, written with five.
         write!(f, "{y:04}")?;
         write!(

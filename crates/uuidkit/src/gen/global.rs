@@ -49,9 +49,10 @@ use core::sync::atomic::{AtomicU64, Ordering};
 
 use super::clock::SystemClock;
 use super::policy::{mask64, GenError, Scale};
-use super::rng::{fork_generation, random_u64};
+use super::rng::{fork_generation, random_u64, with_thread_rng};
 use super::v1::GREGORIAN;
 use super::Clock;
+use super::RandomSource;
 use crate::Uuid;
 
 /// Runs a re-initialisation once per fork generation, without a lock.
@@ -106,6 +107,72 @@ impl ForkGuard {
     }
 }
 
+// ---- the clock --------------------------------------------------------------------------------
+
+/// A reading of the system clock (`CLOCK_REALTIME`, what [`SystemClock`] reads), as seconds
+/// (negative before 1970) and nanoseconds.
+///
+/// The process-wide generators read it directly and convert with plain `u64` arithmetic:
+/// `SystemTime::duration_since` and [`Timestamp`](crate::Timestamp)'s `i128` nanoseconds
+/// (several 128-bit divisions) together cost more than the clock read itself. Readings before
+/// 1970 or out of a layout's range take the general path, which also produces the errors.
+#[derive(Clone, Copy)]
+struct Reading {
+    secs: i64,
+    nanos: u32,
+}
+
+impl Reading {
+    #[cfg(unix)]
+    #[inline]
+    fn now() -> Reading {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid, writable `timespec` for the duration of the call, and
+        // `CLOCK_REALTIME` is a clock id every Unix supports.
+        let rc = unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut ts) };
+        if rc != 0 || !(0..1_000_000_000).contains(&ts.tv_nsec) {
+            return Reading::system();
+        }
+        // `time_t` is 32 bits wide on some targets.
+        #[allow(clippy::unnecessary_cast)]
+        Reading {
+            secs: ts.tv_sec as i64,
+            nanos: ts.tv_nsec as u32,
+        }
+    }
+
+    #[cfg(not(unix))]
+    #[inline]
+    fn now() -> Reading {
+        Reading::system()
+    }
+
+    /// The reading as [`SystemClock`] gives it.
+    #[cold]
+    fn system() -> Reading {
+        let ts = SystemClock.now();
+        Reading {
+            secs: ts.unix_seconds(),
+            nanos: ts.subsec_nanos(),
+        }
+    }
+
+    /// Seconds and nanoseconds since 1970, for a reading at or after 1970.
+    #[inline]
+    fn since_1970(self) -> Option<(u64, u32)> {
+        u64::try_from(self.secs).ok().map(|s| (s, self.nanos))
+    }
+
+    /// Nanoseconds since 1970, for the general path.
+    #[cold]
+    fn unix_nanos(self) -> i128 {
+        self.secs as i128 * 1_000_000_000 + self.nanos as i128
+    }
+}
+
 // ---- v7 ----------------------------------------------------------------------------------------
 
 const V7_COUNTER_BITS: u32 = 16;
@@ -135,7 +202,17 @@ static V7: V7State = V7State {
 
 fn v7_now_ms() -> Result<u64, GenError> {
     V7.guard.ensure(|| V7.packed.store(0, Ordering::Relaxed));
-    V7_SCALE.tick_of(SystemClock.now().unix_nanos())
+    let t = Reading::now();
+    if let Some((secs, nanos)) = t.since_1970() {
+        // u64 arithmetic for the common case; `secs` below 2^44 cannot overflow.
+        if secs < 1 << 44 {
+            let ms = secs * 1000 + (nanos / 1_000_000) as u64;
+            if ms < V7_MS_LIMIT {
+                return Ok(ms);
+            }
+        }
+    }
+    V7_SCALE.tick_of(t.unix_nanos())
 }
 
 /// A fresh 15-bit counter seed: the top counter bit stays clear as a rollover guard.
@@ -172,7 +249,12 @@ fn v7_reserve(now_ms: u64, want: usize) -> Result<(u64, u64, u64), GenError> {
 }
 
 fn v7_make(ms: u64, counter: u64) -> Uuid {
-    let tail = random_u64() & mask64(V7_TAIL_BITS);
+    v7_with_tail(ms, counter, random_u64())
+}
+
+#[inline]
+fn v7_with_tail(ms: u64, counter: u64, random: u64) -> Uuid {
+    let tail = random & mask64(V7_TAIL_BITS);
     let rand_a = (counter >> (V7_COUNTER_BITS - 12)) as u16;
     let rand_b = ((counter & mask64(V7_COUNTER_BITS - 12)) << V7_TAIL_BITS) | tail;
     Uuid::from_v7_parts(ms, rand_a, rand_b)
@@ -232,9 +314,12 @@ pub fn try_v7_batch(out: &mut [Uuid]) -> Result<(), GenError> {
     while !rest.is_empty() {
         let (ms, first, n) = v7_reserve(now, rest.len())?;
         let (run, tail) = rest.split_at_mut(n as usize);
-        for (slot, c) in run.iter_mut().zip(first..) {
-            *slot = v7_make(ms, c);
-        }
+        // One borrow of the thread's CSPRNG for the whole run.
+        with_thread_rng(|rng| {
+            for (slot, c) in run.iter_mut().zip(first..) {
+                *slot = v7_with_tail(ms, c, rng.next_u64());
+            }
+        });
         rest = tail;
     }
     Ok(())
@@ -295,7 +380,14 @@ impl GregorianState {
 
     fn next(&self) -> Result<(u64, u16, [u8; 6]), GenError> {
         self.guard.ensure(|| self.reinit());
-        let now = GREGORIAN.tick_of(SystemClock.now().unix_nanos())?;
+        let t = Reading::now();
+        let now = match t.since_1970() {
+            // 100-ns ticks since 1582 in u64: below 2^60 whenever `secs` is below 2^32.
+            Some((secs, nanos)) if secs < 1 << 32 => {
+                secs * 10_000_000 + (nanos / 100) as u64 + crate::GREGORIAN_OFFSET_TICKS
+            }
+            _ => GREGORIAN.tick_of(t.unix_nanos())?,
+        };
         let mut cur = self.tick.load(Ordering::Relaxed);
         let tick = loop {
             let next = now.max(cur + 1);

@@ -688,6 +688,38 @@ impl Sequencer {
         })
     }
 
+    /// The next pair for the same reading as the previous call, when that is a plain
+    /// increment of a counter that draws no randomness: exactly what [`Sequencer::step`]
+    /// would issue and record then, without its general checks. `None` means: take the
+    /// general path (a new reading, a random or exhausted counter, nothing issued yet).
+    ///
+    /// This is the inner loop of a batch (`fill`), where every UUID after the first shares
+    /// the reading.
+    #[inline]
+    pub(crate) fn next_same_reading(&mut self, r: &Reading) -> Option<Issued> {
+        let bits = match self.counter {
+            Counter::Fixed { bits } | Counter::Sequential { bits } => bits,
+            Counter::None | Counter::Random { .. } => return None,
+        };
+        let last = self.last.as_mut()?;
+        // `step` with this reading: no regression, effective tick and nanoseconds unchanged,
+        // and the tick not past the last one, so it increments the counter.
+        if r.tick != last.reading_tick || r.nanos != last.reading_nanos || r.tick > last.tick {
+            return None;
+        }
+        let next = last.counter.checked_add(1)?;
+        if next >> bits != 0 {
+            return None;
+        }
+        last.counter = next;
+        last.issued += 1;
+        Some(Issued {
+            tick: last.tick,
+            counter: next,
+            reset: false,
+        })
+    }
+
     /// Issues the next pair for `reading`, waiting for the clock (and re-reading it into
     /// `reading`) under [`OverflowPolicy::Wait`].
     pub(crate) fn next<C: Clock + ?Sized, R: RandomSource + ?Sized>(

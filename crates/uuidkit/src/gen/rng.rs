@@ -180,7 +180,7 @@ pub struct Csprng {
     /// Keystream; bytes before `pos` have been handed out (and wiped) or used as the next key.
     buf: [u8; BUF_LEN],
     pos: usize,
-    /// Bytes handed out since the key last received OS entropy.
+    /// Keystream bytes produced since the key last received OS entropy.
     since_reseed: usize,
     /// The fork generation the key was seeded in.
     generation: u64,
@@ -269,10 +269,13 @@ impl Csprng {
         self.key.copy_from_slice(next_key);
         next_key.fill(0);
         self.pos = KEY_LEN;
+        // Counted here, per refill, rather than per byte handed out: the hot path stays free of
+        // bookkeeping, and the interval is still measured in output.
+        self.since_reseed += BUF_LEN - KEY_LEN;
     }
 
     /// Copies buffered keystream into `dest`, wiping what it hands out.
-    #[inline]
+    #[inline(never)]
     fn take(&mut self, dest: &mut [u8]) {
         let mut dest = dest;
         while !dest.is_empty() {
@@ -285,18 +288,32 @@ impl Csprng {
             out.copy_from_slice(&avail[..n]);
             avail[..n].fill(0);
             self.pos += n;
-            self.since_reseed += n;
             dest = rest;
         }
+    }
+
+    /// `N` bytes of keystream, wiped from the buffer. The common case (they are all buffered)
+    /// is a fixed-size copy and clear, inlined, with no loop and no `memcpy`/`memset` call.
+    #[inline(always)]
+    fn take_array<const N: usize>(&mut self) -> [u8; N] {
+        let mut out = [0u8; N];
+        let pos = self.pos;
+        match self.buf.get_mut(pos..pos + N) {
+            Some(chunk) => {
+                out.copy_from_slice(chunk);
+                chunk.fill(0);
+                self.pos = pos + N;
+            }
+            None => self.take(&mut out),
+        }
+        out
     }
 
     /// 16 random bytes: the cost of one v4 UUID.
     #[inline]
     pub fn next_16(&mut self) -> [u8; 16] {
         self.check_fork();
-        let mut b = [0u8; 16];
-        self.take(&mut b);
-        b
+        self.take_array::<16>()
     }
 }
 
@@ -304,15 +321,21 @@ impl RandomSource for Csprng {
     #[inline]
     fn fill_bytes(&mut self, dest: &mut [u8]) {
         self.check_fork();
+        let pos = self.pos;
+        if dest.len() < 16 {
+            if let Some(chunk) = self.buf.get_mut(pos..pos + dest.len()) {
+                move_small(chunk, dest);
+                self.pos = pos + dest.len();
+                return;
+            }
+        }
         self.take(dest);
     }
 
     #[inline]
     fn next_u64(&mut self) -> u64 {
         self.check_fork();
-        let mut b = [0u8; 8];
-        self.take(&mut b);
-        u64::from_le_bytes(b)
+        u64::from_le_bytes(self.take_array::<8>())
     }
 }
 
@@ -328,6 +351,33 @@ impl Drop for Csprng {
         wipe(&mut self.key);
         wipe(&mut self.buf);
     }
+}
+
+/// Moves fewer than 16 bytes from `src` to `dst` (same length), zeroing `src`: in pieces of
+/// 1, 2, 4 and 8 bytes, each a fixed-size move, where a plain `copy_from_slice` of a variable
+/// length would call `memcpy` and `memset` for a handful of bytes (the generators draw 2, 8 or
+/// 10 at a time). Smallest piece first, so that a caller reading a short field and then a
+/// word (as `rand74` does) loads exactly what one store wrote, which the CPU can forward.
+#[inline(always)]
+fn move_small(src: &mut [u8], dst: &mut [u8]) {
+    let n = dst.len().min(src.len());
+    let mut at = 0;
+    macro_rules! piece {
+        ($k:literal) => {
+            if n & $k != 0 {
+                if let (Some(d), Some(s)) = (dst.get_mut(at..at + $k), src.get_mut(at..at + $k)) {
+                    d.copy_from_slice(s);
+                    s.fill(0);
+                }
+                at += $k;
+            }
+        };
+    }
+    piece!(1);
+    piece!(2);
+    piece!(4);
+    piece!(8);
+    let _ = at;
 }
 
 /// Best-effort erasure of secret bytes: `black_box` keeps the compiler from proving the stores
@@ -370,19 +420,36 @@ fn seeded_or_abort() -> Csprng {
 #[inline]
 pub fn with_thread_rng<T>(f: impl FnOnce(&mut Csprng) -> T) -> T {
     let mut f = Some(f);
-    let mut out = None;
-    let _ = THREAD_RNG.try_with(|cell| {
-        if let Ok(mut slot) = cell.try_borrow_mut() {
-            if let Some(f) = f.take() {
-                out = Some(f(slot.get_or_insert_with(seeded_or_abort)));
-            }
-        }
+    let done = THREAD_RNG.try_with(|cell| {
+        let mut slot = cell.try_borrow_mut().ok()?;
+        let rng = match slot.as_mut() {
+            Some(rng) => rng,
+            None => first_use(&mut slot),
+        };
+        // `f` is still there: it is only taken here, once.
+        f.take().map(|f| f(rng))
     });
-    match (out, f) {
-        (Some(v), _) => v,
-        (None, Some(f)) => f(&mut seeded_or_abort()),
-        // `f` is taken only right before it is called and its result stored.
-        (None, None) => unreachable!("thread RNG closure neither ran nor was returned"),
+    match done {
+        Ok(Some(v)) => v,
+        _ => with_temporary(f),
+    }
+}
+
+/// Seeds this thread's generator on its first use (kept out of the hot path).
+#[cold]
+#[inline(never)]
+fn first_use(slot: &mut Option<Csprng>) -> &mut Csprng {
+    slot.insert(seeded_or_abort())
+}
+
+/// A nested call, or a call during thread teardown: a freshly seeded temporary generator.
+#[cold]
+#[inline(never)]
+fn with_temporary<T>(f: Option<impl FnOnce(&mut Csprng) -> T>) -> T {
+    match f {
+        Some(f) => f(&mut seeded_or_abort()),
+        // `f` is taken only right before it is called and its result returned.
+        None => unreachable!("thread RNG closure neither ran nor was returned"),
     }
 }
 

@@ -338,7 +338,10 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
         }
         let mut reading = self.seq.read(&self.clock)?;
         for slot in out.iter_mut() {
-            *slot = self.issue(&mut reading)?;
+            *slot = match self.seq.next_same_reading(&reading) {
+                Some(i) => self.layout.make(i.tick, i.counter, &mut self.rng),
+                None => self.issue(&mut reading)?,
+            };
         }
         Ok(())
     }

@@ -1,0 +1,517 @@
+//! uuidkit side by side with `uuid` and `uuid-simd`, and the physical floors of this machine.
+//!
+//! A small harness instead of criterion: every figure is the median of many timed samples of a
+//! loop over 1024 prepared inputs, with `black_box` on inputs and outputs. It prints one
+//! Markdown table (see `scripts/bench` and BENCHMARKS.md).
+//!
+//! Run with `cargo bench -p uuidkit --bench compare` (optionally followed by `-- FILTER`, and
+//! `--rows` to leave out the table header, as `scripts/bench` does). Built,
+//! but not run, by `cargo test --all-targets` and `cargo clippy --all-targets`: without the
+//! `--bench` flag that `cargo bench` passes, `main` returns at once.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use uuid_simd::{AsOut, AsciiCase};
+use uuidkit::{Case, Format, Uuid};
+
+/// Inputs per operation; a power of two so that the index is a mask.
+const N: usize = 1024;
+/// Timed samples per operation; the median is reported.
+const SAMPLES: usize = 41;
+/// Wall time one sample should take, to dwarf the cost of reading the clock around it.
+const SAMPLE_TIME: Duration = Duration::from_millis(4);
+
+/// The CPU time of this thread. Timing with it rather than the wall clock leaves out the time
+/// the thread waits while other processes run, which on a busy 2-core machine otherwise
+/// dominates the spread.
+fn cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable `timespec`; CLOCK_THREAD_CPUTIME_ID exists on Linux.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// A timed loop: runs its operation `batch` times and says how long that took.
+struct Sampler<'a> {
+    per_call: usize,
+    run: Box<dyn FnMut(usize) -> Duration + 'a>,
+}
+
+/// A sampler calling `f` (which does `per_call` operations); `f` is inlined into the loop.
+fn sampler<'a>(per_call: usize, mut f: impl FnMut() + 'a) -> Sampler<'a> {
+    Sampler {
+        per_call,
+        run: Box::new(move |batch| {
+            let t = cpu_time();
+            for _ in 0..batch {
+                f();
+            }
+            cpu_time().saturating_sub(t)
+        }),
+    }
+}
+
+/// Median nanoseconds per operation of each sampler. The samples of the samplers are taken in
+/// turn, so that a disturbance (another process, frequency changes) hits all of them alike and
+/// the ratios of one run stay meaningful.
+fn measure_all(mut samplers: Vec<Sampler<'_>>) -> Vec<f64> {
+    // Warm up and find for each a batch size that fills a sample.
+    let batches: Vec<usize> = samplers
+        .iter_mut()
+        .map(|s| {
+            let mut batch = 1usize;
+            while (s.run)(batch) < SAMPLE_TIME / 4 && batch < 1 << 30 {
+                batch *= 2;
+            }
+            batch * 4
+        })
+        .collect();
+    let mut samples = vec![Vec::with_capacity(SAMPLES); samplers.len()];
+    for _ in 0..SAMPLES {
+        for ((s, &batch), out) in samplers.iter_mut().zip(&batches).zip(&mut samples) {
+            let t = (s.run)(batch);
+            out.push(t.as_nanos() as f64 / (batch * s.per_call) as f64);
+        }
+    }
+    samples
+        .into_iter()
+        .map(|mut v| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        })
+        .collect()
+}
+
+/// Median nanoseconds per operation of one sampler.
+fn measure(per_call: usize, f: impl FnMut()) -> f64 {
+    measure_all(vec![sampler(per_call, f)])[0]
+}
+
+/// Times uuidkit, and `uuid` and `uuid-simd` where given, interleaved.
+fn row<'a>(
+    op: &'static str,
+    target: Target,
+    kit: Sampler<'a>,
+    uuid: Option<Sampler<'a>>,
+    simd: Option<Sampler<'a>>,
+) -> Row {
+    let (has_uuid, has_simd) = (uuid.is_some(), simd.is_some());
+    let mut v = vec![kit];
+    v.extend(uuid);
+    v.extend(simd);
+    let m = measure_all(v);
+    Row {
+        op,
+        kit: m[0],
+        uuid: has_uuid.then(|| m[1]),
+        simd: has_simd.then(|| m[if has_uuid { 2 } else { 1 }]),
+        target,
+    }
+}
+
+/// A deterministic stream for the inputs (xorshift64*), so every run times the same data.
+struct Rand(u64);
+
+impl Rand {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn uuid(&mut self) -> Uuid {
+        Uuid::from_u64_pair(self.next(), self.next())
+    }
+}
+
+/// An index cycling through the prepared inputs.
+fn cycle() -> impl FnMut() -> usize {
+    let mut i = 0usize;
+    move || {
+        i = (i + 1) & (N - 1);
+        i
+    }
+}
+
+/// One line of the table.
+struct Row {
+    op: &'static str,
+    kit: f64,
+    uuid: Option<f64>,
+    simd: Option<f64>,
+    /// The target as a bound on a ratio (against `uuid` or `uuid-simd`) or an absolute figure.
+    target: Target,
+}
+
+#[derive(Clone, Copy)]
+enum Target {
+    None,
+    /// uuidkit ≤ x × uuid.
+    Uuid(f64),
+    /// uuidkit ≤ x × uuid-simd.
+    Simd(f64),
+    /// uuidkit ≤ x × uuid-simd and ≤ y × uuid.
+    Both(f64, f64),
+    /// uuidkit ≤ x ns.
+    Ns(f64),
+}
+
+/// The target for the comparison with one peer, and whether it is met.
+fn verdict(r: &Row, peer: &str, peer_ns: f64) -> String {
+    let bound = match (r.target, peer) {
+        (Target::Uuid(x), "uuid") | (Target::Simd(x), "uuid-simd") => Some(x),
+        (Target::Both(x, _), "uuid-simd") | (Target::Both(_, x), "uuid") => Some(x),
+        _ => None,
+    };
+    match (bound, r.target) {
+        (Some(x), _) => {
+            let ok = r.kit <= x * peer_ns;
+            format!("≤ {x}: {}", if ok { "met" } else { "**missed**" })
+        }
+        (None, Target::Ns(x)) => {
+            let ok = r.kit <= x;
+            format!("≤ {x} ns: {}", if ok { "met" } else { "**missed**" })
+        }
+        _ => "–".into(),
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if !args.iter().any(|a| a == "--bench") {
+        // `cargo test --all-targets` runs bench binaries without `--bench`: nothing to time.
+        println!("compare: run with `cargo bench --bench compare`; nothing to do in test mode");
+        return;
+    }
+    let filter: Option<&String> = args.iter().find(|a| !a.starts_with('-'));
+    let wanted = |op: &str| filter.is_none_or(|f| op.contains(f.as_str()));
+
+    let mut rng = Rand(0x9e37_79b9_7f4a_7c15);
+    let ids: Vec<Uuid> = (0..N).map(|_| rng.uuid()).collect();
+    let hyphenated: Vec<String> = ids.iter().map(|u| u.to_string()).collect();
+    let forms = [
+        Format::Hyphenated,
+        Format::Simple,
+        Format::Braced,
+        Format::Urn,
+    ];
+    let mixed: Vec<String> = ids
+        .iter()
+        .map(|u| {
+            let f = forms[(rng.next() % 4) as usize];
+            let mut buf = [0u8; uuidkit::MAX_ENCODED_LEN];
+            u.encode(f, Case::Lower, &mut buf).to_string()
+        })
+        .collect();
+    let peer_ids: Vec<uuid::Uuid> = ids
+        .iter()
+        .map(|u| uuid::Uuid::from_bytes(u.into_bytes()))
+        .collect();
+
+    let mut rows: Vec<Row> = Vec::new();
+
+    if wanted("parse hyphenated") {
+        let (mut a, mut b, mut c) = (cycle(), cycle(), cycle());
+        rows.push(row(
+            "parse hyphenated",
+            Target::Both(0.8, 0.25),
+            sampler(1, || {
+                let s = black_box(hyphenated[a()].as_str());
+                black_box(Uuid::parse_hyphenated(s).ok());
+            }),
+            Some(sampler(1, || {
+                let s = black_box(hyphenated[b()].as_str());
+                black_box(uuid::Uuid::parse_str(s).ok());
+            })),
+            Some(sampler(1, || {
+                let s = black_box(hyphenated[c()].as_bytes());
+                let mut out = [0u8; 16];
+                let ok = uuid_simd::parse_hyphenated(s, out.as_out()).is_ok();
+                black_box(ok.then_some(out));
+            })),
+        ));
+    }
+
+    if wanted("parse any form") {
+        let (mut a, mut b, mut c) = (cycle(), cycle(), cycle());
+        rows.push(row(
+            "parse any form (4 forms mixed at random)",
+            Target::Both(0.5, 0.25),
+            sampler(1, || {
+                let s = black_box(mixed[a()].as_str());
+                black_box(s.parse::<Uuid>().ok());
+            }),
+            Some(sampler(1, || {
+                let s = black_box(mixed[b()].as_str());
+                black_box(uuid::Uuid::parse_str(s).ok());
+            })),
+            Some(sampler(1, || {
+                let s = black_box(mixed[c()].as_bytes());
+                let mut out = [0u8; 16];
+                let ok = uuid_simd::parse(s, out.as_out()).is_ok();
+                black_box(ok.then_some(out));
+            })),
+        ));
+    }
+
+    for (op, case, peer_case) in [
+        ("format hyphenated lower", Case::Lower, AsciiCase::Lower),
+        ("format hyphenated upper", Case::Upper, AsciiCase::Upper),
+    ] {
+        if !wanted(op) {
+            continue;
+        }
+        let (mut a, mut b, mut c) = (cycle(), cycle(), cycle());
+        rows.push(row(
+            op,
+            Target::Simd(0.8),
+            sampler(1, || {
+                let u = black_box(&ids[a()]);
+                let mut buf = [0u8; uuidkit::MAX_ENCODED_LEN];
+                black_box(u.encode(Format::Hyphenated, case, &mut buf));
+            }),
+            Some(sampler(1, || {
+                let u = black_box(&peer_ids[b()]);
+                let mut buf = [0u8; 36];
+                match case {
+                    Case::Lower => black_box(u.hyphenated().encode_lower(&mut buf)),
+                    Case::Upper => black_box(u.hyphenated().encode_upper(&mut buf)),
+                };
+            })),
+            Some(sampler(1, || {
+                let u = black_box(&ids[c()]);
+                let mut buf = [0u8; 36];
+                black_box(uuid_simd::format_hyphenated(
+                    u.as_bytes(),
+                    buf.as_out(),
+                    peer_case,
+                ));
+            })),
+        ));
+    }
+
+    if wanted("format simple") {
+        let (mut a, mut b, mut c) = (cycle(), cycle(), cycle());
+        rows.push(row(
+            "format simple lower",
+            Target::None,
+            sampler(1, || {
+                let u = black_box(&ids[a()]);
+                let mut buf = [0u8; uuidkit::MAX_ENCODED_LEN];
+                black_box(u.encode(Format::Simple, Case::Lower, &mut buf));
+            }),
+            Some(sampler(1, || {
+                let u = black_box(&peer_ids[b()]);
+                let mut buf = [0u8; 32];
+                black_box(u.simple().encode_lower(&mut buf));
+            })),
+            Some(sampler(1, || {
+                let u = black_box(&ids[c()]);
+                let mut buf = [0u8; 32];
+                black_box(uuid_simd::format_simple(
+                    u.as_bytes(),
+                    buf.as_out(),
+                    AsciiCase::Lower,
+                ));
+            })),
+        ));
+    }
+
+    if wanted("v4") {
+        rows.push(row(
+            "v4",
+            Target::Uuid(0.5),
+            sampler(1, || {
+                black_box(uuidkit::v4());
+            }),
+            Some(sampler(1, || {
+                black_box(uuid::Uuid::new_v4());
+            })),
+            None,
+        ));
+    }
+
+    if wanted("v7") {
+        rows.push(row(
+            "v7 (process-wide generator)",
+            Target::Uuid(0.5),
+            sampler(1, || {
+                black_box(uuidkit::v7());
+            }),
+            Some(sampler(1, || {
+                black_box(uuid::Uuid::now_v7());
+            })),
+            None,
+        ));
+        let mut batch = vec![Uuid::NIL; 1024];
+        rows.push(row(
+            "v7 batch of 1024, per UUID (uuid: now_v7 in a loop)",
+            Target::Ns(5.0),
+            sampler(1024, || {
+                uuidkit::v7_batch(black_box(&mut batch));
+            }),
+            Some(sampler(1, || {
+                black_box(uuid::Uuid::now_v7());
+            })),
+            None,
+        ));
+    }
+
+    let node = [0x01, 0x23, 0x45, 0x67, 0x89, 0xab];
+    if wanted("v1") {
+        rows.push(row(
+            "v1 (process-wide generator)",
+            Target::Uuid(0.6),
+            sampler(1, || {
+                black_box(uuidkit::v1());
+            }),
+            Some(sampler(1, || {
+                black_box(uuid::Uuid::now_v1(&node));
+            })),
+            None,
+        ));
+    }
+    if wanted("v6") {
+        rows.push(row(
+            "v6 (process-wide generator)",
+            Target::Uuid(0.6),
+            sampler(1, || {
+                black_box(uuidkit::v6());
+            }),
+            Some(sampler(1, || {
+                black_box(uuid::Uuid::now_v6(&node));
+            })),
+            None,
+        ));
+    }
+
+    let name = b"www.example.com";
+    if wanted("v5") {
+        rows.push(row(
+            "v5 (DNS namespace, 15-byte name)",
+            Target::Uuid(0.7),
+            sampler(1, || {
+                black_box(Uuid::new_v5(&Uuid::NAMESPACE_DNS, black_box(name)));
+            }),
+            Some(sampler(1, || {
+                black_box(uuid::Uuid::new_v5(
+                    &uuid::Uuid::NAMESPACE_DNS,
+                    black_box(name),
+                ));
+            })),
+            None,
+        ));
+    }
+    if wanted("v3") {
+        rows.push(row(
+            "v3 (DNS namespace, 15-byte name)",
+            Target::Uuid(1.0),
+            sampler(1, || {
+                black_box(Uuid::new_v3(&Uuid::NAMESPACE_DNS, black_box(name)));
+            }),
+            Some(sampler(1, || {
+                black_box(uuid::Uuid::new_v3(
+                    &uuid::Uuid::NAMESPACE_DNS,
+                    black_box(name),
+                ));
+            })),
+            None,
+        ));
+    }
+
+    // ---- physical floors ----
+    if wanted("floor") {
+        rows.push(Row {
+            op: "floor: SystemTime::now",
+            kit: measure(1, || {
+                black_box(std::time::SystemTime::now());
+            }),
+            uuid: None,
+            simd: None,
+            target: Target::None,
+        });
+        rows.push(Row {
+            op: "floor: ChaCha12 keystream, per 16 bytes (64 KiB runs)",
+            kit: chacha12_per_16(),
+            uuid: None,
+            simd: None,
+            target: Target::None,
+        });
+        let (l1, big) = memcpy_per_36();
+        rows.push(Row {
+            op: "floor: memcpy of 36 bytes at L1 bandwidth (16 KiB runs)",
+            kit: l1,
+            uuid: None,
+            simd: None,
+            target: Target::None,
+        });
+        rows.push(Row {
+            op: "floor: memcpy of 36 bytes at memory bandwidth (64 MiB runs)",
+            kit: big,
+            uuid: None,
+            simd: None,
+            target: Target::None,
+        });
+    }
+
+    print_table(&rows, !args.iter().any(|a| a == "--rows"));
+}
+
+fn chacha12_per_16() -> f64 {
+    use chacha20::cipher::{KeyIvInit, StreamCipher};
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut cipher = chacha20::ChaCha12::new(&[7u8; 32].into(), &[0u8; 12].into());
+    let per_byte = measure(buf.len(), || {
+        cipher.apply_keystream(black_box(&mut buf));
+    });
+    per_byte * 16.0
+}
+
+/// Nanoseconds per 36 bytes of `copy_from_slice`, in L1 and beyond the caches.
+fn memcpy_per_36() -> (f64, f64) {
+    let at = |len: usize| {
+        // The destination starts 1 KiB + 64 bytes off the source's 4 KiB alignment: copies
+        // between addresses equal modulo 4 KiB stall on false store-to-load dependencies.
+        let src = vec![1u8; len];
+        let mut dst_buf = vec![0u8; len + 4096];
+        let dst = &mut dst_buf[1088..1088 + len];
+        measure(len, || {
+            dst.copy_from_slice(black_box(&src));
+            black_box(&mut *dst);
+        }) * 36.0
+    };
+    (at(16 * 1024), at(64 * 1024 * 1024))
+}
+
+/// One line per (operation, peer): `| operation | uuidkit ns | peer | peer ns | ratio | target |`.
+fn print_table(rows: &[Row], header: bool) {
+    if header {
+        println!("| operation | uuidkit ns/op | peer | peer ns/op | uuidkit/peer | target |");
+        println!("|---|---:|---|---:|---:|---|");
+    }
+    for r in rows {
+        let peers: Vec<(&str, f64)> = [("uuid", r.uuid), ("uuid-simd", r.simd)]
+            .into_iter()
+            .filter_map(|(name, ns)| ns.map(|ns| (name, ns)))
+            .collect();
+        if peers.is_empty() {
+            println!("| {} | {:.2} | – | – | – | – |", r.op, r.kit);
+        }
+        for (name, ns) in peers {
+            println!(
+                "| {} | {:.2} | {} | {:.2} | {:.2} | {} |",
+                r.op,
+                r.kit,
+                name,
+                ns,
+                r.kit / ns,
+                verdict(r, name, ns)
+            );
+        }
+    }
+}

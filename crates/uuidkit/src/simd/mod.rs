@@ -1,0 +1,556 @@
+//! SIMD kernels for the text codecs, chosen once per process by what the CPU can do.
+//!
+//! The scalar `const fn` code in `parse.rs` and `fmt.rs` is the reference: every kernel here
+//! accepts exactly the inputs the scalar fast path accepts and returns the same bytes; a rejected
+//! input goes back to the scalar slow path for its diagnosis, so errors never depend on the CPU.
+//! The unit tests in `tests.rs` check every level this machine can run against the scalar code.
+//!
+//! Dispatch works like an ifunc: [`active`] reads one pointer to a [`Kernels`] table. The pointer
+//! starts at a table whose entries detect the CPU, store the best supported table and forward
+//! the call, so detection costs one time and every later call is a load and an indirect call.
+//! Without `std` there is no run-time detection and the table is chosen at compile time from the
+//! enabled target features; without the `simd` feature the scalar table is used directly.
+
+use crate::error::Error;
+use crate::fmt::{Case, Format};
+use crate::Uuid;
+
+#[cfg(all(feature = "simd", target_arch = "aarch64", target_endian = "little"))]
+mod aarch64;
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+mod x86;
+
+#[cfg(test)]
+mod tests;
+
+/// An instruction-set level with its own kernels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Level {
+    /// The portable `const fn` code.
+    Scalar,
+    /// x86-64 with SSSE3 (`pshufb`, `pmaddubsw`): 16 bytes per step.
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    Ssse3,
+    /// x86-64 with AVX2: 32 bytes per step.
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    Avx2,
+    /// AArch64 Advanced SIMD (always present on AArch64).
+    #[cfg(all(feature = "simd", target_arch = "aarch64", target_endian = "little"))]
+    Neon,
+}
+
+/// The one table of dispatched functions: every level provides each entry.
+///
+/// Contract shared by all levels (the unit tests check it on every level the machine runs):
+/// - `parse`, `hyphenated` and `simple` return exactly what the scalar `const fn`s
+///   `parse::parse`, `parse::parse_hyphenated` and `parse::parse_simple` return: a SIMD level
+///   accepts exactly what the scalar fast path accepts, with the same bytes, and hands every
+///   rejected input to the scalar slow path for the error;
+/// - `encode_*` write exactly what `Uuid::encode_hyphenated` / `encode_simple` return.
+///
+/// The entries return the final `Result` so that the caller has nothing left to repack. They
+/// are `unsafe fn` because a SIMD kernel may only run on a CPU with its features; a
+/// `&'static Kernels` is only ever handed out for a supported level (see [`Level::kernels`]),
+/// which is what makes the safe wrappers below sound.
+pub(crate) struct Kernels {
+    pub(crate) level: Level,
+    parse: unsafe fn(&[u8]) -> Result<Uuid, Error>,
+    hyphenated: unsafe fn(&[u8]) -> Result<Uuid, Error>,
+    simple: unsafe fn(&[u8]) -> Result<Uuid, Error>,
+    encode_hyphenated: unsafe fn(&[u8; 16], Case, &mut [u8; 36]),
+    encode_simple: unsafe fn(&[u8; 16], Case, &mut [u8; 32]),
+    encode_lines: unsafe fn(&[Uuid], Format, Case, &mut [u8]) -> usize,
+}
+
+impl Kernels {
+    /// Any of the four text forms (hyphenated, simple, braced, URN).
+    #[inline(always)]
+    pub(crate) fn parse(&self, s: &[u8]) -> Result<Uuid, Error> {
+        // SAFETY: `self` is a table of a level this CPU supports (type invariant of `Kernels`
+        // references, see the struct docs).
+        unsafe { (self.parse)(s) }
+    }
+
+    /// The bare hyphenated form only.
+    #[inline(always)]
+    pub(crate) fn hyphenated(&self, s: &[u8]) -> Result<Uuid, Error> {
+        // SAFETY: as in `parse`.
+        unsafe { (self.hyphenated)(s) }
+    }
+
+    /// The 32-digit simple form only.
+    #[inline(always)]
+    pub(crate) fn simple(&self, s: &[u8]) -> Result<Uuid, Error> {
+        // SAFETY: as in `parse`.
+        unsafe { (self.simple)(s) }
+    }
+
+    /// Writes the hyphenated form.
+    #[inline(always)]
+    pub(crate) fn encode_hyphenated(&self, b: &[u8; 16], case: Case, out: &mut [u8; 36]) {
+        // SAFETY: as in `parse`.
+        unsafe { (self.encode_hyphenated)(b, case, out) }
+    }
+
+    /// Writes the simple form.
+    #[inline(always)]
+    pub(crate) fn encode_simple(&self, b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
+        // SAFETY: as in `parse`.
+        unsafe { (self.encode_simple)(b, case, out) }
+    }
+
+    /// Writes each UUID in `format`, each followed by `\n`, as many as fit; returns the bytes
+    /// written.
+    #[inline(always)]
+    pub(crate) fn encode_lines(
+        &self,
+        u: &[Uuid],
+        format: Format,
+        case: Case,
+        out: &mut [u8],
+    ) -> usize {
+        // SAFETY: as in `parse`.
+        unsafe { (self.encode_lines)(u, format, case, out) }
+    }
+}
+
+// ---- the scalar level -------------------------------------------------------------------------
+
+mod scalar {
+    use crate::error::Error;
+    use crate::fmt::Case;
+    use crate::Uuid;
+
+    pub(super) fn parse(s: &[u8]) -> Result<Uuid, Error> {
+        crate::parse::parse(s)
+    }
+
+    pub(super) fn hyphenated(s: &[u8]) -> Result<Uuid, Error> {
+        crate::parse::parse_hyphenated(s)
+    }
+
+    pub(super) fn simple(s: &[u8]) -> Result<Uuid, Error> {
+        crate::parse::parse_simple(s)
+    }
+
+    pub(super) fn encode_hyphenated(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {
+        *out = Uuid::from_bytes(*b).encode_hyphenated(case);
+    }
+
+    pub(super) fn encode_simple(b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
+        *out = Uuid::from_bytes(*b).encode_simple(case);
+    }
+
+    pub(super) fn encode_lines(
+        u: &[Uuid],
+        format: crate::fmt::Format,
+        case: Case,
+        out: &mut [u8],
+    ) -> usize {
+        super::encode_lines_body!(u, format, case, out, encode_hyphenated, encode_simple)
+    }
+}
+
+static SCALAR: Kernels = Kernels {
+    level: Level::Scalar,
+    parse: scalar::parse,
+    hyphenated: scalar::hyphenated,
+    simple: scalar::simple,
+    encode_hyphenated: scalar::encode_hyphenated,
+    encode_simple: scalar::encode_simple,
+    encode_lines: scalar::encode_lines,
+};
+
+/// The loop of `encode_lines` around a level's two encoders (`unsafe fn`s needing the level's
+/// target features, called from a function that has them): one loop per form, so that the
+/// encoder inlines and nothing but the stores is left per UUID.
+macro_rules! encode_lines_body {
+    ($u:expr, $format:expr, $case:expr, $out:expr, $hyphenated:path, $simple:path) => {{
+        let (u, case, out): (&[$crate::Uuid], $crate::fmt::Case, &mut [u8]) = ($u, $case, $out);
+        let mut at = 0usize;
+        macro_rules! each {
+                                ($n:literal, |$b:ident, $line:ident| $body:block) => {
+                                    for one in u {
+                                        let Some($line) = out
+                                            .get_mut(at..)
+                                            .and_then(|r| r.first_chunk_mut::<{ $n + 1 }>())
+                                        else {
+                                            break;
+                                        };
+                                        let $b = one.as_bytes();
+                                        $body
+                                        $line[$n] = b'\n';
+                                        at += $n + 1;
+                                    }
+                                };
+                            }
+        match $format {
+            $crate::fmt::Format::Hyphenated => each!(36, |b, line| {
+                if let Some(body) = line.first_chunk_mut::<36>() {
+                    // SAFETY: the caller has the encoder's target features.
+                    #[allow(unused_unsafe)]
+                    unsafe {
+                        $hyphenated(b, case, body)
+                    };
+                }
+            }),
+            $crate::fmt::Format::Simple => each!(32, |b, line| {
+                if let Some(body) = line.first_chunk_mut::<32>() {
+                    // SAFETY: as above.
+                    #[allow(unused_unsafe)]
+                    unsafe {
+                        $simple(b, case, body)
+                    };
+                }
+            }),
+            $crate::fmt::Format::Braced => each!(38, |b, line| {
+                if let Some(([open], rest)) = line.split_first_chunk_mut::<1>() {
+                    *open = b'{';
+                    if let Some((body, [close, ..])) = rest.split_first_chunk_mut::<36>() {
+                        // SAFETY: as above.
+                        #[allow(unused_unsafe)]
+                        unsafe {
+                            $hyphenated(b, case, body)
+                        };
+                        *close = b'}';
+                    }
+                }
+            }),
+            $crate::fmt::Format::Urn => each!(45, |b, line| {
+                if let Some((prefix, rest)) = line.split_first_chunk_mut::<9>() {
+                    *prefix = *b"urn:uuid:";
+                    if let Some(body) = rest.first_chunk_mut::<36>() {
+                        // SAFETY: as above.
+                        #[allow(unused_unsafe)]
+                        unsafe {
+                            $hyphenated(b, case, body)
+                        };
+                    }
+                }
+            }),
+        }
+        at
+    }};
+}
+pub(crate) use encode_lines_body;
+
+// ---- shared pieces for the SIMD levels ----------------------------------------------------------
+
+/// The three parsing entries of a level, around its two body kernels (each
+/// `unsafe fn(&[u8; N]) -> Option<[u8; 16]>` needing the level's target features). The
+/// any-form parser has the same length dispatch and brace/prefix checks as
+/// `parse::parse_fast`; rejected input goes to the scalar slow path. A macro rather than
+/// generic functions so that the kernels inline into each level's `#[target_feature]`
+/// functions.
+#[cfg(feature = "simd")]
+#[allow(unused_macros)] // unused on targets without a SIMD level
+macro_rules! parse_entries {
+    ($feature:literal, $parse:ident, $hyphenated:ident, $simple:ident,
+     $hyphenated_body:path, $simple_body:path) => {
+        $crate::simd::parse_entries!(
+            $feature,
+            $hyphenated,
+            $simple,
+            $hyphenated_body,
+            $simple_body
+        );
+
+        #[target_feature(enable = $feature)]
+        unsafe fn $parse(s: &[u8]) -> Result<$crate::Uuid, $crate::error::Error> {
+            let bytes = match s.len() {
+                36 => match s.first_chunk::<36>() {
+                    // SAFETY: this function has the target features the kernel needs.
+                    Some(body) => unsafe { $hyphenated_body(body) },
+                    None => None,
+                },
+                32 => match s.first_chunk::<32>() {
+                    // SAFETY: as above.
+                    Some(body) => unsafe { $simple_body(body) },
+                    None => None,
+                },
+                38 => match s.split_first() {
+                    Some((b'{', rest)) => match rest.split_first_chunk::<36>() {
+                        // SAFETY: as above.
+                        Some((body, [b'}'])) => unsafe { $hyphenated_body(body) },
+                        _ => None,
+                    },
+                    _ => None,
+                },
+                45 => match s.split_first_chunk::<9>() {
+                    Some((prefix, rest)) if $crate::simd::is_urn_prefix(prefix) => {
+                        match rest.first_chunk::<36>() {
+                            // SAFETY: as above.
+                            Some(body) => unsafe { $hyphenated_body(body) },
+                            None => None,
+                        }
+                    }
+                    _ => None,
+                },
+                _ => None,
+            };
+            match bytes {
+                Some(b) => Ok($crate::Uuid::from_bytes(b)),
+                None => Err($crate::parse::diagnose_cold(s)),
+            }
+        }
+    };
+    // Only the one-form entries (a level with its own any-form parser).
+    ($feature:literal, $hyphenated:ident, $simple:ident,
+     $hyphenated_body:path, $simple_body:path) => {
+        #[target_feature(enable = $feature)]
+        unsafe fn $hyphenated(s: &[u8]) -> Result<$crate::Uuid, $crate::error::Error> {
+            if let Some(body) = s.first_chunk::<36>() {
+                if s.len() == 36 {
+                    // SAFETY: this function has the target features the kernel needs.
+                    if let Some(b) = unsafe { $hyphenated_body(body) } {
+                        return Ok($crate::Uuid::from_bytes(b));
+                    }
+                }
+            }
+            Err($crate::parse::hyphenated_error(s))
+        }
+
+        #[target_feature(enable = $feature)]
+        unsafe fn $simple(s: &[u8]) -> Result<$crate::Uuid, $crate::error::Error> {
+            if let Some(body) = s.first_chunk::<32>() {
+                if s.len() == 32 {
+                    // SAFETY: this function has the target features the kernel needs.
+                    if let Some(b) = unsafe { $simple_body(body) } {
+                        return Ok($crate::Uuid::from_bytes(b));
+                    }
+                }
+            }
+            Err($crate::parse::simple_error(s))
+        }
+    };
+}
+#[cfg(feature = "simd")]
+#[allow(unused_imports)]
+pub(crate) use parse_entries;
+
+/// `urn:uuid:` in any letter case, as `parse::is_urn_prefix` decides it: OR-ing 0x20 into a
+/// letter position lower-cases exactly the two bytes that spell that letter; the colons are
+/// compared as they are.
+#[cfg(feature = "simd")]
+#[allow(dead_code)] // unused on targets without a SIMD level
+#[inline(always)]
+pub(crate) fn is_urn_prefix(p: &[u8; 9]) -> bool {
+    const WANT: u64 = u64::from_le_bytes(*b"urn:uuid");
+    const LETTERS: u64 = 0x2020_2020_0020_2020;
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&p[..8]);
+    (u64::from_le_bytes(w) | LETTERS) == WANT && p[8] == b':'
+}
+
+// ---- level selection --------------------------------------------------------------------------
+
+/// Feature test: at run time with `std`, from the compile-time target features without it.
+#[cfg(all(feature = "simd", target_arch = "x86_64", feature = "std"))]
+macro_rules! has_x86_feature {
+    ($f:tt) => {
+        std::is_x86_feature_detected!($f)
+    };
+}
+#[cfg(all(feature = "simd", target_arch = "x86_64", not(feature = "std")))]
+macro_rules! has_x86_feature {
+    ($f:tt) => {
+        cfg!(target_feature = $f)
+    };
+}
+
+impl Level {
+    /// Every level compiled into this build, slowest first.
+    pub(crate) const ALL: &'static [Level] = &[
+        Level::Scalar,
+        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+        Level::Ssse3,
+        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+        Level::Avx2,
+        #[cfg(all(feature = "simd", target_arch = "aarch64", target_endian = "little"))]
+        Level::Neon,
+    ];
+
+    /// A short name for the level (`"avx2"`, `"scalar"`, ...).
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            Level::Scalar => "scalar",
+            #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+            Level::Ssse3 => "ssse3",
+            #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+            Level::Avx2 => "avx2",
+            #[cfg(all(feature = "simd", target_arch = "aarch64", target_endian = "little"))]
+            Level::Neon => "neon",
+        }
+    }
+
+    /// Whether this CPU can run the level.
+    pub(crate) fn is_supported(self) -> bool {
+        match self {
+            Level::Scalar => true,
+            #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+            Level::Ssse3 => has_x86_feature!("ssse3"),
+            #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+            Level::Avx2 => has_x86_feature!("avx2"),
+            // Advanced SIMD is part of the AArch64 base architecture.
+            #[cfg(all(feature = "simd", target_arch = "aarch64", target_endian = "little"))]
+            Level::Neon => true,
+        }
+    }
+
+    /// The level's table, if this CPU can run it. The only way to a SIMD table: this check is
+    /// what makes calling through a `&'static Kernels` safe.
+    pub(crate) fn kernels(self) -> Option<&'static Kernels> {
+        if !self.is_supported() {
+            return None;
+        }
+        Some(match self {
+            Level::Scalar => &SCALAR,
+            #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+            Level::Ssse3 => &x86::SSSE3,
+            #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+            Level::Avx2 => &x86::AVX2,
+            #[cfg(all(feature = "simd", target_arch = "aarch64", target_endian = "little"))]
+            Level::Neon => &aarch64::NEON,
+        })
+    }
+}
+
+/// The fastest table this CPU supports.
+fn best() -> &'static Kernels {
+    let mut best = &SCALAR;
+    for level in Level::ALL {
+        if let Some(k) = level.kernels() {
+            best = k;
+        }
+    }
+    best
+}
+
+#[cfg(all(feature = "simd", feature = "std"))]
+mod select {
+    use super::{best, Kernels, Level};
+    use crate::error::Error;
+    use crate::fmt::{Case, Format};
+    use crate::Uuid;
+    use core::sync::atomic::{AtomicPtr, Ordering};
+
+    /// Points at [`DETECT`] until the first call, then at the chosen table for good. Relaxed
+    /// ordering suffices: every table is a `static` (nothing to publish), and a thread that
+    /// still sees `DETECT` merely detects again and stores the same pointer.
+    static ACTIVE: AtomicPtr<Kernels> = AtomicPtr::new(&DETECT as *const Kernels as *mut Kernels);
+
+    fn choose() -> &'static Kernels {
+        let k = best();
+        ACTIVE.store(k as *const Kernels as *mut Kernels, Ordering::Relaxed);
+        k
+    }
+
+    fn detect_parse(s: &[u8]) -> Result<Uuid, Error> {
+        choose().parse(s)
+    }
+    fn detect_hyphenated(s: &[u8]) -> Result<Uuid, Error> {
+        choose().hyphenated(s)
+    }
+    fn detect_simple(s: &[u8]) -> Result<Uuid, Error> {
+        choose().simple(s)
+    }
+    fn detect_encode_hyphenated(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {
+        choose().encode_hyphenated(b, case, out)
+    }
+    fn detect_encode_simple(b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
+        choose().encode_simple(b, case, out)
+    }
+    fn detect_encode_lines(u: &[Uuid], format: Format, case: Case, out: &mut [u8]) -> usize {
+        choose().encode_lines(u, format, case, out)
+    }
+
+    /// The first-call table: each entry selects the real table and forwards to it. Safe to
+    /// call on any CPU (it is plain code), so handing it out keeps the `Kernels` invariant.
+    static DETECT: Kernels = Kernels {
+        level: Level::Scalar,
+        parse: detect_parse,
+        hyphenated: detect_hyphenated,
+        simple: detect_simple,
+        encode_hyphenated: detect_encode_hyphenated,
+        encode_simple: detect_encode_simple,
+        encode_lines: detect_encode_lines,
+    };
+
+    #[inline(always)]
+    pub(super) fn active() -> &'static Kernels {
+        // SAFETY: `ACTIVE` only ever holds the address of `DETECT` or of a table returned by
+        // `Level::kernels` (through `best`), all `static`s: valid for `'static` and supported.
+        unsafe { &*ACTIVE.load(Ordering::Relaxed) }
+    }
+}
+
+/// The table in use: the best level of this CPU (chosen at the first call).
+#[cfg(all(feature = "simd", feature = "std"))]
+#[inline(always)]
+pub(crate) fn active() -> &'static Kernels {
+    select::active()
+}
+
+/// The table in use: without `std` the level is fixed by the compile-time target features.
+#[cfg(not(all(feature = "simd", feature = "std")))]
+#[inline(always)]
+pub(crate) fn active() -> &'static Kernels {
+    best()
+}
+
+/// The level the text codecs use on this CPU (forces detection if not done yet).
+pub(crate) fn active_level() -> Level {
+    let k = active();
+    if k.level == Level::Scalar {
+        // Possibly still the detection table: the real choice is what `best` returns.
+        best().level
+    } else {
+        k.level
+    }
+}
+
+/// Runs `f` with the table of every level this machine supports; for the tests that check each
+/// level against the scalar code.
+#[cfg(test)]
+pub(crate) fn for_each_level(mut f: impl FnMut(&'static Kernels)) {
+    for level in Level::ALL {
+        if let Some(k) = level.kernels() {
+            f(k);
+        }
+    }
+}
+
+/// The instruction set the text codecs (parsing and formatting) use on this CPU: `"avx2"`,
+/// `"ssse3"`, `"neon"` or `"scalar"` (also when built without the `simd` feature).
+///
+/// The choice is made once, at the first call of a codec, from what the CPU reports; every
+/// level gives the same results.
+///
+/// ```
+/// let level = uuidkit::simd_level();
+/// assert!(["avx2", "ssse3", "neon", "scalar"].contains(&level));
+/// ```
+pub fn simd_level() -> &'static str {
+    active_level().name()
+}
+
+/// Writes each UUID of `uuids` in `format` and `case`, each followed by a newline, into `out`,
+/// as many as fit whole; returns the number of bytes written (always ASCII: `n` UUIDs take
+/// `n * (format.len() + 1)` bytes).
+///
+/// The batch form of [`Uuid::encode_bytes`] for output of many UUIDs (the `uuidkit gen` loop):
+/// one call into the CPU's SIMD kernel per batch instead of one per UUID.
+///
+/// ```
+/// use uuidkit::{Case, Format, Uuid};
+/// let ids = [Uuid::NIL, Uuid::MAX];
+/// let mut out = [0u8; 100];
+/// let n = uuidkit::encode_lines(&ids, Format::Simple, Case::Upper, &mut out);
+/// assert_eq!(n, 66);
+/// assert_eq!(&out[..n], b"00000000000000000000000000000000\nFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF\n");
+/// // Only whole lines are written.
+/// assert_eq!(uuidkit::encode_lines(&ids, Format::Hyphenated, Case::Lower, &mut out[..40]), 37);
+/// ```
+pub fn encode_lines(uuids: &[Uuid], format: Format, case: Case, out: &mut [u8]) -> usize {
+    active().encode_lines(uuids, format, case, out)
+}
