@@ -261,3 +261,68 @@ fn the_ldif_check_on_fixed_cases() {
         Some(0)
     );
 }
+
+/// Found by the `gen_order` fuzz target (its input is `fuzz/seeds/gen_order/
+/// regression_v6_coarse_clock_wrap`): on a clock of 1 ms resolution a reading 8 ticks before the
+/// end of the 60-bit field let the simulated sub-ticks (RFC 9562 §6.1) run past 2^60, and the
+/// tick was written modulo 2^60: a v6 UUID with timestamp 0, sorting before all others. The
+/// generator must stop with a time-range error instead.
+#[test]
+fn coarse_clock_at_the_end_of_the_range_never_wraps_to_zero() {
+    use uuidkit::gen::{FixedClock, GregorianBuilder, SeqRandom, V7Builder};
+    use uuidkit::Timestamp;
+    let end_ticks = 1u64 << 60;
+    let t = Timestamp::from_gregorian_ticks(end_ticks - 8);
+    let clock = FixedClock::new(t).with_resolution(1_000_000);
+    let mut g6 = GregorianBuilder::new()
+        .build_v6(&clock, SeqRandom::new(1))
+        .unwrap();
+    let mut g1 = GregorianBuilder::new()
+        .build_v1(&clock, SeqRandom::new(1))
+        .unwrap();
+    for (name, next) in [
+        ("v6", &mut || g6.next() as Result<uuidkit::Uuid, _>),
+        ("v1", &mut || g1.next()),
+    ]
+        as [(
+            &str,
+            &mut dyn FnMut() -> Result<uuidkit::Uuid, uuidkit::gen::GenError>,
+        ); 2]
+    {
+        let mut issued = Vec::new();
+        let err = loop {
+            match next() {
+                Ok(u) => issued.push(u.gregorian_ticks().unwrap()),
+                Err(e) => break e,
+            }
+            assert!(issued.len() <= 8, "{name}: {issued:?}");
+        };
+        assert!(err.is_time_range(), "{name}: {err}");
+        let want: Vec<u64> = (end_ticks - 8..end_ticks).collect();
+        assert_eq!(
+            issued, want,
+            "{name}: every tick up to the last, then the error"
+        );
+    }
+    // v7 with a clock coarser than a millisecond, 3 ms before the end of its 48-bit field.
+    let end_ms = 1u64 << 48;
+    let clock =
+        FixedClock::new(Timestamp::from_unix_millis(end_ms - 3)).with_resolution(16_000_000);
+    let mut g7 = V7Builder::new()
+        .method(uuidkit::gen::V7Method::Counter { bits: 12 })
+        .build(&clock, SeqRandom::new(2))
+        .unwrap();
+    let mut last = 0;
+    let err = loop {
+        match g7.next() {
+            Ok(u) => {
+                let ms = u.unix_ts_ms().unwrap();
+                assert!(ms >= last && ms < end_ms, "{u}");
+                last = ms;
+            }
+            Err(e) => break e,
+        }
+    };
+    assert!(err.is_time_range(), "{err}");
+    assert_eq!(last, end_ms - 1);
+}
