@@ -396,47 +396,53 @@ pub fn check_gen_order(case: &GenCase) {
         assert_eq!(clock.readings(), i + 1, "one clock reading per call");
         // Generated UUIDs are never Nil: the written prefix is what was issued.
         let issued = out.iter().take_while(|u| !u.is_nil()).count();
-        let ctx = format!("step {i} ({step:?}, reading {reading}) of {case:?}: {result:?}");
+        // Built only when an assertion fails: formatting the case is costly.
+        let ctx = || format!("step {i} ({step:?}, reading {reading}) of {case:?}: {result:?}");
         let Some(tick) = model_tick(case.kind, reading) else {
-            assert!(result.is_err_and(|e| e.is_time_range()), "{ctx}");
-            assert_eq!(issued, 0, "{ctx}");
+            assert!(result.is_err_and(|e| e.is_time_range()), "{}", ctx());
+            assert_eq!(issued, 0, "{}", ctx());
             continue;
         };
         let regressed = highest
             .is_some_and(|(t, hn)| tick < t && (hn - reading) > i128::from(case.threshold_nanos));
         if regressed && case.regression_error {
-            assert!(result.is_err_and(|e| e.is_clock_regression()), "{ctx}");
-            assert_eq!(issued, 0, "{ctx}");
+            assert!(result.is_err_and(|e| e.is_clock_regression()), "{}", ctx());
+            assert_eq!(issued, 0, "{}", ctx());
             continue;
         }
         match result {
-            Ok(()) => assert_eq!(issued, n, "{ctx}"),
+            Ok(()) => assert_eq!(issued, n, "{}", ctx()),
             Err(e) => match e.kind() {
-                GenErrorKind::Overflow => assert!(case.overflow_error, "{ctx}"),
+                GenErrorKind::Overflow => assert!(case.overflow_error, "{}", ctx()),
                 GenErrorKind::TimeRange => {}
-                _ => panic!("unexpected error: {ctx}"),
+                _ => panic!("unexpected error: {}", ctx()),
             },
         }
         for (j, &u) in out[..issued].iter().enumerate() {
-            assert_eq!(u.variant(), Variant::Rfc9562, "{ctx}");
-            assert_eq!(u.version_num(), want_version, "{ctx}");
+            assert_eq!(u.variant(), Variant::Rfc9562, "{}", ctx());
+            assert_eq!(u.version_num(), want_version, "{}", ctx());
             let (t, key) = uuid_tick_and_key(case.kind, u);
             let ms_or_tick = match case.kind {
                 GenKind::V7(_) => reading.div_euclid(1_000_000) as u64,
                 _ => tick,
             };
-            assert!(t >= ms_or_tick, "{u} below its reading's time: {ctx}");
+            assert!(t >= ms_or_tick, "{u} below its reading's time: {}", ctx());
             if regressed && j == 0 {
-                assert_eq!(t, ms_or_tick, "a reset follows the clock: {ctx}");
+                assert_eq!(t, ms_or_tick, "a reset follows the clock: {}", ctx());
                 if let (Some(p), GenKind::V1 | GenKind::V6) = (prev, case.kind) {
-                    assert_ne!(u.clock_seq(), p.clock_seq(), "new clock sequence: {ctx}");
+                    assert_ne!(
+                        u.clock_seq(),
+                        p.clock_seq(),
+                        "new clock sequence: {}",
+                        ctx()
+                    );
                 }
             } else if let Some(p) = prev {
                 let (_, pkey) = uuid_tick_and_key(case.kind, p);
-                assert!(key > pkey, "{u} not after {p}: {ctx}");
+                assert!(key > pkey, "{u} not after {p}: {}", ctx());
                 if !matches!(case.kind, GenKind::V7(_)) {
-                    assert_eq!(u.clock_seq(), p.clock_seq(), "{ctx}");
-                    assert_eq!(u.node(), p.node(), "{ctx}");
+                    assert_eq!(u.clock_seq(), p.clock_seq(), "{}", ctx());
+                    assert_eq!(u.node(), p.node(), "{}", ctx());
                 }
             }
             prev = Some(u);
