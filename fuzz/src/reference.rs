@@ -132,11 +132,6 @@ pub fn format(v: u128, form: usize, upper: bool) -> String {
     out
 }
 
-/// The version field (bits 48–51) and whether the variant is RFC 9562's (`10x`).
-pub fn version_and_rfc_variant(v: u128) -> (u8, bool) {
-    (((v >> 76) & 0xf) as u8, (v >> 62) & 0b11 == 0b10)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
