@@ -51,6 +51,10 @@ pub enum Command {
     Compare(CompareArgs),
     /// LDAP (RFC 4530): schema, matching rules, entryUUID for LDIF.
     Ldap(LdapArgs),
+    /// Run the system-wide v1/v6/v7 generator service on a Unix socket.
+    Serve(crate::cmd::serve::ServeArgs),
+    /// Inspect a generator state file (the one `uuidkit serve` keeps).
+    State(crate::cmd::state::StateArgs),
 }
 
 const INSPECT_EXAMPLES: &str = "\
@@ -353,6 +357,7 @@ Examples:
   uuidkit gen v5 -n @dns -N www.example.com    name-based, RFC 9562 Appendix A.4
   uuidkit gen v8 --hash sha256 -n dns -N www.example.com
   uuidkit gen v7 --time 2022-02-22T19:22:22Z   for a given instant
+  uuidkit gen v7 --system -C 10                from the system-wide service (uuidkit serve)
   uuidkit gen v4 -C 3 --format urn --upper";
 
 /// `uuidkit gen`.
@@ -404,6 +409,14 @@ pub struct GenArgs {
     /// Generate as if the clock read this RFC 3339 time (v1, v2, v6, v7, time-based v8).
     #[arg(long, value_name = "RFC3339")]
     pub time: Option<String>,
+    /// v1, v6, v7: get the UUIDs from the system-wide service (`uuidkit serve`), unique and
+    /// ordered across every process of the machine.
+    #[arg(long)]
+    pub system: bool,
+    /// The service's socket for --system [default: $UUIDKIT_SOCKET, else
+    /// $XDG_RUNTIME_DIR/uuidkit.sock, or /run/uuidkit/uuidkit.sock for root].
+    #[arg(long, value_name = "PATH", requires = "system")]
+    pub socket: Option<std::path::PathBuf>,
 }
 
 /// The versions `gen` knows.

@@ -74,6 +74,12 @@ pub fn error(msg: fmt::Arguments<'_>) {
     let _ = io::stderr().lock().write_all(line.as_bytes());
 }
 
+/// Writes `uuidkit: warning: MESSAGE` on standard error.
+pub fn warning(msg: fmt::Arguments<'_>) {
+    let line = format!("uuidkit: warning: {msg}\n");
+    let _ = io::stderr().lock().write_all(line.as_bytes());
+}
+
 /// Writes one `LINE:COLUMN: message` diagnostic on standard error, in one write so that
 /// concurrent writers do not interleave within a line.
 pub fn diagnostic(line: u64, column: usize, msg: &dyn fmt::Display) {

@@ -74,6 +74,12 @@ pub use crate::gen::v4::v4;
 #[cfg(feature = "std")]
 pub use crate::gen::{Clock, RandomSource};
 
+// Generator state in stable storage (RFC 9562 §6.3) and the system-wide service.
+#[cfg(feature = "std")]
+pub mod service;
+#[cfg(feature = "std")]
+pub mod state;
+
 // The README's Rust examples run as doc tests, so the README cannot drift from the code.
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]

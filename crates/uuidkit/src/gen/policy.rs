@@ -560,6 +560,26 @@ impl Sequencer {
         self.last.map(|l| l.tick)
     }
 
+    /// The last issued counter.
+    pub(crate) fn last_counter(&self) -> Option<u128> {
+        self.last.map(|l| l.counter)
+    }
+
+    /// Continues after a position issued before (by this generator in an earlier run, read
+    /// back from stable storage, RFC 9562 §6.3): the next pair is greater than
+    /// `(tick, counter)`, as if that pair had just been issued at a clock reading of `tick`.
+    /// A clock that reads earlier than `tick` is a regression like any other: within the
+    /// threshold the generator counts on from `tick`, beyond it the policy applies.
+    pub(crate) fn resume(&mut self, tick: u64, counter: u128) {
+        self.last = Some(Last {
+            tick,
+            counter,
+            issued: 1,
+            reading_tick: tick,
+            reading_nanos: self.scale.nanos_of(tick),
+        });
+    }
+
     /// Issues the next (tick, counter) pair for a reading.
     pub(crate) fn step<R: RandomSource + ?Sized>(
         &mut self,

@@ -17,7 +17,7 @@
 //! [`Uuid::draft_v7_timestamp`].
 
 use super::policy::{
-    mask128, policy_setters, rand74, Counter, GenError, Policies, Reading, Scale, Sequencer,
+    mask128, mask64, policy_setters, rand74, Counter, GenError, Policies, Reading, Scale, Sequencer,
 };
 use super::rng::{fork_generation, ThreadRng};
 use super::{Clock, RandomSource, SystemClock};
@@ -323,6 +323,48 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     /// The embedded millisecond of the last UUID, if any.
     pub fn last_unix_ms(&self) -> Option<u64> {
         self.seq.last_tick().map(|t| t >> self.layout.frac_bits)
+    }
+
+    /// The counter of the last UUID, if any: the Method 1 or Method 3 counter, or Method 2's
+    /// 74-bit value (0 for Method 3 without a counter). With [`last_unix_ms`](Self::last_unix_ms)
+    /// it is the position to persist and give back to [`resume_after`](Self::resume_after).
+    pub fn last_counter(&self) -> Option<u128> {
+        self.seq.last_counter()
+    }
+
+    /// Continues after UUIDs issued before, typically by an earlier run whose position was kept
+    /// in stable storage (RFC 9562 §6.3): every later UUID is greater than every UUID with a
+    /// millisecond before `unix_ms`, and than those at `unix_ms` whose counter is at most
+    /// `counter` (`None`: the whole millisecond counts as used). For Method 3 the counter is
+    /// not comparable across fractions and the whole millisecond counts as used.
+    ///
+    /// A clock reading earlier than `unix_ms` is handled like any regression: within the
+    /// [threshold](V7Builder::regression_threshold) the generator counts on after the given
+    /// position; beyond it the [`RegressionPolicy`](super::RegressionPolicy) applies (`Reset`
+    /// follows the clock back), so a caller that needs the promise whatever the clock does sets
+    /// a large threshold.
+    ///
+    /// ```
+    /// use uuidkit::gen::{FixedClock, ThreadRng, V7Generator};
+    /// use uuidkit::Timestamp;
+    ///
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(1_000));
+    /// let mut gen = V7Generator::new(clock, ThreadRng);
+    /// gen.resume_after(1_005, None); // an earlier run reserved up to 1005 ms
+    /// assert_eq!(gen.next()?.unix_ts_ms(), Some(1_006));
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
+    pub fn resume_after(&mut self, unix_ms: u64, counter: Option<u128>) {
+        self.check_fork();
+        let full = mask128(self.layout.counter.bits());
+        let (tick, counter) = match counter {
+            Some(c) if self.layout.frac_bits == 0 => (unix_ms, c.min(full)),
+            _ => (
+                (unix_ms << self.layout.frac_bits) | mask64(self.layout.frac_bits),
+                full,
+            ),
+        };
+        self.seq.resume(tick, counter);
     }
 }
 
