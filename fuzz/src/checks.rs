@@ -667,7 +667,7 @@ pub fn gen_case(data: &[u8]) -> GenCase {
 
 // ---- the service's wire frames and the state file -----------------------------------------
 
-/// The request decoder accepts exactly the frames docs/service-protocol.md defines (version 1,
+/// The request decoder accepts exactly the frames the wire protocol (DESIGN.md) defines (version 1,
 /// flags 0, generate of v1/v6/v7 or info, at least 8 bytes, extra bytes ignored), names the
 /// problem otherwise, and what it accepts encodes back to the same first 8 bytes (up to an
 /// info request's ignored fields). Reply headers and info bodies likewise.
