@@ -68,8 +68,12 @@ fn run(args: &[&str], feed: impl FnOnce(&mut dyn Write) -> u64 + Send + 'static)
     let start = Instant::now();
     let mut peak_kib = 0;
     loop {
-        let read = proc_field(pid, "io", "rchar:").unwrap_or(0);
         peak_kib = peak_kib.max(proc_field(pid, "status", "VmHWM:").unwrap_or(0));
+        // No /proc/PID/io (a kernel without I/O accounting) or the process is gone: the
+        // samples taken so far are all there is.
+        let Some(read) = proc_field(pid, "io", "rchar:") else {
+            break;
+        };
         if read >= written || start.elapsed() > Duration::from_secs(60) {
             break;
         }
@@ -77,6 +81,11 @@ fn run(args: &[&str], feed: impl FnOnce(&mut dyn Write) -> u64 + Send + 'static)
     }
     thread::sleep(Duration::from_millis(20));
     peak_kib = peak_kib.max(proc_field(pid, "status", "VmHWM:").unwrap_or(0));
+    // stdin is still open, so the tool cannot have finished: a missing sample means it died.
+    assert!(
+        peak_kib > 0,
+        "uuidkit {args:?} gone before its memory was measured"
+    );
     drop(sin);
     let status = child.wait().expect("wait");
     // Figures for RELIABILITY.md (shown with --nocapture).
