@@ -636,8 +636,12 @@ impl Sequencer {
             Some(last) if eff_tick <= last.tick => {
                 if let Some(c) = self.counter.increment(last.counter, rng) {
                     (last.tick, c, last.issued + 1)
-                } else if (last.tick as u128 + 1) < eff_tick as u128 + r.span as u128 {
-                    // A simulated finer tick within this clock reading (§6.1).
+                } else if (last.tick as u128 + 1) < eff_tick as u128 + r.span as u128
+                    && last.tick + 1 < self.scale.max_tick
+                {
+                    // A simulated finer tick within this clock reading (§6.1), never past the
+                    // end of the field: beyond it the overflow policy decides (and Advance
+                    // reports the time-range error).
                     (last.tick + 1, self.counter.seed(rng), 1)
                 } else {
                     match self.overflow {

@@ -169,21 +169,21 @@ macro_rules! encode_lines_body {
         let (u, case, out): (&[$crate::Uuid], $crate::fmt::Case, &mut [u8]) = ($u, $case, $out);
         let mut at = 0usize;
         macro_rules! each {
-                                ($n:literal, |$b:ident, $line:ident| $body:block) => {
-                                    for one in u {
-                                        let Some($line) = out
-                                            .get_mut(at..)
-                                            .and_then(|r| r.first_chunk_mut::<{ $n + 1 }>())
-                                        else {
-                                            break;
+                                        ($n:literal, |$b:ident, $line:ident| $body:block) => {
+                                            for one in u {
+                                                let Some($line) = out
+                                                    .get_mut(at..)
+                                                    .and_then(|r| r.first_chunk_mut::<{ $n + 1 }>())
+                                                else {
+                                                    break;
+                                                };
+                                                let $b = one.as_bytes();
+                                                $body
+                                                $line[$n] = b'\n';
+                                                at += $n + 1;
+                                            }
                                         };
-                                        let $b = one.as_bytes();
-                                        $body
-                                        $line[$n] = b'\n';
-                                        at += $n + 1;
                                     }
-                                };
-                            }
         match $format {
             $crate::fmt::Format::Hyphenated => each!(36, |b, line| {
                 if let Some(body) = line.first_chunk_mut::<36>() {
