@@ -378,17 +378,6 @@ fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
 /// How many UUIDs are made per refill of the random batch.
 const BATCH: usize = 256;
 
-/// The library's text form for `to`, if it is one.
-fn text_format(to: ToForm) -> Option<uuidkit::Format> {
-    match to {
-        ToForm::Hyphenated => Some(uuidkit::Format::Hyphenated),
-        ToForm::Simple => Some(uuidkit::Format::Simple),
-        ToForm::Braced => Some(uuidkit::Format::Braced),
-        ToForm::Urn => Some(uuidkit::Format::Urn),
-        ToForm::GuidHex | ToForm::Int | ToForm::Oid | ToForm::OidUrn => None,
-    }
-}
-
 /// Runs `gen`.
 pub fn run(c: Config) -> CmdResult {
     let Config {
@@ -432,18 +421,7 @@ pub fn run(c: Config) -> CmdResult {
             out.flush()?;
             return Err(Fatal::Msg(format!("gen: {e}")));
         }
-        match text_format(to) {
-            // The text forms: the whole batch in one call of the library's batch encoder,
-            // written in place in the output buffer.
-            Some(format) => out.slot_dyn(slots.len() * (format.len() + 1), |buf| {
-                uuidkit::encode_lines(slots, format, case, buf)
-            })?,
-            None => {
-                for u in slots.iter() {
-                    form::write_line(&mut out, u, to, case)?;
-                }
-            }
-        }
+        form::write_lines(&mut out, slots, to, case)?;
         left -= n as u64;
     }
     out.flush()?;
