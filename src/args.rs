@@ -11,6 +11,21 @@ Input:
   Commands that read UUIDs take them as arguments or, when none are given, from standard
   input, one per line (a trailing \\r is dropped; nothing else is trimmed).
 
+Errors:
+  An invalid input is reported on standard error as
+    error: line 2: invalid character 'x' at byte 9: expected a hexadecimal digit
+      67e55044-x0b1-426f-9247-bb680e5fe0c8
+               ^
+  (\"argument N\" for arguments; bytes are counted from 0). Control characters and bytes that
+  are not UTF-8 are shown escaped (\\x1b, \\xff); a long input is shown as a window around the
+  problem. Commands with --json report invalid input as JSON on standard output instead.
+
+Terminal:
+  Colour only when the output is a terminal; NO_COLOR (any non-empty value) turns it off,
+  CLICOLOR_FORCE=1 turns it on anywhere. Long runs of gen, convert and validate show a
+  progress line on standard error when it is a terminal and standard output is not (it is
+  cleared at the end and never written to a file or pipe).
+
 Exit status:
   0  success
   1  some input was invalid (the rest was still processed)
@@ -23,7 +38,9 @@ Examples:
   uuidkit validate < ids.txt
   uuidkit convert --to int 6ba7b810-9dad-11d1-80b4-00c04fd430c8
   uuidkit sort --unique < ids.txt
-  uuidkit ldap add-entryuuid < people.ldif";
+  uuidkit ldap add-entryuuid < people.ldif
+  uuidkit completions bash > /usr/share/bash-completion/completions/uuidkit
+  uuidkit man > uuidkit.1";
 
 /// Generate, inspect, validate, convert and sort UUIDs (RFC 9562).
 #[derive(Debug, Parser)]
@@ -51,6 +68,54 @@ pub enum Command {
     Compare(CompareArgs),
     /// LDAP (RFC 4530): schema, matching rules, entryUUID for LDIF.
     Ldap(LdapArgs),
+    /// Run the system-wide v1/v6/v7 generator service on a Unix socket.
+    Serve(crate::cmd::serve::ServeArgs),
+    /// Inspect a generator state file (the one `uuidkit serve` keeps).
+    State(crate::cmd::state::StateArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(after_help = COMPLETIONS_EXAMPLES)]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) of uuidkit or of one of its commands.
+    #[command(after_help = MAN_EXAMPLES)]
+    Man(ManArgs),
+}
+
+const COMPLETIONS_EXAMPLES: &str = "\
+Output:
+  The completion script for SHELL on standard output, generated from the same definitions as
+  --help, so it knows every command, flag and value.
+
+Examples:
+  uuidkit completions bash > ~/.local/share/bash-completion/completions/uuidkit
+  uuidkit completions zsh > \"${fpath[1]}/_uuidkit\"
+  uuidkit completions fish > ~/.config/fish/completions/uuidkit.fish
+  source <(uuidkit completions bash)        # this shell only";
+
+/// `uuidkit completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to write the script for.
+    #[arg(value_enum, value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
+}
+
+const MAN_EXAMPLES: &str = "\
+Output:
+  A manual page in roff on standard output: uuidkit(1) by default, or the page of the command
+  named, e.g. uuidkit-gen(1) or uuidkit-ldap-match(1).
+
+Examples:
+  uuidkit man | man -l -
+  uuidkit man gen > uuidkit-gen.1
+  uuidkit man ldap add-entryuuid | man -l -
+  for c in '' gen inspect validate convert sort compare ldap; do uuidkit man $c > \"uuidkit${c:+-$c}.1\"; done";
+
+/// `uuidkit man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The command whose page to print (e.g. `gen`, or `ldap match`); uuidkit's own when none.
+    #[arg(value_name = "COMMAND")]
+    pub command: Vec<String>,
 }
 
 const INSPECT_EXAMPLES: &str = "\
@@ -101,20 +166,34 @@ Output:
   The report is the data, so it goes to standard output: one line per invalid input,
   LINE:COLUMN: message, where LINE is the index of the argument (or the line number of standard
   input) and COLUMN the 1-based byte where the problem was found. Valid inputs print nothing.
+  When standard output is a terminal, each such line is followed by the input and a caret
+  under the problem (escaped and windowed as for errors); in a file or pipe it is not.
   Exit status 0 when every input is valid, 1 otherwise.
+
+  --json: JSON Lines, one object per invalid input, keys in this order:
+    line     the line number (or argument index), 1-based
+    column   the 1-based byte where the problem was found
+    kind     length, char, hyphen, group_length, prefix, braces, overflow, leading_zero or
+             form (what ErrorKind says; \"other\" for kinds added later)
+    message  the same text as the plain report
+    input    the input as given (invalid UTF-8 replaced by U+FFFD; lines over 4096 bytes cut)
 
 Examples:
   uuidkit validate 017F22E2-79B0-7CC3-98C4-DC0C0C07398F
   uuidkit validate --quiet \"$id\" && echo valid
-  uuidkit validate < ids.txt";
+  uuidkit validate < ids.txt
+  uuidkit validate --json < ids.txt | jq -r .kind | sort | uniq -c";
 
 /// `uuidkit validate`.
 #[derive(Debug, Args)]
 #[command(after_help = VALIDATE_EXAMPLES)]
 pub struct ValidateArgs {
     /// Print nothing; only the exit status tells.
-    #[arg(short, long)]
+    #[arg(short, long, conflicts_with = "json")]
     pub quiet: bool,
+    /// Write one JSON object per invalid input (JSON Lines) instead of LINE:COLUMN: message.
+    #[arg(long)]
+    pub json: bool,
     /// Read this form instead of the four text forms.
     #[arg(long, value_enum, default_value_t = FromForm::Text)]
     pub from: FromForm,
@@ -218,15 +297,24 @@ const COMPARE_EXAMPLES: &str = "\
 Output:
   -1 if A sorts before B, 0 if they are the same UUID (in whatever text form), 1 if after;
   the order is uuidOrderingMatch (unsigned byte order). An invalid argument is reported on
-  standard error as ARGUMENT:COLUMN: message (ARGUMENT 1 for A, 2 for B), with status 1.
+  standard error (\"error: argument 2: ...\", 1 for A, 2 for B, with a caret), with status 1.
+
+  --json: one object {\"a\", \"b\", \"result\"}: A and B lower-case hyphenated, result -1, 0
+  or 1. An invalid argument gives instead, on standard output, an object per invalid argument
+  with the keys of validate --json ({\"line\", \"column\", \"kind\", \"message\", \"input\"},
+  line being the argument number), and status 1.
 
 Examples:
-  uuidkit compare 017f22e2-79b0-7cc3-98c4-dc0c0c07398f 017F22E279B07CC398C4DC0C0C07398F";
+  uuidkit compare 017f22e2-79b0-7cc3-98c4-dc0c0c07398f 017F22E279B07CC398C4DC0C0C07398F
+  uuidkit compare --json \"$a\" \"$b\"";
 
 /// `uuidkit compare`.
 #[derive(Debug, Args)]
 #[command(after_help = COMPARE_EXAMPLES)]
 pub struct CompareArgs {
+    /// Write a JSON object instead of -1, 0 or 1.
+    #[arg(long)]
+    pub json: bool,
     /// The first UUID.
     #[arg(value_name = "A")]
     pub a: OsString,
@@ -265,11 +353,17 @@ const LDAP_MATCH_EXAMPLES: &str = "\
 Output:
   TRUE or FALSE, as an LDAP server evaluates the rule (RFC 4530 §2.2: the two UUIDs are equal).
   Both values are read in the RFC 4122 string form (hyphenated, either case); an invalid one is
-  reported on standard error as ARGUMENT:COLUMN: message (1 the assertion, 2 the value) with
-  status 1; an evaluated rule exits 0 whether TRUE or FALSE.
+  reported on standard error (\"error: argument 1: ...\" with a caret; 1 the assertion, 2 the
+  value) with status 1; an evaluated rule exits 0 whether TRUE or FALSE.
+
+  --json: one object {\"rule\", \"assertion\", \"value\", \"result\"}: rule \"uuidMatch\" or
+  \"uuidOrderingMatch\", assertion and value as given, result true or false. An invalid value
+  gives instead, on standard output, the object of validate --json ({\"line\", \"column\",
+  \"kind\", \"message\", \"input\"}, line 1 for the assertion, 2 for the value), status 1.
 
 Examples:
-  uuidkit ldap match 597ae2f6-16a6-1027-98f4-d28b5365dc14 597AE2F6-16A6-1027-98F4-D28B5365DC14";
+  uuidkit ldap match 597ae2f6-16a6-1027-98f4-d28b5365dc14 597AE2F6-16A6-1027-98F4-D28B5365DC14
+  uuidkit ldap match --json 597ae2f6-16a6-1027-98f4-d28b5365dc14 \"$value\"";
 
 const LDAP_ORDER_EXAMPLES: &str = "\
 Output:
@@ -277,11 +371,17 @@ Output:
   octetStringOrderingMatch (RFC 4530 §2.3, RFC 4517 §4.2.28), TRUE if and only if the stored
   VALUE sorts before the ASSERTION in unsigned byte order; this is what a filter
   (entryUUID<=ASSERTION) tests, with equality checked separately. Both values are read in the
-  RFC 4122 string form; an invalid one is reported on standard error as ARGUMENT:COLUMN:
-  message (1 the assertion, 2 the value) with status 1.
+  RFC 4122 string form; an invalid one is reported on standard error (\"error: argument 1:
+  ...\" with a caret; 1 the assertion, 2 the value) with status 1.
+
+  --json: one object {\"rule\", \"assertion\", \"value\", \"result\"}: rule \"uuidMatch\" or
+  \"uuidOrderingMatch\", assertion and value as given, result true or false. An invalid value
+  gives instead, on standard output, the object of validate --json ({\"line\", \"column\",
+  \"kind\", \"message\", \"input\"}, line 1 for the assertion, 2 for the value), status 1.
 
 Examples:
-  uuidkit ldap order 597ae2f6-16a6-1027-98f4-d28b5365dc14 00000000-0000-0000-0000-000000000000";
+  uuidkit ldap order 597ae2f6-16a6-1027-98f4-d28b5365dc14 00000000-0000-0000-0000-000000000000
+  uuidkit ldap order --json 597ae2f6-16a6-1027-98f4-d28b5365dc14 \"$value\"";
 
 const LDAP_ADD_EXAMPLES: &str = "\
 Output:
@@ -305,6 +405,9 @@ pub enum LdapCommand {
     /// Evaluate uuidMatch (RFC 4530 §2.2): print TRUE or FALSE.
     #[command(after_help = LDAP_MATCH_EXAMPLES)]
     Match {
+        /// Write a JSON object instead of TRUE or FALSE.
+        #[arg(long)]
+        json: bool,
         /// The assertion value.
         #[arg(value_name = "ASSERTION")]
         assertion: OsString,
@@ -315,6 +418,9 @@ pub enum LdapCommand {
     /// Evaluate uuidOrderingMatch (RFC 4530 §2.3): print TRUE or FALSE.
     #[command(after_help = LDAP_ORDER_EXAMPLES)]
     Order {
+        /// Write a JSON object instead of TRUE or FALSE.
+        #[arg(long)]
+        json: bool,
         /// The assertion value.
         #[arg(value_name = "ASSERTION")]
         assertion: OsString,
@@ -353,6 +459,7 @@ Examples:
   uuidkit gen v5 -n @dns -N www.example.com    name-based, RFC 9562 Appendix A.4
   uuidkit gen v8 --hash sha256 -n dns -N www.example.com
   uuidkit gen v7 --time 2022-02-22T19:22:22Z   for a given instant
+  uuidkit gen v7 --system -C 10                from the system-wide service (uuidkit serve)
   uuidkit gen v4 -C 3 --format urn --upper";
 
 /// `uuidkit gen`.
@@ -404,6 +511,14 @@ pub struct GenArgs {
     /// Generate as if the clock read this RFC 3339 time (v1, v2, v6, v7, time-based v8).
     #[arg(long, value_name = "RFC3339")]
     pub time: Option<String>,
+    /// v1, v6, v7: get the UUIDs from the system-wide service (`uuidkit serve`), unique and
+    /// ordered across every process of the machine.
+    #[arg(long)]
+    pub system: bool,
+    /// The service's socket for --system [default: $UUIDKIT_SOCKET, else
+    /// $XDG_RUNTIME_DIR/uuidkit.sock, or /run/uuidkit/uuidkit.sock for root].
+    #[arg(long, value_name = "PATH", requires = "system")]
+    pub socket: Option<std::path::PathBuf>,
 }
 
 /// The versions `gen` knows.

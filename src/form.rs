@@ -26,11 +26,71 @@ pub enum ParseError {
 impl ParseError {
     /// The 1-based column (byte) of the problem.
     pub fn column(&self) -> usize {
+        self.position() + 1
+    }
+
+    /// The 0-based byte offset of the problem.
+    pub fn position(&self) -> usize {
         match self {
-            ParseError::Uuid(e) => e.position() + 1,
-            ParseError::TooLong { max, .. } => max + 1,
+            ParseError::Uuid(e) => e.position(),
+            ParseError::TooLong { max, .. } => *max,
         }
     }
+
+    /// The stable one-word kind used in JSON output (`kind` key).
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            ParseError::Uuid(e) => error_kind_name(e.kind()),
+            ParseError::TooLong { .. } => "length",
+        }
+    }
+}
+
+/// The stable JSON name of an error kind: `length`, `char`, `hyphen`, `group_length`, `prefix`,
+/// `braces`, `overflow`, `leading_zero`, `form` (`other` for kinds a newer library may add).
+pub fn error_kind_name(k: uuidkit::ErrorKind) -> &'static str {
+    use uuidkit::ErrorKind as K;
+    match k {
+        K::Length => "length",
+        K::Char => "char",
+        K::Hyphen => "hyphen",
+        K::GroupLength => "group_length",
+        K::Prefix => "prefix",
+        K::Braces => "braces",
+        K::Overflow => "overflow",
+        K::LeadingZero => "leading_zero",
+        K::Form => "form",
+        _ => "other",
+    }
+}
+
+/// Reports an invalid input on standard error with an excerpt and a caret under the bad byte.
+pub fn report(origin: crate::ui::Origin, line: &Line<'_>, e: &ParseError) {
+    crate::ui::report_input(origin, line.no, line.bytes, line.is_cut(), e.position(), e);
+}
+
+/// Writes the JSON object for an invalid input, keys in this order:
+/// `{"line", "column", "kind", "message", "input"}`, and a newline.
+pub fn json_invalid(
+    out: &mut Out,
+    no: u64,
+    column: usize,
+    kind: &str,
+    message: &dyn fmt::Display,
+    input: &str,
+) -> Result<(), Fatal> {
+    out.fmt(format_args!(
+        "{{\"line\":{no},\"column\":{column},\"kind\":\"{kind}\",\"message\":"
+    ))?;
+    json_string(out, &message.to_string())?;
+    out.bytes(b",\"input\":")?;
+    json_string(out, input)?;
+    out.bytes(b"}\n")
+}
+
+/// A JSON string with correct escaping.
+pub fn json_string(out: &mut Out, s: &str) -> Result<(), Fatal> {
+    serde_json::to_writer(out.writer(), s).map_err(|e| Fatal::Write(e.into()))
 }
 
 impl fmt::Display for ParseError {

@@ -69,18 +69,15 @@ pub fn finish(result: CmdResult) -> ExitCode {
     }
 }
 
-/// Writes `uuidkit: error: MESSAGE` on standard error. Failures to write there are ignored:
-/// there is nowhere left to report them.
+/// Writes `error: MESSAGE` on standard error (see [`crate::ui::report_error`]).
 pub fn error(msg: fmt::Arguments<'_>) {
-    let line = format!("uuidkit: error: {msg}\n");
-    let _ = io::stderr().lock().write_all(line.as_bytes());
+    crate::ui::report_error(&msg);
 }
 
-/// Writes one `LINE:COLUMN: message` diagnostic on standard error, in one write so that
-/// concurrent writers do not interleave within a line.
-pub fn diagnostic(line: u64, column: usize, msg: &dyn fmt::Display) {
-    let text = format!("{line}:{column}: {msg}\n");
-    let _ = io::stderr().lock().write_all(text.as_bytes());
+/// Writes `warning: MESSAGE` on standard error.
+pub fn warning(msg: fmt::Arguments<'_>) {
+    let line = format!("warning: {msg}\n");
+    let _ = io::stderr().lock().write_all(line.as_bytes());
 }
 
 /// Size of the output buffer.
@@ -307,6 +304,14 @@ impl Lines {
             src,
             buf: Vec::new(),
             no: 0,
+        }
+    }
+
+    /// Whether the items are arguments or lines of standard input, for error reports.
+    pub fn origin(&self) -> crate::ui::Origin {
+        match self.src {
+            Source::Args(_) => crate::ui::Origin::Argument,
+            Source::Stdin(_) => crate::ui::Origin::Line,
         }
     }
 

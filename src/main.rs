@@ -3,12 +3,14 @@
 //!
 //! Flags are parsed by clap into [`args::Cli`], which mirrors them; each command then resolves
 //! them into its own configuration and runs (src/cmd/). Shared input and output lives in
-//! [`io`], the representations in [`form`].
+//! [`io`], the representations in [`form`], what a person at a terminal sees (colour, carets,
+//! progress) in [`ui`].
 
 mod args;
 mod cmd;
 mod form;
 mod io;
+mod ui;
 
 use std::process::ExitCode;
 

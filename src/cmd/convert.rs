@@ -6,7 +6,8 @@ use uuidkit::{Case, Uuid};
 
 use crate::args::{ConvertArgs, FromForm, ToForm};
 use crate::form;
-use crate::io::{diagnostic, CmdResult, Lines, Out, Status};
+use crate::io::{CmdResult, Lines, Out, Status};
+use crate::ui::Progress;
 
 /// What `convert` does.
 pub struct Config {
@@ -35,6 +36,9 @@ const BATCH: usize = 256;
 pub fn run(c: Config) -> CmdResult {
     let mut out = Out::stdout();
     let mut lines = Lines::new(c.inputs);
+    let origin = lines.origin();
+    let stdin_used = origin == crate::ui::Origin::Line;
+    let mut progress = Progress::new("converted", None, true, stdin_used);
     let mut status = Status::Ok;
     // Valid UUIDs wait in a batch and go out together (text forms through the library's batch
     // encoder); an invalid line hands the batch to the output buffer first, so that the
@@ -42,6 +46,7 @@ pub fn run(c: Config) -> CmdResult {
     let mut batch = [Uuid::NIL; BATCH];
     let mut n = 0;
     while let Some(line) = lines.next_line()? {
+        progress.tick(line.no);
         match form::parse(c.from, &line) {
             Ok(u) => {
                 if let Some(slot) = batch.get_mut(n) {
@@ -57,11 +62,13 @@ pub fn run(c: Config) -> CmdResult {
                 form::write_lines(&mut out, &batch[..n], c.to, c.case)?;
                 n = 0;
                 status = Status::Invalid;
-                diagnostic(line.no, e.column(), &e);
+                out.flush()?;
+                form::report(origin, &line, &e);
             }
         }
     }
     form::write_lines(&mut out, &batch[..n], c.to, c.case)?;
+    progress.finish();
     out.flush()?;
     Ok(status)
 }

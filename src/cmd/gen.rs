@@ -10,11 +10,14 @@ use uuidkit::gen::{
     Clock, Csprng, FixedClock, GenError, GregorianBuilder, SystemClock, V1Generator, V2Generator,
     V6Generator, V7Builder, V7Generator, V7Method, V8TimeBuilder, V8TimeGenerator,
 };
+use uuidkit::service::client::{default_socket, ClientConfig, SystemGenerator};
+use uuidkit::state::TimeVersion;
 use uuidkit::{Case, Domain, NameHash, Timestamp, Uuid};
 
 use crate::args::{GenArgs, GenVersion, HashArg, ToForm};
 use crate::form;
 use crate::io::{CmdResult, Fatal, Out, Status};
+use crate::ui::Progress;
 
 /// The clock the time-based generators read: the system's, or the instant of `--time`.
 #[derive(Debug, Clone, Copy)]
@@ -83,6 +86,11 @@ enum Source {
     V7(V7Generator<CliClock, Csprng>),
     /// Version 8, time-based as in Appendix B.1 (no name given).
     V8Time(V8TimeGenerator<CliClock, Csprng>),
+    /// v1, v6 or v7 from the system-wide service (`uuidkit serve`); see [`run_system`].
+    System {
+        version: TimeVersion,
+        socket: std::path::PathBuf,
+    },
 }
 
 /// What `gen` does.
@@ -157,6 +165,9 @@ impl Config {
             timed,
             "v1, v2, v6, v7 and time-based v8",
         )?;
+        if a.system {
+            return Self::resolve_system(a);
+        }
 
         let clock = match &a.time {
             None => CliClock::System(SystemClock),
@@ -247,6 +258,48 @@ impl Config {
             to: a.format,
             case: if a.upper { Case::Upper } else { Case::Lower },
             source,
+        })
+    }
+
+    /// `--system`: only v1, v6 and v7, and none of the flags that configure a local generator
+    /// (the service has its own state).
+    fn resolve_system(a: GenArgs) -> Result<Config, clap::Error> {
+        let version = match a.which {
+            GenVersion::V1 => TimeVersion::V1,
+            GenVersion::V6 => TimeVersion::V6,
+            GenVersion::V7 => TimeVersion::V7,
+            other => {
+                return Err(usage(format_args!(
+                    "--system applies to v1, v6 and v7 only, not to {}",
+                    version_name(other)
+                )))
+            }
+        };
+        for (flag, given) in [
+            ("--time", a.time.is_some()),
+            ("--node", a.node.is_some()),
+            ("--method", a.method.is_some()),
+            ("--counter-bits", a.counter_bits.is_some()),
+        ] {
+            if given {
+                return Err(usage(format_args!(
+                    "{flag} cannot be used with --system: the service keeps its own generator state"
+                )));
+            }
+        }
+        let socket = match a.socket.or_else(default_socket) {
+            Some(p) => p,
+            None => {
+                return Err(usage(
+                    "--system: no socket known; give --socket PATH or set UUIDKIT_SOCKET",
+                ))
+            }
+        };
+        Ok(Config {
+            count: a.count,
+            to: a.format,
+            case: if a.upper { Case::Upper } else { Case::Lower },
+            source: Source::System { version, socket },
         })
     }
 }
@@ -377,9 +430,14 @@ fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
 
 /// How many UUIDs are made per refill of the random batch.
 const BATCH: usize = 256;
+/// How many UUIDs `--system` asks the service for at once (the protocol's maximum).
+const SYSTEM_BATCH: usize = uuidkit::service::protocol::MAX_COUNT as usize;
 
 /// Runs `gen`.
 pub fn run(c: Config) -> CmdResult {
+    if let Source::System { version, socket } = &c.source {
+        return run_system(*version, socket, c.count, c.to, c.case);
+    }
     let Config {
         count,
         to,
@@ -389,7 +447,9 @@ pub fn run(c: Config) -> CmdResult {
     let mut out = Out::stdout();
     let mut left = count;
     let mut batch = [Uuid::NIL; BATCH];
+    let mut progress = Progress::new("generated", Some(count), true, false);
     while left > 0 {
+        progress.tick(count - left);
         let n = usize::try_from(left).map_or(BATCH, |l| l.min(BATCH));
         let slots = &mut batch[..n];
         let made = match &mut source {
@@ -405,6 +465,8 @@ pub fn run(c: Config) -> CmdResult {
             Source::V6(g) => g.fill(slots),
             Source::V7(g) => g.fill(slots),
             Source::V8Time(g) => g.fill(slots),
+            // Served by run_system; never reached here.
+            Source::System { .. } => Ok(()),
             Source::V2 { gen, who } => slots.iter_mut().try_for_each(|s| {
                 *s = match *who {
                     #[cfg(unix)]
@@ -424,6 +486,46 @@ pub fn run(c: Config) -> CmdResult {
         form::write_lines(&mut out, slots, to, case)?;
         left -= n as u64;
     }
+    progress.finish();
     out.flush()?;
+    Ok(Status::Ok)
+}
+
+/// `gen --system`: UUIDs from the service, in requests of up to [`SYSTEM_BATCH`].
+fn run_system(
+    version: TimeVersion,
+    socket: &std::path::Path,
+    count: u64,
+    to: ToForm,
+    case: Case,
+) -> CmdResult {
+    // No fallback: whoever asks for --system wants the machine-wide guarantees.
+    let gen = SystemGenerator::new(ClientConfig::new(socket).fallback(false).block(1));
+    let mut out = Out::stdout();
+    let mut batch = vec![Uuid::NIL; SYSTEM_BATCH];
+    let mut volatile = false;
+    let mut left = count;
+    while left > 0 {
+        let n = usize::try_from(left).map_or(SYSTEM_BATCH, |l| l.min(SYSTEM_BATCH));
+        let filled = match gen.fill(version, &mut batch[..n]) {
+            Ok(f) => f,
+            Err(e) => {
+                out.flush()?;
+                return Err(Fatal::Msg(e.to_string()));
+            }
+        };
+        volatile |= !filled.safety.is_durable();
+        for u in &batch[..n] {
+            form::write_line(&mut out, u, to, case)?;
+        }
+        left -= n as u64;
+    }
+    out.flush()?;
+    if volatile {
+        crate::io::warning(format_args!(
+            "the service could not write its state file: these UUIDs are not durably safe \
+             (a restart of the service could repeat them)"
+        ));
+    }
     Ok(Status::Ok)
 }

@@ -11,7 +11,7 @@ use uuidkit::{Kind, Uuid, Variant, Version};
 
 use crate::args::{FromForm, InspectArgs};
 use crate::form;
-use crate::io::{diagnostic, CmdResult, Fatal, Line, Lines, Out, Status};
+use crate::io::{CmdResult, Fatal, Line, Lines, Out, Status};
 
 /// What `inspect` does.
 pub struct Config {
@@ -33,6 +33,7 @@ impl Config {
 pub fn run(c: Config) -> CmdResult {
     let mut out = Out::stdout();
     let mut lines = Lines::new(c.inputs);
+    let origin = lines.origin();
     let mut status = Status::Ok;
     let mut first = true;
     while let Some(line) = lines.next_line()? {
@@ -57,7 +58,9 @@ pub fn run(c: Config) -> CmdResult {
                 if c.json {
                     json_error(&mut out, &line, &e)?;
                 } else {
-                    diagnostic(line.no, e.column(), &e);
+                    // What came before the bad input is shown before its report.
+                    out.flush()?;
+                    form::report(origin, &line, &e);
                 }
             }
         }
@@ -381,9 +384,7 @@ fn json_bytes(out: &mut Out, line: &Line<'_>) -> Result<(), Fatal> {
     json_string(out, &line.lossy())
 }
 
-fn json_string(out: &mut Out, s: &str) -> Result<(), Fatal> {
-    serde_json::to_writer(out.writer(), s).map_err(|e| Fatal::Write(e.into()))
-}
+use crate::form::json_string;
 
 fn json_error(out: &mut Out, line: &Line<'_>, e: &form::ParseError) -> Result<(), Fatal> {
     out.bytes(b"{\"input\":")?;

@@ -4,7 +4,9 @@
 use std::ffi::OsString;
 
 use crate::args::{LdapArgs, LdapCommand};
-use crate::io::{diagnostic, os_bytes, CmdResult, Fatal, Out, Status};
+use crate::form;
+use crate::io::{os_bytes, CmdResult, Fatal, Out, Status};
+use crate::ui::{self, Origin};
 
 /// Which rule `match`/`order` evaluates.
 #[derive(Debug, Clone, Copy)]
@@ -33,6 +35,7 @@ pub enum Config {
         rule: Rule,
         assertion: OsString,
         value: OsString,
+        json: bool,
     },
     /// Add entryUUID lines to LDIF.
     AddEntryUuid(EntryUuidVersion),
@@ -43,15 +46,25 @@ impl Config {
     pub fn resolve(a: LdapArgs) -> Result<Config, clap::Error> {
         Ok(match a.command {
             LdapCommand::Schema => Config::Schema,
-            LdapCommand::Match { assertion, value } => Config::Evaluate {
+            LdapCommand::Match {
+                assertion,
+                value,
+                json,
+            } => Config::Evaluate {
                 rule: Rule::Equality,
                 assertion,
                 value,
+                json,
             },
-            LdapCommand::Order { assertion, value } => Config::Evaluate {
+            LdapCommand::Order {
+                assertion,
+                value,
+                json,
+            } => Config::Evaluate {
                 rule: Rule::Ordering,
                 assertion,
                 value,
+                json,
             },
             LdapCommand::AddEntryUuid { version } => match version {
                 4 => Config::AddEntryUuid(EntryUuidVersion::V4),
@@ -75,7 +88,8 @@ pub fn run(c: Config) -> CmdResult {
             rule,
             assertion,
             value,
-        } => evaluate(rule, &assertion, &value),
+            json,
+        } => evaluate(rule, &assertion, &value, json),
         Config::AddEntryUuid(v) => add_entry_uuid(v),
     }
 }
@@ -97,28 +111,56 @@ fn schema() -> CmdResult {
     Ok(Status::Ok)
 }
 
-fn evaluate(rule: Rule, assertion: &OsString, value: &OsString) -> CmdResult {
+/// Evaluates the rule and prints TRUE or FALSE, or with `json` an object
+/// `{"rule", "assertion", "value", "result"}`. An invalid value is reported on standard error
+/// with a caret (argument 1 the assertion, 2 the value), or with `json` as an error object on
+/// standard output.
+fn evaluate(rule: Rule, assertion: &OsString, value: &OsString, json: bool) -> CmdResult {
     let (a, v) = (os_bytes(assertion), os_bytes(value));
-    let result = match rule {
-        Rule::Equality => uuidkit::ldap::uuid_match(&a, &v),
-        Rule::Ordering => uuidkit::ldap::uuid_ordering_rule(&a, &v),
+    let (name, result) = match rule {
+        Rule::Equality => ("uuidMatch", uuidkit::ldap::uuid_match(&a, &v)),
+        Rule::Ordering => (
+            "uuidOrderingMatch",
+            uuidkit::ldap::uuid_ordering_rule(&a, &v),
+        ),
     };
-    match result {
+    let mut out = Out::stdout();
+    let status = match result {
+        Ok(truth) if json => {
+            out.fmt(format_args!("{{\"rule\":\"{name}\",\"assertion\":"))?;
+            form::json_string(&mut out, &String::from_utf8_lossy(&a))?;
+            out.bytes(b",\"value\":")?;
+            form::json_string(&mut out, &String::from_utf8_lossy(&v))?;
+            out.fmt(format_args!(",\"result\":{truth}}}\n"))?;
+            Status::Ok
+        }
         Ok(truth) => {
-            let mut out = Out::stdout();
             out.bytes(if truth { b"TRUE\n" } else { b"FALSE\n" })?;
-            out.flush()?;
-            Ok(Status::Ok)
+            Status::Ok
         }
         Err(e) => {
-            let arg = match e.side() {
-                uuidkit::ldap::Side::Assertion => 1,
-                uuidkit::ldap::Side::Value => 2,
+            let (arg, bytes) = match e.side() {
+                uuidkit::ldap::Side::Assertion => (1, &a),
+                uuidkit::ldap::Side::Value => (2, &v),
             };
-            diagnostic(arg, e.error().position() + 1, &e);
-            Ok(Status::Invalid)
+            let err = e.error();
+            if json {
+                form::json_invalid(
+                    &mut out,
+                    arg,
+                    err.position() + 1,
+                    form::error_kind_name(err.kind()),
+                    &err,
+                    &String::from_utf8_lossy(bytes),
+                )?;
+            } else {
+                ui::report_input(Origin::Argument, arg, bytes, false, err.position(), &e);
+            }
+            Status::Invalid
         }
-    }
+    };
+    out.flush()?;
+    Ok(status)
 }
 
 /// Copies the LDIF on standard input to standard output with entryUUID lines added.

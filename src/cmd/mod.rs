@@ -10,7 +10,10 @@ pub mod convert;
 pub mod gen;
 pub mod inspect;
 pub mod ldap;
+pub mod meta;
+pub mod serve;
 pub mod sort;
+pub mod state;
 pub mod validate;
 
 /// A usage error found after clap's parsing, in the subcommand named by `path`: printed like
@@ -48,6 +51,13 @@ pub fn run(cli: Cli) -> std::process::ExitCode {
             Ok(c) => ldap::run(c),
             Err(e) => e.exit(),
         },
+        Command::Serve(a) => match serve::Config::resolve(a) {
+            Ok(c) => serve::run(c),
+            Err(e) => e.exit(),
+        },
+        Command::State(a) => state::run(a),
+        Command::Completions(a) => meta::completions(a),
+        Command::Man(a) => meta::man(a),
     };
     io::finish(result)
 }

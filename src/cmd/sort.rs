@@ -11,7 +11,8 @@ use uuidkit::{Case, Uuid};
 
 use crate::args::{CompareArgs, FromForm, SortArgs, ToForm};
 use crate::form;
-use crate::io::{diagnostic, CmdResult, Line, Out, Status};
+use crate::io::{CmdResult, Fatal, Line, Out, Status};
+use crate::ui::Origin;
 
 /// What `sort` does.
 pub struct Config {
@@ -34,6 +35,7 @@ impl Config {
 /// Runs `sort`.
 pub fn run(c: Config) -> CmdResult {
     let mut lines = crate::io::Lines::new(c.inputs);
+    let origin = lines.origin();
     let mut status = Status::Ok;
     let mut all: Vec<Uuid> = Vec::new();
     while let Some(line) = lines.next_line()? {
@@ -41,7 +43,7 @@ pub fn run(c: Config) -> CmdResult {
             Ok(u) => all.push(u),
             Err(e) => {
                 status = Status::Invalid;
-                diagnostic(line.no, e.column(), &e);
+                form::report(origin, &line, &e);
             }
         }
     }
@@ -60,26 +62,40 @@ pub fn run(c: Config) -> CmdResult {
     Ok(status)
 }
 
-/// Runs `compare`: prints -1, 0 or 1.
+/// Runs `compare`: prints -1, 0 or 1, or with `--json` an object
+/// `{"a", "b", "result"}` (both UUIDs lower-case hyphenated).
 pub fn compare(a: CompareArgs) -> CmdResult {
-    let x = parse_arg(1, &a.a);
-    let y = parse_arg(2, &a.b);
+    let mut out = Out::stdout();
+    let x = parse_arg(&mut out, a.json, 1, &a.a)?;
+    let y = parse_arg(&mut out, a.json, 2, &a.b)?;
     let (Some(x), Some(y)) = (x, y) else {
+        out.flush()?;
         return Ok(Status::Invalid);
     };
-    let mut out = Out::stdout();
     let r: i8 = match x.cmp(&y) {
         Ordering::Less => -1,
         Ordering::Equal => 0,
         Ordering::Greater => 1,
     };
-    out.fmt(format_args!("{r}\n"))?;
+    if a.json {
+        out.fmt(format_args!(
+            "{{\"a\":\"{x}\",\"b\":\"{y}\",\"result\":{r}}}\n"
+        ))?;
+    } else {
+        out.fmt(format_args!("{r}\n"))?;
+    }
     out.flush()?;
     Ok(Status::Ok)
 }
 
-/// Parses argument number `no` in the text forms, reporting a problem on standard error.
-pub fn parse_arg(no: u64, arg: &OsString) -> Option<Uuid> {
+/// Parses argument number `no` in the text forms. A problem is reported on standard error
+/// with a caret, or with `json` as an error object on standard output.
+pub fn parse_arg(
+    out: &mut Out,
+    json: bool,
+    no: u64,
+    arg: &OsString,
+) -> Result<Option<Uuid>, Fatal> {
     let bytes = crate::io::os_bytes(arg);
     let line = Line {
         no,
@@ -87,10 +103,14 @@ pub fn parse_arg(no: u64, arg: &OsString) -> Option<Uuid> {
         len: bytes.len(),
     };
     match form::parse(FromForm::Text, &line) {
-        Ok(u) => Some(u),
+        Ok(u) => Ok(Some(u)),
+        Err(e) if json => {
+            form::json_invalid(out, no, e.column(), e.kind_name(), &e, &line.lossy())?;
+            Ok(None)
+        }
         Err(e) => {
-            diagnostic(no, e.column(), &e);
-            None
+            form::report(Origin::Argument, &line, &e);
+            Ok(None)
         }
     }
 }

@@ -7,10 +7,12 @@ use std::ffi::OsString;
 use crate::args::{FromForm, ValidateArgs};
 use crate::form;
 use crate::io::{CmdResult, Lines, Out, Status};
+use crate::ui::{self, Progress, Stream};
 
 /// What `validate` does.
 pub struct Config {
     quiet: bool,
+    json: bool,
     from: FromForm,
     inputs: Vec<OsString>,
 }
@@ -20,6 +22,7 @@ impl Config {
     pub fn resolve(a: ValidateArgs) -> Config {
         Config {
             quiet: a.quiet,
+            json: a.json,
             from: a.from,
             inputs: a.uuids,
         }
@@ -30,15 +33,42 @@ impl Config {
 pub fn run(c: Config) -> CmdResult {
     let mut out = Out::stdout();
     let mut lines = Lines::new(c.inputs);
+    // On a terminal the report also shows each bad input with a caret under the problem; in a
+    // pipe it stays one line per invalid input.
+    let (excerpts, color) = if !c.quiet && !c.json && Stream::Stdout.is_terminal() {
+        (true, ui::color(Stream::Stdout))
+    } else {
+        (false, false)
+    };
+    let stdin_used = lines.origin() == ui::Origin::Line;
+    let mut progress = Progress::new("validated", None, !c.quiet, stdin_used);
     let mut status = Status::Ok;
     while let Some(line) = lines.next_line()? {
+        progress.tick(line.no);
         if let Err(e) = form::parse(c.from, &line) {
             status = Status::Invalid;
-            if !c.quiet {
+            if c.quiet {
+                continue;
+            }
+            if c.json {
+                form::json_invalid(
+                    &mut out,
+                    line.no,
+                    e.column(),
+                    e.kind_name(),
+                    &e,
+                    &line.lossy(),
+                )?;
+            } else {
                 out.fmt(format_args!("{}:{}: {}\n", line.no, e.column(), e))?;
+                if excerpts {
+                    let text = ui::excerpt_lines(line.bytes, e.position(), line.is_cut(), color);
+                    out.bytes(text.as_bytes())?;
+                }
             }
         }
     }
+    progress.finish();
     out.flush()?;
     Ok(status)
 }

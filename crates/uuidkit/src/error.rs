@@ -7,6 +7,15 @@
 use core::fmt;
 
 /// What went wrong, as a plain enum for matching. See [`Error::kind`].
+///
+/// ```
+/// use uuidkit::{ErrorKind, Uuid};
+/// let kind = |s: &str| Uuid::parse_str(s).unwrap_err().kind();
+/// assert_eq!(kind("67e55044"), ErrorKind::Length);
+/// assert_eq!(kind("67e55044-10b1-426f-9247-bb680e5fe0cX"), ErrorKind::Char);
+/// assert_eq!(kind("67e5504410b1-426f-9247-bb680e5fe0c8-"), ErrorKind::Hyphen);
+/// assert_eq!(kind("urn:uuix:67e55044-10b1-426f-9247-bb680e5fe0c8"), ErrorKind::Prefix);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
@@ -182,6 +191,12 @@ impl Error {
     }
 
     /// A short static description of the kind, for contexts without formatting.
+    ///
+    /// ```
+    /// let e = uuidkit::Uuid::parse_str("{67e55044-10b1-426f-9247-bb680e5fe0c8").unwrap_err();
+    /// assert_eq!(e.kind_str(), "unbalanced brace");
+    /// assert!(e.is_braces());
+    /// ```
     pub const fn kind_str(&self) -> &'static str {
         match self.kind() {
             ErrorKind::Length => "invalid length",

@@ -15,6 +15,12 @@ pub const MAX_ENCODED_LEN: usize = 45;
 pub type EncodeBuffer = [u8; MAX_ENCODED_LEN];
 
 /// The text forms.
+///
+/// ```
+/// use uuidkit::{Case, Format, Uuid};
+/// let mut buf = [0u8; uuidkit::MAX_ENCODED_LEN];
+/// assert_eq!(Uuid::NIL.encode(Format::Braced, Case::Lower, &mut buf).len(), Format::Braced.len());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Format {
     /// `67e55044-10b1-426f-9247-bb680e5fe0c8` (36 bytes).
@@ -47,6 +53,12 @@ impl Format {
 }
 
 /// Letter case of hex digits (and of the `urn:uuid:` prefix, which stays lower case).
+///
+/// ```
+/// use uuidkit::{Case, Format, Uuid};
+/// let mut buf = [0u8; uuidkit::MAX_ENCODED_LEN];
+/// assert_eq!(Uuid::MAX.encode(Format::Simple, Case::Upper, &mut buf), "FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Case {
     /// `a`–`f` (the RFC 9562 §4 recommendation for output).
@@ -103,6 +115,10 @@ impl Uuid {
     }
 
     /// The simple form as bytes, usable in `const` context.
+    ///
+    /// ```
+    /// assert_eq!(&uuidkit::Uuid::NAMESPACE_DNS.encode_simple(uuidkit::Case::Lower)[..8], b"6ba7b810");
+    /// ```
     pub const fn encode_simple(&self, case: Case) -> [u8; 32] {
         let mut out = [0u8; 32];
         write_simple(self.as_bytes(), table(case), &mut out, 0);
@@ -138,6 +154,8 @@ impl Uuid {
     /// ```
     /// use uuidkit::{Case, Format, Uuid};
     /// let mut buf = [0u8; uuidkit::MAX_ENCODED_LEN];
+    /// let n = Uuid::NAMESPACE_DNS.encode_bytes(Format::Urn, Case::Lower, &mut buf);
+    /// assert_eq!(&buf[..n], b"urn:uuid:6ba7b810-9dad-11d1-80b4-00c04fd430c8");
     /// let n = Uuid::NAMESPACE_DNS.encode_bytes(Format::Braced, Case::Upper, &mut buf);
     /// assert_eq!(&buf[..n], b"{6BA7B810-9DAD-11D1-80B4-00C04FD430C8}");
     /// ```
@@ -192,6 +210,10 @@ impl Uuid {
         Formatted(self, Format::Simple)
     }
     /// A `Display` adapter for the braced form.
+    ///
+    /// ```
+    /// assert_eq!(uuidkit::Uuid::NIL.braced().to_string(), "{00000000-0000-0000-0000-000000000000}");
+    /// ```
     pub const fn braced(self) -> Formatted {
         Formatted(self, Format::Braced)
     }
@@ -207,6 +229,12 @@ impl Uuid {
 }
 
 /// A UUID with a chosen text form, for `{}` (lower case), `{:x}` and `{:X}`.
+///
+/// ```
+/// let u = uuidkit::Uuid::NAMESPACE_DNS;
+/// assert_eq!(format!("{:X}", u.simple()), "6BA7B8109DAD11D180B400C04FD430C8");
+/// assert_eq!(format!("[{:>40}]", u.braced()), "[  {6ba7b810-9dad-11d1-80b4-00c04fd430c8}]");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Formatted(Uuid, Format);
 

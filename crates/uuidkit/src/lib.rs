@@ -20,20 +20,130 @@
 //!
 //! ## A tour
 //!
+//! ### The value and its text forms (RFC 9562 §4)
+//!
+//! A [`Uuid`] is 16 bytes in network order. It parses from the hyphenated, simple, braced and
+//! URN forms in either case, and writes any of them — through `Display` adapters or into a
+//! stack buffer, without allocating. A bad input is an [`Error`] that names the problem and
+//! its byte.
+//!
 //! ```
-//! use uuidkit::{Case, Format, Uuid, Variant, Version};
+//! use uuidkit::{uuid, Case, Format, Uuid, Variant, Version};
 //!
 //! let u: Uuid = "017F22E2-79B0-7CC3-98C4-DC0C0C07398F".parse()?;
 //! assert_eq!(u.variant(), Variant::Rfc9562);
 //! assert_eq!(u.version(), Some(Version::SortRand));
 //! assert_eq!(u.to_string(), "017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
+//! assert_eq!(u.braced().to_string(), "{017f22e2-79b0-7cc3-98c4-dc0c0c07398f}");
+//! assert_eq!(format!("{:X}", u.urn()), "urn:uuid:017F22E2-79B0-7CC3-98C4-DC0C0C07398F");
 //! let mut buf = [0u8; uuidkit::MAX_ENCODED_LEN];
 //! assert_eq!(u.encode(Format::Simple, Case::Upper, &mut buf), "017F22E279B07CC398C4DC0C0C07398F");
+//!
+//! // Checked at compile time: a typo here does not build.
+//! const ID: Uuid = uuid!("6ba7b810-9dad-11d1-80b4-00c04fd430c8");
+//! assert_eq!(ID, Uuid::NAMESPACE_DNS);
+//!
+//! let err = Uuid::parse_str("017f22e2-79b0-7cc3-98c4-dc0c0c07398g").unwrap_err();
+//! assert_eq!((err.position(), err.is_invalid_char()), (35, true));
+//! assert_eq!(err.to_string(), "invalid character 'g' at byte 35: expected a hexadecimal digit");
 //! # Ok::<(), uuidkit::Error>(())
 //! ```
 //!
-//! Without the default `std` feature the crate is `no_std` and allocation-free: the value,
-//! parsing, formatting, the other forms, RFC 4530 matching and the name-based builders remain.
+//! ### Fields and time (RFC 9562 §5)
+//!
+//! Every layout's fields have an accessor that is `Some` only for that layout; the time of
+//! v1, v2, v6 and v7 comes back as a [`Timestamp`].
+//!
+//! ```
+//! use uuidkit::Uuid;
+//! // Source: RFC 9562 Appendix A.1 and A.6.
+//! let v1 = Uuid::parse_str("C232AB00-9414-11EC-B3C8-9F6BDECED846")?;
+//! assert_eq!(v1.clock_seq(), Some(0x33C8));
+//! assert_eq!(v1.node(), Some([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46]));
+//! assert_eq!(v1.to_v6().map(|u| u.to_string()).as_deref(), Some("1ec9414c-232a-6b00-b3c8-9f6bdeced846"));
+//! let v7 = Uuid::parse_str("017F22E2-79B0-7CC3-98C4-DC0C0C07398F")?;
+//! assert_eq!(v7.unix_ts_ms(), Some(0x017F22E279B0));
+//! assert_eq!(v7.timestamp().unwrap().to_rfc3339(3).to_string(), "2022-02-22T19:22:22.000Z");
+//! assert_eq!(v7.clock_seq(), None); // not a v1/v6 field
+//! # Ok::<(), uuidkit::Error>(())
+//! ```
+//!
+//! ### Generators (RFC 9562 §6; feature `std`)
+//!
+//! The functions [`v4()`], [`v7()`], [`v6()`] and [`v1()`] use process-wide generators that are
+//! monotonic across threads and safe across `fork`. For control — the §6.2 method, clock
+//! regression and counter overflow policies, a fixed node, an injected clock for tests — build
+//! a generator from [`gen`]; name-based UUIDs are plain functions.
+//!
+//! ```
+//! use uuidkit::gen::{FixedClock, OverflowPolicy, ThreadRng, V7Builder, V7Method};
+//! use uuidkit::{NameHash, Timestamp, Uuid};
+//!
+//! let a = uuidkit::v7();
+//! assert!(uuidkit::v7() > a);
+//! assert_eq!(uuidkit::v4().version_num(), 4);
+//!
+//! // Method 1 (a 12-bit counter) on a clock frozen at the Appendix A.6 instant.
+//! let clock = FixedClock::new(Timestamp::from_unix_millis(0x017F22E279B0));
+//! let mut gen = V7Builder::new()
+//!     .method(V7Method::Counter { bits: 12 })
+//!     .overflow(OverflowPolicy::Error)
+//!     .build(clock, ThreadRng)?;
+//! let (x, y) = (gen.next()?, gen.next()?);
+//! assert!(x < y && x.unix_ts_ms() == Some(0x017F22E279B0));
+//!
+//! // Source: RFC 9562 Appendix A.4 (v5) and B.2 (v8 with SHA-256).
+//! assert_eq!(Uuid::new_v5(&Uuid::NAMESPACE_DNS, b"www.example.com").to_string(),
+//!            "2ed6657d-e927-568b-95e1-2665a8aea6a2");
+//! assert_eq!(Uuid::new_v8_name(NameHash::Sha256, &Uuid::NAMESPACE_DNS, b"www.example.com").to_string(),
+//!            "5c146b14-3c52-8afd-938a-375d0df1fbf6");
+//! # Ok::<(), uuidkit::gen::GenError>(())
+//! ```
+//!
+//! ### Other forms
+//!
+//! The 128-bit decimal integer, the OID under `2.25` (ITU-T X.667), and the byte order of
+//! Microsoft GUIDs (first three fields little-endian).
+//!
+//! ```
+//! use uuidkit::Uuid;
+//! let u = Uuid::parse_str("f81d4fae-7dec-11d0-a765-00a0c91e6bf6")?;
+//! assert_eq!(u.decimal().to_string(), "329800735698586629295641978511506172918");
+//! assert_eq!(u.oid().to_string(), "2.25.329800735698586629295641978511506172918");
+//! assert_eq!(Uuid::parse_oid(b"urn:oid:2.25.329800735698586629295641978511506172918")?, u);
+//! assert_eq!(Uuid::from_bytes_le(u.to_bytes_le()), u);
+//! assert_eq!(u.guid_hex().to_string(), "ae4f1df8ec7dd011a76500a0c91e6bf6");
+//! # Ok::<(), uuidkit::Error>(())
+//! ```
+//!
+//! ### LDAP (RFC 4530)
+//!
+//! [`ldap`] validates the `entryUUID` syntax and evaluates `uuidMatch` and
+//! `uuidOrderingMatch`; [`ldif`] (feature `std`) adds `entryUUID` lines to an LDIF stream.
+//!
+//! ```
+//! use uuidkit::ldap;
+//! // Source: RFC 4530 §2.1 example value.
+//! assert!(ldap::uuid_match(b"597AE2F6-16A6-1027-98F4-D28B5365DC14",
+//!                          b"597ae2f6-16a6-1027-98f4-d28b5365dc14")?);
+//! // octetStringOrderingMatch: TRUE when the value sorts before the assertion.
+//! assert!(ldap::uuid_ordering_rule(b"597ae2f6-16a6-1027-98f4-d28b5365dc14",
+//!                                  b"00000000-0000-0000-0000-000000000000")?);
+//! let mut out = Vec::new();
+//! let mut next = || uuidkit::Uuid::NAMESPACE_DNS;
+//! uuidkit::ldif::add_entry_uuid(&b"dn: cn=alice\ncn: alice\n"[..], &mut out, &mut next).unwrap();
+//! assert!(out.ends_with(b"entryUUID: 6ba7b810-9dad-11d1-80b4-00c04fd430c8\n"));
+//! # Ok::<(), ldap::MatchError>(())
+//! ```
+//!
+//! ## Features
+//!
+//! - `std` (default): generators, the OS clock and entropy, fork detection, LDIF. Without it
+//!   the crate is `no_std` and allocation-free: the value, parsing, formatting, the other
+//!   forms, RFC 4530 matching and the name-based builders remain.
+//! - `serde`: `Serialize`/`Deserialize` for [`Uuid`] and adapter modules (`uuidkit::serde`);
+//!   `no_std`.
+//! - `uuid`: lossless `From` conversions to and from `uuid::Uuid`; `no_std`.
 
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
@@ -76,6 +186,18 @@ pub use crate::gen::global::{v1, v6, v7, v7_batch};
 pub use crate::gen::v4::v4;
 #[cfg(feature = "std")]
 pub use crate::gen::{Clock, RandomSource};
+
+// Generator state in stable storage (RFC 9562 §6.3) and the system-wide service.
+#[cfg(feature = "std")]
+pub mod service;
+#[cfg(feature = "std")]
+pub mod state;
+// Serde support and adapter modules for `#[serde(with = "...")]`.
+#[cfg(feature = "serde")]
+pub mod serde;
+// Conversions to and from `uuid::Uuid`.
+#[cfg(feature = "uuid")]
+mod uuid_crate;
 
 // The README's Rust examples run as doc tests, so the README cannot drift from the code.
 #[cfg(doctest)]

@@ -53,6 +53,12 @@ impl Timestamp {
     pub const UNIX_EPOCH: Timestamp = Timestamp { secs: 0, nanos: 0 };
 
     /// A timestamp from Unix seconds and nanoseconds; `None` if `nanos` ≥ 10^9.
+    ///
+    /// ```
+    /// let t = uuidkit::Timestamp::from_unix(1_645_557_742, 5).unwrap();
+    /// assert_eq!((t.unix_seconds(), t.subsec_nanos()), (1_645_557_742, 5));
+    /// assert_eq!(t.unix_nanos(), 1_645_557_742_000_000_005);
+    /// ```
     pub const fn from_unix(secs: i64, nanos: u32) -> Option<Timestamp> {
         if nanos >= 1_000_000_000 {
             None
@@ -95,6 +101,14 @@ impl Timestamp {
     }
 
     /// A timestamp from 100-ns ticks since 1582-10-15 (the v1/v6 timestamp).
+    ///
+    /// ```
+    /// use uuidkit::{Timestamp, GREGORIAN_OFFSET_TICKS};
+    /// // Tick 0 is 1582-10-15; the Unix epoch is GREGORIAN_OFFSET_TICKS later.
+    /// assert_eq!(Timestamp::from_gregorian_ticks(GREGORIAN_OFFSET_TICKS), Timestamp::UNIX_EPOCH);
+    /// assert_eq!(Timestamp::from_gregorian_ticks(0).to_rfc3339(0).to_string(), "1582-10-15T00:00:00Z");
+    /// assert_eq!(Timestamp::UNIX_EPOCH.gregorian_ticks(), Some(GREGORIAN_OFFSET_TICKS));
+    /// ```
     pub const fn from_gregorian_ticks(ticks: u64) -> Timestamp {
         let since_unix = ticks as i128 - GREGORIAN_OFFSET_TICKS as i128;
         let secs = since_unix.div_euclid(10_000_000);
@@ -123,6 +137,12 @@ impl Timestamp {
     }
 
     /// A timestamp from milliseconds since the Unix epoch (the v7 `unix_ts_ms`).
+    ///
+    /// ```
+    /// let t = uuidkit::Timestamp::from_unix_millis(1_645_557_742_000);
+    /// assert_eq!(t.unix_millis(), Some(1_645_557_742_000));
+    /// assert_eq!(t.to_rfc3339(3).to_string(), "2022-02-22T19:22:22.000Z");
+    /// ```
     pub const fn from_unix_millis(ms: u64) -> Timestamp {
         Timestamp {
             secs: (ms / 1000) as i64,
@@ -145,6 +165,11 @@ impl Timestamp {
     }
 
     /// This timestamp moved by a signed number of nanoseconds; `None` on overflow.
+    ///
+    /// ```
+    /// let t = uuidkit::Timestamp::UNIX_EPOCH.checked_add_nanos(-1).unwrap();
+    /// assert_eq!((t.unix_seconds(), t.subsec_nanos()), (-1, 999_999_999));
+    /// ```
     pub const fn checked_add_nanos(&self, delta: i128) -> Option<Timestamp> {
         match self.unix_nanos().checked_add(delta) {
             Some(n) => Timestamp::from_unix_nanos(n),
@@ -343,6 +368,12 @@ impl Timestamp {
     }
 
     /// The `SystemTime` of this timestamp; `None` if the platform cannot represent it.
+    ///
+    /// ```
+    /// let t = uuidkit::Timestamp::from_unix_millis(1_000);
+    /// assert_eq!(t.to_system_time(), Some(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1)));
+    /// assert_eq!(uuidkit::Timestamp::from_system_time(std::time::UNIX_EPOCH), Some(uuidkit::Timestamp::UNIX_EPOCH));
+    /// ```
     pub fn to_system_time(&self) -> Option<std::time::SystemTime> {
         use std::time::{Duration, UNIX_EPOCH};
         if self.secs >= 0 {

@@ -20,6 +20,15 @@ use crate::timestamp::Timestamp;
 pub struct Uuid([u8; 16]);
 
 /// The variant field (RFC 9562 §4.1, Table 1, with erratum 7958).
+///
+/// ```
+/// use uuidkit::{Uuid, Variant};
+/// // Source: RFC 9562 §4.1, Table 1 (octet 8 selects the variant).
+/// let v = |b: u8| Uuid::from_u128((b as u128) << 56).variant();
+/// assert_eq!((v(0x7f), v(0x80), v(0xc0), v(0xe0)),
+///            (Variant::Ncs, Variant::Rfc9562, Variant::Microsoft, Variant::Future));
+/// assert_eq!(Variant::Rfc9562.as_str(), "rfc9562");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Variant {
     /// `0xxx`: reserved, NCS backward compatibility (octet 8 is 0x00–0x7F). Nil is of this variant.
@@ -45,6 +54,14 @@ impl Variant {
 }
 
 /// The versions RFC 9562 defines (§4.2, Table 2).
+///
+/// ```
+/// use uuidkit::{Uuid, Version};
+/// assert_eq!(Uuid::NAMESPACE_DNS.version(), Some(Version::Mac));
+/// assert_eq!(Version::from_u8(7), Some(Version::SortRand));
+/// assert_eq!(Version::SortRand.as_u8(), 7);
+/// assert_eq!(Version::from_u8(9), None);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Version {
@@ -88,6 +105,14 @@ impl Version {
 }
 
 /// What a UUID is, in one word: the special values, a defined version, or unknown.
+///
+/// ```
+/// use uuidkit::{Kind, Uuid, Version};
+/// assert_eq!(Uuid::NIL.kind(), Kind::Nil);
+/// assert_eq!(Uuid::MAX.kind().as_str(), "max");
+/// assert_eq!(Uuid::NAMESPACE_URL.kind(), Kind::Version(Version::Mac));
+/// assert_eq!(Uuid::from_u128(1).kind(), Kind::Unknown); // NCS variant
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {
     /// The Nil UUID, all zeros (§5.9).
@@ -122,6 +147,15 @@ impl Kind {
 }
 
 /// The local domain of a DCE Security (version 2) UUID.
+///
+/// ```
+/// use uuidkit::{Domain, Uuid};
+/// let u = Uuid::from_v2_parts(0, 0, Domain::Group, 1000, [0; 6]);
+/// assert_eq!(u.local_domain(), Some(Domain::Group));
+/// assert_eq!(u.local_id(), Some(1000));
+/// assert_eq!(Domain::from_u8(7), Domain::Other(7));
+/// assert_eq!(Domain::Group.as_str(), "group");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Domain {
     /// 0: a POSIX user id.
@@ -190,10 +224,24 @@ const fn be64(b: &[u8; 16], at: usize) -> u64 {
 
 impl Uuid {
     /// The Nil UUID, all 128 bits zero (RFC 9562 §5.9).
+    ///
+    /// ```
+    /// assert_eq!(uuidkit::Uuid::NIL.to_string(), "00000000-0000-0000-0000-000000000000");
+    /// ```
     pub const NIL: Uuid = Uuid([0; 16]);
     /// The Max UUID, all 128 bits one (RFC 9562 §5.10).
+    ///
+    /// ```
+    /// assert_eq!(uuidkit::Uuid::MAX.to_string(), "ffffffff-ffff-ffff-ffff-ffffffffffff");
+    /// ```
     pub const MAX: Uuid = Uuid([0xff; 16]);
     /// Name space ID for fully qualified domain names (RFC 9562 §6.6).
+    ///
+    /// ```
+    /// // Source: RFC 9562 Appendix A.4.
+    /// let u = uuidkit::Uuid::new_v5(&uuidkit::Uuid::NAMESPACE_DNS, b"www.example.com");
+    /// assert_eq!(u.to_string(), "2ed6657d-e927-568b-95e1-2665a8aea6a2");
+    /// ```
     pub const NAMESPACE_DNS: Uuid = Uuid::from_u128(0x6ba7b810_9dad_11d1_80b4_00c04fd430c8);
     /// Name space ID for URLs (RFC 9562 §6.6).
     pub const NAMESPACE_URL: Uuid = Uuid::from_u128(0x6ba7b811_9dad_11d1_80b4_00c04fd430c8);
@@ -249,6 +297,12 @@ impl Uuid {
     }
 
     /// The 16 bytes in network order.
+    ///
+    /// ```
+    /// let u = uuidkit::Uuid::NAMESPACE_DNS;
+    /// assert_eq!(u.as_bytes()[..4], [0x6b, 0xa7, 0xb8, 0x10]);
+    /// assert_eq!(uuidkit::Uuid::from_bytes(u.into_bytes()), u);
+    /// ```
     pub const fn as_bytes(&self) -> &[u8; 16] {
         &self.0
     }
@@ -259,6 +313,11 @@ impl Uuid {
     }
 
     /// The UUID as a 128-bit unsigned integer (RFC 9562 Figure 3).
+    ///
+    /// ```
+    /// let u = uuidkit::Uuid::NAMESPACE_DNS;
+    /// assert_eq!(u.as_u128(), 0x6ba7b810_9dad_11d1_80b4_00c04fd430c8);
+    /// ```
     pub const fn as_u128(&self) -> u128 {
         u128::from_be_bytes(self.0)
     }
@@ -270,6 +329,12 @@ impl Uuid {
     }
 
     /// The RFC 4122 fields, as taken by [`Uuid::from_fields`].
+    ///
+    /// ```
+    /// let (d1, d2, d3, d4) = uuidkit::Uuid::NAMESPACE_DNS.as_fields();
+    /// assert_eq!((d1, d2, d3), (0x6ba7b810, 0x9dad, 0x11d1));
+    /// assert_eq!(d4, [0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8]);
+    /// ```
     pub const fn as_fields(&self) -> (u32, u16, u16, [u8; 8]) {
         let b = &self.0;
         (
@@ -281,6 +346,10 @@ impl Uuid {
     }
 
     /// Whether this is the Nil UUID.
+    ///
+    /// ```
+    /// assert!(uuidkit::Uuid::NIL.is_nil() && !uuidkit::Uuid::MAX.is_nil());
+    /// ```
     pub const fn is_nil(&self) -> bool {
         self.as_u128() == 0
     }
@@ -312,6 +381,12 @@ impl Uuid {
     }
 
     /// The 4-bit version field, whatever the variant.
+    ///
+    /// ```
+    /// // Version 7 in the field, but the NCS variant: `version()` says None, the field says 7.
+    /// let u = uuidkit::Uuid::from_u128(0x7 << 76);
+    /// assert_eq!((u.version_num(), u.version()), (7, None));
+    /// ```
     pub const fn version_num(&self) -> u8 {
         self.0[6] >> 4
     }
@@ -331,6 +406,10 @@ impl Uuid {
     }
 
     /// Nil, Max, a defined version, or unknown.
+    ///
+    /// ```
+    /// assert_eq!(uuidkit::Uuid::NIL.kind(), uuidkit::Kind::Nil);
+    /// ```
     pub const fn kind(&self) -> Kind {
         if self.is_nil() {
             Kind::Nil
@@ -371,6 +450,13 @@ impl Uuid {
     }
 
     /// The 14-bit clock sequence of a v1 or v6 UUID.
+    ///
+    /// ```
+    /// // Source: RFC 9562 Appendix A.1.
+    /// let v1 = uuidkit::Uuid::parse_str("C232AB00-9414-11EC-B3C8-9F6BDECED846").unwrap();
+    /// assert_eq!(v1.clock_seq(), Some(0x33C8));
+    /// assert_eq!(uuidkit::Uuid::NIL.clock_seq(), None);
+    /// ```
     pub const fn clock_seq(&self) -> Option<u16> {
         match self.version() {
             Some(Version::Mac) | Some(Version::SortMac) => Some(be16(&self.0, 8) & 0x3fff),
@@ -379,6 +465,11 @@ impl Uuid {
     }
 
     /// The 48-bit node of a v1, v2 or v6 UUID.
+    ///
+    /// ```
+    /// let v1 = uuidkit::Uuid::parse_str("C232AB00-9414-11EC-B3C8-9F6BDECED846").unwrap();
+    /// assert_eq!(v1.node(), Some([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46]));
+    /// ```
     pub const fn node(&self) -> Option<[u8; 6]> {
         match self.version() {
             Some(Version::Mac) | Some(Version::SortMac) | Some(Version::Dce) => {
@@ -428,6 +519,14 @@ impl Uuid {
     // ---- v7 / v8 ------------------------------------------------------------------------
 
     /// The 48-bit `unix_ts_ms` of a v7 UUID.
+    ///
+    /// ```
+    /// // Source: RFC 9562 Appendix A.6.
+    /// let v7 = uuidkit::Uuid::parse_str("017F22E2-79B0-7CC3-98C4-DC0C0C07398F").unwrap();
+    /// assert_eq!(v7.unix_ts_ms(), Some(0x017F22E279B0));
+    /// assert_eq!(v7.rand_a(), Some(0xCC3));
+    /// assert_eq!(v7.rand_b(), Some(0x18C4DC0C0C07398F));
+    /// ```
     pub const fn unix_ts_ms(&self) -> Option<u64> {
         match self.version() {
             Some(Version::SortRand) => Some(be48(&self.0, 0)),
@@ -452,6 +551,11 @@ impl Uuid {
     }
 
     /// The 48-bit `custom_a` of a v8 UUID.
+    ///
+    /// ```
+    /// let u = uuidkit::Uuid::from_v8_parts(0x123456789abc, 0xdef, 42);
+    /// assert_eq!((u.custom_a(), u.custom_b(), u.custom_c()), (Some(0x123456789abc), Some(0xdef), Some(42)));
+    /// ```
     pub const fn custom_a(&self) -> Option<u64> {
         match self.version() {
             Some(Version::Custom) => Some(be48(&self.0, 0)),
@@ -512,6 +616,12 @@ impl Uuid {
 
     /// A v1 UUID from its 60-bit Gregorian timestamp, 14-bit clock sequence and node.
     /// Bits beyond each field's width are ignored.
+    ///
+    /// ```
+    /// // Source: RFC 9562 Appendix A.1.
+    /// let u = uuidkit::Uuid::from_v1_parts(0x1EC9414C232AB00, 0x33C8, [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46]);
+    /// assert_eq!(u.to_string(), "c232ab00-9414-11ec-b3c8-9f6bdeced846");
+    /// ```
     pub const fn from_v1_parts(ticks: u64, clock_seq: u16, node: [u8; 6]) -> Uuid {
         let time_low = ticks as u32;
         let time_mid = (ticks >> 32) as u16;
@@ -520,6 +630,12 @@ impl Uuid {
     }
 
     /// A v6 UUID from its 60-bit Gregorian timestamp, 14-bit clock sequence and node.
+    ///
+    /// ```
+    /// // Source: RFC 9562 Appendix A.5.
+    /// let u = uuidkit::Uuid::from_v6_parts(0x1EC9414C232AB00, 0x33C8, [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46]);
+    /// assert_eq!(u.to_string(), "1ec9414c-232a-6b00-b3c8-9f6bdeced846");
+    /// ```
     pub const fn from_v6_parts(ticks: u64, clock_seq: u16, node: [u8; 6]) -> Uuid {
         let ticks = ticks & 0x0fff_ffff_ffff_ffff;
         let time_high = (ticks >> 28) as u32;

@@ -104,3 +104,122 @@ fn uuid_is_sixteen_bytes_and_moves_between_threads() {
         .unwrap();
     assert_eq!(text, "urn:uuid:6ba7b811-9dad-11d1-80b4-00c04fd430c8");
 }
+
+// ---- generators, sources, errors, LDAP and LDIF types (feature `std`) ----------------------
+
+/// Can move to another thread (a generator handed to a worker, an error returned from one).
+#[cfg(feature = "std")]
+fn sendable<T: Send + 'static>() {}
+
+/// Can be shared by reference between threads.
+#[cfg(feature = "std")]
+fn shareable<T: Sync>() {}
+
+#[cfg(feature = "std")]
+#[test]
+fn generators_clocks_and_random_sources() {
+    use uuidkit::gen::{
+        Csprng, DistributedBuilder, DistributedGenerator, DistributedLayout, FixedClock,
+        GregorianBuilder, OsRandom, ReplayClock, ReplayRandom, SeqRandom, StepClock, SystemClock,
+        ThreadRng, V1Generator, V2Generator, V6Generator, V7Builder, V7Generator, V7Method,
+        V8TimeBuilder, V8TimeGenerator,
+    };
+    // Generators own their state and take `&mut self`: Send and Sync (a shared reference
+    // allows no generation), so one can be moved to, or kept behind a Mutex in, any thread.
+    thread_safe::<V1Generator>();
+    thread_safe::<V6Generator>();
+    thread_safe::<V2Generator>();
+    thread_safe::<V7Generator>();
+    thread_safe::<V8TimeGenerator>();
+    thread_safe::<DistributedGenerator>();
+    thread_safe::<V7Generator<StepClock, SeqRandom>>();
+    // Builders and layouts are plain configuration values.
+    thread_safe::<GregorianBuilder>();
+    thread_safe::<V7Builder>();
+    thread_safe::<V7Method>();
+    thread_safe::<V8TimeBuilder>();
+    thread_safe::<DistributedBuilder>();
+    thread_safe::<DistributedLayout>();
+    plain_value::<V7Method>();
+    plain_value::<DistributedLayout>();
+    // Clocks must be Send + Sync (the `Clock` trait requires it: one clock serves a
+    // process-wide generator). StepClock and ReplayClock use a lock and an atomic inside.
+    sendable::<SystemClock>();
+    shareable::<SystemClock>();
+    sendable::<FixedClock>();
+    shareable::<FixedClock>();
+    sendable::<StepClock>();
+    shareable::<StepClock>();
+    sendable::<ReplayClock>();
+    shareable::<ReplayClock>();
+    // Random sources. `Csprng` is Send (its state moves with it; fork safety is checked by
+    // generation, not by thread) and Sync (nothing can be drawn through `&Csprng`: every
+    // drawing method takes `&mut self`). `ThreadRng` is a zero-sized handle to the calling
+    // thread's own generator, so it is freely Send and Sync.
+    sendable::<Csprng>();
+    shareable::<Csprng>();
+    thread_safe::<ThreadRng>();
+    thread_safe::<OsRandom>();
+    sendable::<ReplayRandom>();
+    shareable::<ReplayRandom>();
+    thread_safe::<SeqRandom>();
+
+    // A generator built on one thread keeps working on another.
+    let mut gen = V7Generator::system();
+    let first = gen.next().unwrap();
+    let (gen, second) = std::thread::spawn(move || {
+        let u = gen.next().unwrap();
+        (gen, u)
+    })
+    .join()
+    .unwrap();
+    assert!(second > first);
+    assert!(gen.last_unix_ms().is_some());
+}
+
+#[cfg(feature = "std")]
+#[test]
+fn every_error_type_is_a_thread_safe_error() {
+    use uuidkit::gen::{GenError, GenErrorKind, OverflowPolicy, RandomError, RegressionPolicy};
+    use uuidkit::ldap::{MatchError, Side};
+    use uuidkit::ldif::{LdifError, LdifStats};
+    use uuidkit::{NameHash, ParseNameHashError};
+
+    error_type::<GenError>();
+    error_type::<RandomError>();
+    error_type::<LdifError>();
+    error_type::<MatchError>();
+    error_type::<ParseNameHashError>();
+    // Copied and compared (not hashed: no need was seen, and Hash would pin their fields).
+    fn copy_eq<T: Copy + Eq + Debug>() {}
+    copy_eq::<GenError>();
+    copy_eq::<ParseNameHashError>();
+    plain_value::<GenErrorKind>();
+    plain_value::<MatchError>();
+    plain_value::<Side>();
+    plain_value::<OverflowPolicy>();
+    plain_value::<RegressionPolicy>();
+    plain_value::<NameHash>();
+    thread_safe::<GenError>();
+    thread_safe::<MatchError>();
+    thread_safe::<ParseNameHashError>();
+    thread_safe::<NameHash>();
+    // LdifError may hold an io::Error, whose inner custom error is only promised Send + Sync,
+    // so only the thread traits are asserted.
+    sendable::<LdifError>();
+    shareable::<LdifError>();
+    thread_safe::<LdifStats>();
+
+    // An LDIF error made on a worker thread is reported on another.
+    let err = std::thread::spawn(|| {
+        uuidkit::ldif::add_entry_uuid(&b"dn: cn=a\nentryUUID: x\n"[..], Vec::new(), &mut || {
+            Uuid::NIL
+        })
+        .unwrap_err()
+    })
+    .join()
+    .unwrap();
+    assert_eq!(err.line(), Some(2));
+    let boxed: Box<dyn std::error::Error + Send + Sync> = Box::new(err);
+    assert!(boxed.to_string().contains("line 2"));
+}

@@ -75,6 +75,21 @@ pub enum RegressionPolicy {
 pub const DEFAULT_REGRESSION_THRESHOLD: Duration = Duration::from_secs(10);
 
 /// The kind of a [`GenError`], for matching.
+///
+/// ```
+/// use uuidkit::gen::{FixedClock, GenErrorKind, OverflowPolicy, ThreadRng, V7Builder, V7Method};
+/// use uuidkit::Timestamp;
+/// // A 12-bit counter on a frozen clock runs out after at most 4096 UUIDs.
+/// let clock = FixedClock::new(Timestamp::from_unix_millis(1_000));
+/// let mut gen = V7Builder::new()
+///     .method(V7Method::Counter { bits: 12 })
+///     .overflow(OverflowPolicy::Error)
+///     .build(clock, ThreadRng)?;
+/// let err = (0..5000).find_map(|_| gen.next().err()).unwrap();
+/// assert_eq!(err.kind(), GenErrorKind::Overflow);
+/// assert!(err.is_overflow());
+/// # Ok::<(), uuidkit::gen::GenError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum GenErrorKind {
@@ -558,6 +573,26 @@ impl Sequencer {
     /// The last issued tick.
     pub(crate) fn last_tick(&self) -> Option<u64> {
         self.last.map(|l| l.tick)
+    }
+
+    /// The last issued counter.
+    pub(crate) fn last_counter(&self) -> Option<u128> {
+        self.last.map(|l| l.counter)
+    }
+
+    /// Continues after a position issued before (by this generator in an earlier run, read
+    /// back from stable storage, RFC 9562 §6.3): the next pair is greater than
+    /// `(tick, counter)`, as if that pair had just been issued at a clock reading of `tick`.
+    /// A clock that reads earlier than `tick` is a regression like any other: within the
+    /// threshold the generator counts on from `tick`, beyond it the policy applies.
+    pub(crate) fn resume(&mut self, tick: u64, counter: u128) {
+        self.last = Some(Last {
+            tick,
+            counter,
+            issued: 1,
+            reading_tick: tick,
+            reading_nanos: self.scale.nanos_of(tick),
+        });
     }
 
     /// Issues the next (tick, counter) pair for a reading.

@@ -386,6 +386,22 @@ macro_rules! gregorian_generator {
             pub fn clock(&self) -> &C {
                 &self.core.clock
             }
+
+            /// The 60-bit timestamp of the last UUID, if any.
+            pub fn last_ticks(&self) -> Option<u64> {
+                self.core.seq.last_tick()
+            }
+
+            /// Continues after UUIDs issued before with the same clock sequence and node,
+            /// typically by an earlier run whose last timestamp (or a reservation above it)
+            /// was kept in stable storage (RFC 9562 §6.3): every later UUID has a timestamp
+            /// greater than `ticks`. A clock reading earlier than `ticks` is handled like any
+            /// regression (beyond the threshold, `Reset` changes the clock sequence and follows
+            /// the clock).
+            pub fn resume_after(&mut self, ticks: u64) {
+                self.core.check_fork();
+                self.core.seq.resume(ticks, 0);
+            }
         }
     };
 }

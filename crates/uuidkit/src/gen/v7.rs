@@ -17,7 +17,7 @@
 //! [`Uuid::draft_v7_timestamp`].
 
 use super::policy::{
-    mask128, policy_setters, rand74, Counter, GenError, Policies, Reading, Scale, Sequencer,
+    mask128, mask64, policy_setters, rand74, Counter, GenError, Policies, Reading, Scale, Sequencer,
 };
 use super::rng::{fork_generation, ThreadRng};
 use super::{Clock, RandomSource, SystemClock};
@@ -66,6 +66,13 @@ const DEFAULT_INCREMENT_BITS: u8 = 32;
 
 impl V7Method {
     /// Method 2 with the default increment width (32 bits).
+    ///
+    /// ```
+    /// use uuidkit::gen::{ThreadRng, SystemClock, V7Builder, V7Method};
+    /// let mut gen = V7Builder::new().method(V7Method::monotonic_random()).build(SystemClock, ThreadRng)?;
+    /// assert!(gen.next()? < gen.next()?);
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub const fn monotonic_random() -> V7Method {
         V7Method::MonotonicRandom {
             increment_bits: DEFAULT_INCREMENT_BITS,
@@ -290,6 +297,18 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     }
 
     /// The next UUID, greater than the previous one.
+    ///
+    /// ```
+    /// use uuidkit::gen::{StepClock, ThreadRng, V7Generator};
+    /// use uuidkit::Timestamp;
+    /// let clock = StepClock::new(Timestamp::from_unix_millis(1_000));
+    /// let mut gen = V7Generator::new(&clock, ThreadRng);
+    /// let a = gen.next()?;
+    /// clock.step_back(5_000_000); // 5 ms back: within the regression threshold
+    /// let b = gen.next()?;
+    /// assert!(b > a && b.unix_ts_ms() == Some(1_000)); // the last timestamp is kept
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     // Not `Iterator::next`: generation never ends and can fail, which `Option` cannot say;
     // the error must reach the caller.
     #[allow(clippy::should_implement_trait)]
@@ -303,6 +322,15 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     /// [`OverflowPolicy::Wait`](super::OverflowPolicy::Wait) the clock is read again while
     /// waiting). On an error, the UUIDs before the failing one are written and count as
     /// issued.
+    ///
+    /// ```
+    /// let mut gen = uuidkit::gen::V7Generator::system();
+    /// let mut ids = [uuidkit::Uuid::NIL; 1000];
+    /// gen.fill(&mut ids)?;
+    /// assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    /// assert_eq!(gen.last_unix_ms(), ids[999].unix_ts_ms());
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
         self.check_fork();
         if out.is_empty() {
@@ -326,6 +354,48 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     /// The embedded millisecond of the last UUID, if any.
     pub fn last_unix_ms(&self) -> Option<u64> {
         self.seq.last_tick().map(|t| t >> self.layout.frac_bits)
+    }
+
+    /// The counter of the last UUID, if any: the Method 1 or Method 3 counter, or Method 2's
+    /// 74-bit value (0 for Method 3 without a counter). With [`last_unix_ms`](Self::last_unix_ms)
+    /// it is the position to persist and give back to [`resume_after`](Self::resume_after).
+    pub fn last_counter(&self) -> Option<u128> {
+        self.seq.last_counter()
+    }
+
+    /// Continues after UUIDs issued before, typically by an earlier run whose position was kept
+    /// in stable storage (RFC 9562 §6.3): every later UUID is greater than every UUID with a
+    /// millisecond before `unix_ms`, and than those at `unix_ms` whose counter is at most
+    /// `counter` (`None`: the whole millisecond counts as used). For Method 3 the counter is
+    /// not comparable across fractions and the whole millisecond counts as used.
+    ///
+    /// A clock reading earlier than `unix_ms` is handled like any regression: within the
+    /// [threshold](V7Builder::regression_threshold) the generator counts on after the given
+    /// position; beyond it the [`RegressionPolicy`](super::RegressionPolicy) applies (`Reset`
+    /// follows the clock back), so a caller that needs the promise whatever the clock does sets
+    /// a large threshold.
+    ///
+    /// ```
+    /// use uuidkit::gen::{FixedClock, ThreadRng, V7Generator};
+    /// use uuidkit::Timestamp;
+    ///
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(1_000));
+    /// let mut gen = V7Generator::new(clock, ThreadRng);
+    /// gen.resume_after(1_005, None); // an earlier run reserved up to 1005 ms
+    /// assert_eq!(gen.next()?.unix_ts_ms(), Some(1_006));
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
+    pub fn resume_after(&mut self, unix_ms: u64, counter: Option<u128>) {
+        self.check_fork();
+        let full = mask128(self.layout.counter.bits());
+        let (tick, counter) = match counter {
+            Some(c) if self.layout.frac_bits == 0 => (unix_ms, c.min(full)),
+            _ => (
+                (unix_ms << self.layout.frac_bits) | mask64(self.layout.frac_bits),
+                full,
+            ),
+        };
+        self.seq.resume(tick, counter);
     }
 }
 

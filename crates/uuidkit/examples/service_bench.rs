@@ -1,0 +1,188 @@
+//! Throughput of `uuidkit serve` beside util-linux `uuidd`, doing the same work: a client that
+//! ends up holding N time-based UUIDs in memory. Not a test; run by hand (scripts/bench-service
+//! starts both servers):
+//!
+//! ```text
+//! cargo run --release --example service_bench -- --uuidkit SOCK [--uuidd SOCK] [--seconds S] [--threads T]
+//! ```
+//!
+//! Rows:
+//! - `single`: one UUID per request. uuidkit keeps its connection; uuidd's protocol takes one
+//!   request per connection, so it is also measured for uuidkit with a connection per request.
+//! - `bulk`: 8192 UUIDs per request. uuidkit sends 8192 UUIDs of 16 bytes; uuidd's bulk-time
+//!   reply is the first UUID and a count, which the client expands (timestamp + 1 each, what
+//!   libuuid does with it), so both end with the same 8192 UUIDs.
+//! - `cached next()`: uuidkit's `SystemGenerator::next` with its default block of 128, what an
+//!   application calling it one UUID at a time sees.
+
+use std::io::{Read, Write};
+use std::os::unix::net::UnixStream;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use uuidkit::service::client::{ClientConfig, Connection, Source, SystemGenerator};
+use uuidkit::state::TimeVersion;
+use uuidkit::Uuid;
+
+const BULK: u32 = 8192;
+
+struct Args {
+    uuidkit: PathBuf,
+    uuidd: Option<PathBuf>,
+    seconds: f64,
+    threads: usize,
+}
+
+fn args() -> Args {
+    let mut a = Args {
+        uuidkit: PathBuf::new(),
+        uuidd: None,
+        seconds: 2.0,
+        threads: 1,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(k) = it.next() {
+        let v = it.next().unwrap_or_else(|| panic!("{k} needs a value"));
+        match k.as_str() {
+            "--uuidkit" => a.uuidkit = v.into(),
+            "--uuidd" => a.uuidd = Some(v.into()),
+            "--seconds" => a.seconds = v.parse().expect("--seconds: a number"),
+            "--threads" => a.threads = v.parse().expect("--threads: a number"),
+            _ => panic!("unknown option {k}"),
+        }
+    }
+    assert!(
+        !a.uuidkit.as_os_str().is_empty(),
+        "--uuidkit SOCK is required"
+    );
+    a
+}
+
+/// Runs `work` on `threads` threads for `secs`; each call returns how many UUIDs it got.
+/// Returns UUIDs per second over all threads.
+fn measure(threads: usize, secs: f64, work: impl Fn() -> u64 + Sync) -> f64 {
+    let dur = Duration::from_secs_f64(secs);
+    let start = Instant::now();
+    let total: u64 = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut n = 0u64;
+                    while start.elapsed() < dur {
+                        n += work();
+                    }
+                    n
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).sum()
+    });
+    total as f64 / start.elapsed().as_secs_f64()
+}
+
+/// One uuidd request on a fresh connection: op, optional count; the reply payload.
+fn uuidd(sock: &PathBuf, op: u8, num: Option<i32>) -> Vec<u8> {
+    let mut s = UnixStream::connect(sock).expect("connect uuidd");
+    let mut req = vec![op];
+    if let Some(n) = num {
+        req.extend_from_slice(&n.to_ne_bytes());
+    }
+    s.write_all(&req).unwrap();
+    let mut len = [0u8; 4];
+    s.read_exact(&mut len).unwrap();
+    let mut body = vec![0u8; i32::from_ne_bytes(len) as usize];
+    s.read_exact(&mut body).unwrap();
+    body
+}
+
+/// Expands uuidd's bulk-time reply (first v1 UUID, count) into UUIDs.
+fn expand(body: &[u8], out: &mut Vec<Uuid>) -> u64 {
+    let first = Uuid::from_bytes(body[..16].try_into().unwrap());
+    let n = i32::from_ne_bytes(body[16..20].try_into().unwrap()) as u64;
+    let t0 = first.gregorian_ticks().unwrap();
+    let (seq, node) = (first.clock_seq().unwrap(), first.node().unwrap());
+    out.clear();
+    for i in 0..n {
+        out.push(Uuid::from_v1_parts(t0 + i, seq, node));
+    }
+    n
+}
+
+fn main() {
+    let a = args();
+    let (t, secs) = (a.threads, a.seconds);
+    println!("threads: {t}, {secs} s per row; UUIDs per second\n");
+    println!("| work | uuidkit serve | uuidd | uuidkit / uuidd |");
+    println!("|---|---|---|---|");
+    let kit = a.uuidkit.clone();
+    let row = |name: &str, ours: f64, theirs: Option<f64>| match theirs {
+        Some(x) => println!("| {name} | {ours:.0} | {x:.0} | {:.2} |", ours / x),
+        None => println!("| {name} | {ours:.0} | – | – |"),
+    };
+
+    for (v, label) in [(TimeVersion::V1, "v1"), (TimeVersion::V7, "v7")] {
+        let single = measure(t, secs, || {
+            thread_local!(static C: std::cell::RefCell<Option<Connection>> = const { std::cell::RefCell::new(None) });
+            C.with(|c| {
+                let mut c = c.borrow_mut();
+                let conn = c.get_or_insert_with(|| {
+                    Connection::connect(&kit, Duration::from_secs(5)).expect("connect")
+                });
+                let mut out = Vec::with_capacity(1);
+                conn.generate(v, 1, &mut out).expect("generate");
+                out.len() as u64
+            })
+        });
+        let fresh = measure(t, secs, || {
+            let mut conn = Connection::connect(&kit, Duration::from_secs(5)).expect("connect");
+            let mut out = Vec::with_capacity(1);
+            conn.generate(v, 1, &mut out).expect("generate");
+            out.len() as u64
+        });
+        let bulk = measure(t, secs, || {
+            thread_local!(static C: std::cell::RefCell<Option<Connection>> = const { std::cell::RefCell::new(None) });
+            C.with(|c| {
+                let mut c = c.borrow_mut();
+                let conn = c.get_or_insert_with(|| {
+                    Connection::connect(&kit, Duration::from_secs(5)).expect("connect")
+                });
+                let mut out = Vec::with_capacity(BULK as usize);
+                conn.generate(v, BULK, &mut out).expect("generate");
+                out.len() as u64
+            })
+        });
+        let (d_single, d_bulk) = match (&a.uuidd, v) {
+            (Some(d), TimeVersion::V1) => (
+                Some(measure(t, secs, || {
+                    let b = uuidd(d, 2, None);
+                    assert_eq!(b.len(), 16);
+                    1
+                })),
+                Some(measure(t, secs, || {
+                    let b = uuidd(d, 4, Some(BULK as i32));
+                    let mut out = Vec::with_capacity(BULK as usize);
+                    expand(&b, &mut out)
+                })),
+            ),
+            _ => (None, None),
+        };
+        row(
+            &format!("{label} single, kept connection"),
+            single,
+            d_single,
+        );
+        row(
+            &format!("{label} single, connection per request"),
+            fresh,
+            d_single,
+        );
+        row(&format!("{label} bulk of {BULK}"), bulk, d_bulk);
+    }
+    let gen = SystemGenerator::new(ClientConfig::new(&kit).fallback(false));
+    let cached = measure(t, secs, || {
+        let g = gen.next(TimeVersion::V7).expect("next");
+        assert_eq!(g.source, Source::Service);
+        1
+    });
+    row("v7 SystemGenerator::next (block 128)", cached, None);
+}

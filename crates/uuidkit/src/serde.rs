@@ -1,0 +1,249 @@
+//! Serde support (feature `serde`, `no_std`): how a [`Uuid`] is written and read by serde
+//! formats, and adapter modules that choose another representation field by field.
+//!
+//! By default a `Uuid` is the lower-case hyphenated string (RFC 9562 §4) in human-readable
+//! formats (JSON, TOML, YAML, …) and its 16 bytes in network order in binary ones (postcard,
+//! bincode, CBOR, …), chosen by [`Serializer::is_human_readable`]. Reading takes any of the
+//! four text forms in either case (what [`Uuid::parse_str`] accepts); binary formats may also
+//! hand over 16 bytes or a sequence of 16 integers. A bad string fails with the parser's own
+//! message, so the position of the bad byte reaches the user:
+//!
+//! ```
+//! # use serde_json as json;
+//! use uuidkit::Uuid;
+//!
+//! let u: Uuid = json::from_str("\"67E55044-10B1-426F-9247-BB680E5FE0C8\"")?;
+//! assert_eq!(json::to_string(&u)?, "\"67e55044-10b1-426f-9247-bb680e5fe0c8\"");
+//!
+//! let e = json::from_str::<Uuid>("\"67e55044-x0b1-426f-9247-bb680e5fe0c8\"").unwrap_err();
+//! assert_eq!(
+//!     e.to_string(),
+//!     "invalid UUID: invalid character 'x' at byte 9: expected a hexadecimal digit at line 1 column 38"
+//! );
+//! # Ok::<(), json::Error>(())
+//! ```
+//!
+//! The adapter modules are for `#[serde(with = "…")]`:
+//!
+//! | module | writes (every format) | reads |
+//! |---|---|---|
+//! | [`hyphenated`] | `67e55044-10b1-426f-9247-bb680e5fe0c8` | any text form, bytes |
+//! | [`simple`] | `67e5504410b1426f9247bb680e5fe0c8` | any text form, bytes |
+//! | [`braced`] | `{67e55044-10b1-426f-9247-bb680e5fe0c8}` | any text form, bytes |
+//! | [`urn`] | `urn:uuid:67e55044-10b1-426f-9247-bb680e5fe0c8` | any text form, bytes |
+//! | [`compact`] | a tuple of 16 bytes (no length prefix) | the same, bytes |
+//!
+//! ```
+//! # use serde_json as json;
+//! use serde::{Deserialize, Serialize};
+//! use uuidkit::Uuid;
+//!
+//! #[derive(Serialize, Deserialize, PartialEq, Debug)]
+//! struct Row {
+//!     id: Uuid,
+//!     #[serde(with = "uuidkit::serde::simple")]
+//!     parent: Uuid,
+//!     #[serde(with = "uuidkit::serde::urn")]
+//!     owner: Uuid,
+//! }
+//!
+//! let row = Row { id: Uuid::NAMESPACE_DNS, parent: Uuid::NAMESPACE_URL, owner: Uuid::NIL };
+//! let text = json::to_string(&row)?;
+//! assert_eq!(
+//!     text,
+//!     r#"{"id":"6ba7b810-9dad-11d1-80b4-00c04fd430c8","parent":"6ba7b8119dad11d180b400c04fd430c8","owner":"urn:uuid:00000000-0000-0000-0000-000000000000"}"#
+//! );
+//! assert_eq!(json::from_str::<Row>(&text)?, row);
+//! # Ok::<(), json::Error>(())
+//! ```
+
+use core::fmt;
+
+use ::serde::de::{self, Deserializer, SeqAccess, Visitor};
+use ::serde::ser::{SerializeTuple, Serializer};
+use ::serde::{Deserialize, Serialize};
+
+use crate::{Case, Error, Format, Uuid};
+
+/// Writes one text form as a string.
+fn serialize_form<S: Serializer>(u: &Uuid, form: Format, s: S) -> Result<S::Ok, S::Error> {
+    let mut buf = [0u8; crate::MAX_ENCODED_LEN];
+    s.serialize_str(u.encode(form, Case::Lower, &mut buf))
+}
+
+/// Writes the 16 bytes as a fixed-size tuple: no length prefix in binary formats.
+fn serialize_tuple<S: Serializer>(u: &Uuid, s: S) -> Result<S::Ok, S::Error> {
+    let mut t = s.serialize_tuple(16)?;
+    for b in u.as_bytes() {
+        t.serialize_element(b)?;
+    }
+    t.end()
+}
+
+/// The parser's error as a serde error message: `invalid UUID: <the parser's text>`.
+struct Invalid(Error);
+
+impl fmt::Display for Invalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid UUID: {}", self.0)
+    }
+}
+
+/// Accepts every shape a UUID may arrive in, whatever the format asked for.
+struct UuidVisitor;
+
+impl<'de> Visitor<'de> for UuidVisitor {
+    type Value = Uuid;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a UUID as a string (hyphenated, simple, braced or URN) or 16 bytes")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Uuid, E> {
+        Uuid::parse_str(v).map_err(|e| E::custom(Invalid(e)))
+    }
+
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Uuid, E> {
+        match <[u8; 16]>::try_from(v) {
+            Ok(b) => Ok(Uuid::from_bytes(b)),
+            // A format without a string type may hand text over as bytes.
+            Err(_) if v.len() >= 32 => Uuid::try_parse_ascii(v).map_err(|e| E::custom(Invalid(e))),
+            Err(_) => Err(E::invalid_length(v.len(), &self)),
+        }
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Uuid, A::Error> {
+        let mut b = [0u8; 16];
+        for (i, slot) in b.iter_mut().enumerate() {
+            *slot = match seq.next_element()? {
+                Some(x) => x,
+                None => return Err(de::Error::invalid_length(i, &self)),
+            };
+        }
+        // A longer sequence is an error, not silently cut.
+        if seq.next_element::<de::IgnoredAny>()?.is_some() {
+            return Err(de::Error::invalid_length(17, &self));
+        }
+        Ok(Uuid::from_bytes(b))
+    }
+}
+
+/// The hyphenated string in human-readable formats, 16 bytes in binary ones.
+///
+/// ```
+/// let u = uuidkit::Uuid::NAMESPACE_DNS;
+/// assert_eq!(serde_json::to_string(&u).unwrap(), "\"6ba7b810-9dad-11d1-80b4-00c04fd430c8\"");
+/// // postcard: a length byte, then the 16 bytes.
+/// let bin = postcard::to_allocvec(&u).unwrap();
+/// assert_eq!(bin.len(), 17);
+/// assert_eq!(&bin[1..], u.as_bytes());
+/// ```
+impl Serialize for Uuid {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if s.is_human_readable() {
+            serialize_form(self, Format::Hyphenated, s)
+        } else {
+            s.serialize_bytes(self.as_bytes())
+        }
+    }
+}
+
+/// A string in any of the four text forms in human-readable formats; 16 bytes (or a sequence
+/// of 16 integers, or text) in binary ones.
+///
+/// ```
+/// use uuidkit::Uuid;
+/// let a: Uuid = serde_json::from_str("\"{6BA7B810-9DAD-11D1-80B4-00C04FD430C8}\"").unwrap();
+/// assert_eq!(a, Uuid::NAMESPACE_DNS);
+/// let b: Uuid = postcard::from_bytes(&[&[16u8][..], Uuid::NAMESPACE_DNS.as_bytes()].concat()).unwrap();
+/// assert_eq!(b, Uuid::NAMESPACE_DNS);
+/// ```
+impl<'de> Deserialize<'de> for Uuid {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Uuid, D::Error> {
+        if d.is_human_readable() {
+            d.deserialize_str(UuidVisitor)
+        } else {
+            d.deserialize_bytes(UuidVisitor)
+        }
+    }
+}
+
+macro_rules! text_adapter {
+    ($name:ident, $form:expr, $example:literal) => {
+        #[doc = concat!("Always the ", stringify!($name), " string, in every format: `", $example, "`.")]
+        ///
+        /// Reading accepts what [`Uuid`]'s own `Deserialize` accepts.
+        ///
+        /// ```
+        /// #[derive(serde::Serialize, serde::Deserialize)]
+        /// struct Row {
+        #[doc = concat!("    #[serde(with = \"uuidkit::serde::", stringify!($name), "\")]")]
+        ///     id: uuidkit::Uuid,
+        /// }
+        /// let text = serde_json::to_string(&Row { id: uuidkit::Uuid::NAMESPACE_URL }).unwrap();
+        #[doc = concat!("assert_eq!(text, r#\"{\"id\":\"", $example, "\"}\"#);")]
+        /// let back: Row = serde_json::from_str(&text).unwrap();
+        /// assert_eq!(back.id, uuidkit::Uuid::NAMESPACE_URL);
+        /// ```
+        pub mod $name {
+            use super::*;
+
+            /// Writes the UUID in this module's form.
+            pub fn serialize<S: Serializer>(u: &Uuid, s: S) -> Result<S::Ok, S::Error> {
+                serialize_form(u, $form, s)
+            }
+
+            /// Reads a UUID in any text form (or as bytes).
+            pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Uuid, D::Error> {
+                Uuid::deserialize(d)
+            }
+        }
+    };
+}
+
+text_adapter!(
+    hyphenated,
+    Format::Hyphenated,
+    "6ba7b811-9dad-11d1-80b4-00c04fd430c8"
+);
+text_adapter!(simple, Format::Simple, "6ba7b8119dad11d180b400c04fd430c8");
+text_adapter!(
+    braced,
+    Format::Braced,
+    "{6ba7b811-9dad-11d1-80b4-00c04fd430c8}"
+);
+text_adapter!(
+    urn,
+    Format::Urn,
+    "urn:uuid:6ba7b811-9dad-11d1-80b4-00c04fd430c8"
+);
+
+/// Always the 16 bytes as a fixed-size tuple, in every format.
+///
+/// In binary formats this is exactly 16 bytes, with no length prefix (the default writes the
+/// bytes with one); in JSON it is an array of 16 numbers. Reading also accepts a byte string.
+///
+/// ```
+/// #[derive(serde::Serialize, serde::Deserialize)]
+/// struct Key {
+///     #[serde(with = "uuidkit::serde::compact")]
+///     id: uuidkit::Uuid,
+/// }
+/// let bin = postcard::to_allocvec(&Key { id: uuidkit::Uuid::MAX }).unwrap();
+/// assert_eq!(bin, [0xff; 16]);
+/// let back: Key = postcard::from_bytes(&bin).unwrap();
+/// assert_eq!(back.id, uuidkit::Uuid::MAX);
+/// ```
+pub mod compact {
+    use super::*;
+
+    /// Writes the 16 bytes as a tuple.
+    pub fn serialize<S: Serializer>(u: &Uuid, s: S) -> Result<S::Ok, S::Error> {
+        serialize_tuple(u, s)
+    }
+
+    /// Reads 16 bytes written as a tuple (or as a byte string).
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Uuid, D::Error> {
+        d.deserialize_tuple(16, UuidVisitor)
+    }
+}

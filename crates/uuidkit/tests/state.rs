@@ -1,0 +1,712 @@
+//! The durable generator and its state file (RFC 9562 §6.3, RFC 4122 §4.2.1): restarts, crashes
+//! (a forked child that dies without flushing), clock regression, locking, corrupt files and
+//! write failures.
+//!
+//! These tests run as root in CI, where permission bits do not stop writes; a write failure is
+//! produced by planting a non-empty directory where the temporary file must be created.
+#![cfg(all(feature = "std", unix))]
+
+use std::collections::HashSet;
+use std::fs;
+use std::io::Read;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+use uuidkit::gen::StepClock;
+use uuidkit::state::{
+    DurableGenerator, Safety, State, StateErrorKind, StateOptions, TimeVersion, WarningKind,
+    STATE_LEN,
+};
+use uuidkit::{Timestamp, Uuid};
+
+/// A fresh directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> TempDir {
+        static N: AtomicU32 = AtomicU32::new(0);
+        let p = std::env::temp_dir().join(format!(
+            "uuidkit-state-{}-{}-{:x}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed),
+            uuidkit::gen::random_u64()
+        ));
+        fs::create_dir_all(&p).unwrap();
+        TempDir(p)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// 2022-02-22T19:22:22Z, the time of RFC 9562's examples.
+const T0_MS: u64 = 1645557742000;
+
+fn clock_at(ms: u64) -> StepClock {
+    StepClock::new(Timestamp::from_unix_millis(ms))
+}
+
+fn kinds(g: &DurableGenerator<impl uuidkit::Clock>) -> Vec<WarningKind> {
+    g.warnings().iter().map(|w| w.kind()).collect()
+}
+
+/// (ticks, clock sequence, node) of a v1 or v6 UUID.
+fn tuple(u: Uuid) -> (u64, u16, [u8; 6]) {
+    (
+        u.gregorian_ticks().unwrap(),
+        u.clock_seq().unwrap(),
+        u.node().unwrap(),
+    )
+}
+
+#[test]
+fn first_use_creates_a_private_file_and_covers_what_it_issues() {
+    let d = TempDir::new();
+    let p = d.path("state");
+    let mut g = DurableGenerator::open(&p, StateOptions::new()).unwrap();
+    assert_eq!(kinds(&g), [WarningKind::Missing]);
+    let (v7, s7) = g.next(TimeVersion::V7).unwrap();
+    let (v6, s6) = g.next(TimeVersion::V6).unwrap();
+    let (v1, s1) = g.next(TimeVersion::V1).unwrap();
+    assert_eq!(
+        (s7, s6, s1),
+        (Safety::Durable, Safety::Durable, Safety::Durable)
+    );
+    assert_eq!(
+        (v7.version_num(), v6.version_num(), v1.version_num()),
+        (7, 6, 1)
+    );
+    // v1 and v6 share one timeline: the v1 came after the v6.
+    assert!(v1.gregorian_ticks() > v6.gregorian_ticks());
+
+    let meta = fs::symlink_metadata(&p).unwrap();
+    assert_eq!(meta.len(), STATE_LEN as u64);
+    assert_eq!(meta.mode() & 0o777, 0o600);
+    let s = State::read(&p).unwrap();
+    assert!(!s.clean);
+    assert!(s.gregorian_ticks >= v1.gregorian_ticks().unwrap());
+    assert!(s.v7_unix_ms >= v7.unix_ts_ms().unwrap());
+    assert_eq!(s.clock_seq, v1.clock_seq().unwrap());
+    assert_eq!(s.node, v1.node().unwrap());
+    assert_eq!(
+        s.node[0] & 1,
+        1,
+        "a random node has the multicast bit (RFC 9562 §6.10)"
+    );
+}
+
+#[test]
+fn a_clean_restart_keeps_the_clock_sequence_and_the_order() {
+    let d = TempDir::new();
+    let p = d.path("state");
+    let mut g = DurableGenerator::open(&p, StateOptions::new()).unwrap();
+    let mut first = [Uuid::NIL; 100];
+    g.fill(TimeVersion::V7, &mut first).unwrap();
+    let (a6, _) = g.next(TimeVersion::V6).unwrap();
+    let seq = g.clock_seq();
+    g.close().unwrap();
+    let s = State::read(&p).unwrap();
+    assert!(s.clean);
+    assert_eq!(s.gregorian_ticks, a6.gregorian_ticks().unwrap());
+    assert_eq!(s.v7_unix_ms, first[99].unix_ts_ms().unwrap());
+
+    let mut g = DurableGenerator::open(&p, StateOptions::new()).unwrap();
+    assert!(g.warnings().is_empty(), "{:?}", g.warnings());
+    assert_eq!(g.clock_seq(), seq);
+    let (b7, _) = g.next(TimeVersion::V7).unwrap();
+    let (b6, _) = g.next(TimeVersion::V6).unwrap();
+    assert!(b7 > first[99]);
+    assert!(b6 > a6);
+}
+
+#[test]
+fn writes_are_reservations_not_one_per_uuid() {
+    let d = TempDir::new();
+    let p = d.path("state");
+    // A frozen clock: everything below happens "within one millisecond".
+    let mut g =
+        DurableGenerator::open_with_clock(&p, StateOptions::new(), clock_at(T0_MS)).unwrap();
+    let writes0 = State::read(&p).unwrap().writes;
+    let mut buf = vec![Uuid::NIL; 10_000];
+    for _ in 0..10 {
+        assert_eq!(g.fill(TimeVersion::V7, &mut buf).unwrap(), Safety::Durable);
+        assert_eq!(g.fill(TimeVersion::V6, &mut buf).unwrap(), Safety::Durable);
+    }
+    // 100,000 v6 take 10 ms of 100-ns ticks, far inside the 1 s reserve.
+    assert_eq!(State::read(&p).unwrap().writes, writes0);
+    // Moving the clock past half the reserve renews it (in the background: wait for it).
+    g.clock().advance(600_000_000);
+    assert_eq!(g.next(TimeVersion::V7).unwrap().1, Safety::Durable);
+    let t = std::time::Instant::now();
+    let mut s = State::read(&p).unwrap();
+    while s.writes == writes0 && t.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(5));
+        s = State::read(&p).unwrap();
+    }
+    assert_eq!(s.writes, writes0 + 1);
+    assert!(s.v7_unix_ms >= T0_MS + 600 + 1000);
+}
+
+/// Forks a child that opens the state, issues UUIDs, sends them over a pipe and dies with
+/// `_exit` — no flush, no destructor: a crash right after issuing.
+fn crash_child(path: &Path, clock_ms: u64, n: usize) -> Vec<Uuid> {
+    let mut fds = [0i32; 2];
+    // SAFETY: `fds` is a writable array of two ints, as pipe requires.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: the child only runs code that is safe after fork in a process whose other threads
+    // are test threads that hold no lock it needs (glibc's malloc has fork handlers), and ends
+    // with _exit.
+    let pid = unsafe { libc::fork() };
+    assert!(pid >= 0);
+    if pid == 0 {
+        let code = std::panic::catch_unwind(|| {
+            // A frozen clock never passes the reservation: no catch-up wait.
+            let opts = StateOptions::new().catch_up(false);
+            let mut g = DurableGenerator::open_with_clock(path, opts, clock_at(clock_ms)).unwrap();
+            let mut out = Vec::with_capacity(n * 48);
+            for i in 0..n {
+                let v = [TimeVersion::V7, TimeVersion::V6, TimeVersion::V1][i % 3];
+                let (u, s) = g.next(v).unwrap();
+                assert_eq!(s, Safety::Durable);
+                out.extend_from_slice(u.as_bytes());
+            }
+            // SAFETY: fds[1] is the pipe's write end, open in the child; `out` is live.
+            let w = unsafe { libc::write(fds[1], out.as_ptr().cast(), out.len()) };
+            assert_eq!(w as usize, out.len());
+            std::mem::forget(g);
+        })
+        .map_or(1, |_| 0);
+        // SAFETY: ends the child at once, running no destructor and no atexit handler.
+        unsafe { libc::_exit(code) };
+    }
+    // SAFETY: fds[1] is open in the parent and no longer needed there.
+    unsafe { libc::close(fds[1]) };
+    // SAFETY: fds[0] is the pipe's read end, owned from here on by the File.
+    let mut r = unsafe { <fs::File as std::os::fd::FromRawFd>::from_raw_fd(fds[0]) };
+    let mut bytes = Vec::new();
+    r.read_to_end(&mut bytes).unwrap();
+    let mut status = 0;
+    // SAFETY: waits for the child forked above; `status` is writable.
+    assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "child failed"
+    );
+    bytes
+        .chunks_exact(16)
+        .map(|c| Uuid::from_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+#[test]
+fn after_a_crash_nothing_repeats_and_v7_keeps_increasing() {
+    let d = TempDir::new();
+    let p = d.path("state");
+    let mut v7_max = Uuid::NIL;
+    let mut tuples = HashSet::new();
+    let mut seqs = HashSet::new();
+    // Five crashed runs at the same clock reading (a restart faster than the clock moves),
+    // then one where the clock went back an hour.
+    for (run, ms) in [T0_MS, T0_MS, T0_MS, T0_MS + 1, T0_MS + 1, T0_MS - 3_600_000]
+        .into_iter()
+        .enumerate()
+    {
+        let got = crash_child(&p, ms, 300);
+        assert_eq!(got.len(), 300);
+        let v7: Vec<Uuid> = got
+            .iter()
+            .copied()
+            .filter(|u| u.version_num() == 7)
+            .collect();
+        assert!(
+            v7.windows(2).all(|w| w[0] < w[1]),
+            "run {run}: v7 out of order"
+        );
+        assert!(
+            v7[0] > v7_max,
+            "run {run}: v7 {} not above the previous runs' {v7_max}",
+            v7[0]
+        );
+        v7_max = v7[v7.len() - 1];
+        for u in got.iter().filter(|u| u.version_num() != 7) {
+            assert!(tuples.insert(tuple(*u)), "run {run}: repeated {u}");
+            seqs.insert(u.clock_seq().unwrap());
+        }
+    }
+    // Every restart found the reservation ahead of the clock: the clock sequence moved on each
+    // time (RFC 4122 §4.2.1), six distinct values for six runs.
+    assert_eq!(seqs.len(), 6, "{seqs:?}");
+}
+
+#[test]
+fn clock_set_back_changes_the_clock_sequence_and_v7_runs_ahead() {
+    let d = TempDir::new();
+    let p = d.path("state");
+    let mut g =
+        DurableGenerator::open_with_clock(&p, StateOptions::new(), clock_at(T0_MS)).unwrap();
+    let (a1, _) = g.next(TimeVersion::V1).unwrap();
+    let (a7, _) = g.next(TimeVersion::V7).unwrap();
+    g.close().unwrap();
+
+    let back = T0_MS - 3_600_000;
+    let mut g = DurableGenerator::open_with_clock(&p, StateOptions::new(), clock_at(back)).unwrap();
+    let k = kinds(&g);
+    assert!(k.contains(&WarningKind::ClockSequenceChanged), "{k:?}");
+    assert!(k.contains(&WarningKind::V7AheadOfClock), "{k:?}");
+    let msg = g.warnings()[0].to_string();
+    assert!(msg.contains("clock was set back"), "{msg}");
+    assert_eq!(g.clock_seq(), (a1.clock_seq().unwrap() + 1) & 0x3FFF);
+    let (b1, _) = g.next(TimeVersion::V1).unwrap();
+    let (b7, _) = g.next(TimeVersion::V7).unwrap();
+    // v1 follows the clock back, with the new clock sequence.
+    assert_eq!(
+        b1.timestamp().unwrap().unix_millis(),
+        Some(back),
+        "v1 follows the clock"
+    );
+    assert_ne!(tuple(a1), tuple(b1));
+    // v7 stays above everything issued before.
+    assert!(b7 > a7);
+    assert_eq!(b7.unix_ts_ms(), a7.unix_ts_ms());
+}
+
+#[test]
+fn a_new_node_gets_a_new_clock_sequence() {
+    let d = TempDir::new();
+    let p = d.path("state");
+    let g = DurableGenerator::open(&p, StateOptions::new()).unwrap();
+    let old = (g.clock_seq(), g.node());
+    g.close().unwrap();
+    let node = [0x02, 0x00, 0x5E, 0x10, 0x00, 0x01];
+    let g = DurableGenerator::open(&p, StateOptions::new().node(node)).unwrap();
+    assert_eq!(kinds(&g), [WarningKind::NodeChanged]);
+    assert_eq!(g.node(), node);
+    assert_ne!(g.clock_seq(), old.0);
+    drop(g);
+    assert_eq!(State::read(&p).unwrap().node, node);
+}
+
+#[test]
+fn a_second_generator_on_one_file_fails_or_waits() {
+    let d = TempDir::new();
+    let p = d.path("state");
+    let g = DurableGenerator::open(&p, StateOptions::new()).unwrap();
+    let e = DurableGenerator::open(&p, StateOptions::new()).unwrap_err();
+    assert_eq!(e.kind(), StateErrorKind::Locked);
+    let msg = e.to_string();
+    assert!(
+        msg.contains(&format!("in use by process {}", std::process::id())),
+        "{msg}"
+    );
+    // With a wait, the second one gets the file once the first lets go.
+    let releaser = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(200));
+        drop(g);
+    });
+    let opts = StateOptions::new().lock_wait(Some(Duration::from_secs(10)));
+    let mut g2 = DurableGenerator::open(&p, opts).unwrap();
+    releaser.join().unwrap();
+    assert_eq!(g2.next(TimeVersion::V7).unwrap().1, Safety::Durable);
+}
+
+/// What opening a damaged state file must do, in non-strict and strict mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    /// Opens in both modes with this warning and a fresh state.
+    Both(WarningKind),
+    /// Opens with this warning and keeps the stored clock sequence.
+    Keep(WarningKind),
+    /// Non-strict: opens with this warning and a fresh state; strict: this error.
+    Fresh(WarningKind, StateErrorKind),
+    /// An error in both modes.
+    Refuse(StateErrorKind),
+}
+
+fn valid_state() -> State {
+    State {
+        gregorian_ticks: 0x1EC9414C232AB00,
+        clock_seq: 0x1234,
+        node: [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x47],
+        v7_unix_ms: T0_MS,
+        v7_counter: None,
+        clean: true,
+        writes: 7,
+    }
+}
+
+/// Runs one row of the table: `make` damages the state at the given path and returns the path
+/// to open.
+fn check_row(name: &str, make: &dyn Fn(&Path) -> PathBuf, expect: Expect, table: &mut Vec<String>) {
+    let mut outcome = Vec::new();
+    for strict in [false, true] {
+        let d = TempDir::new();
+        let p = make(&d.path("state"));
+        let opts = StateOptions::new().strict(strict);
+        // Clock an hour after the stored state: a kept state keeps its clock sequence.
+        let r = DurableGenerator::open_with_clock(&p, opts, clock_at(T0_MS + 3_600_000));
+        match (expect, strict, r) {
+            (Expect::Keep(w), _, Ok(mut g)) => {
+                assert!(kinds(&g).contains(&w), "{name}: {:?}", g.warnings());
+                assert_eq!(g.clock_seq(), 0x1234, "{name}");
+                assert_eq!(g.next(TimeVersion::V7).unwrap().1, Safety::Durable);
+                outcome.push(format!("ok, {w:?}"));
+            }
+            (Expect::Fresh(w, _), false, Ok(mut g)) | (Expect::Both(w), _, Ok(mut g)) => {
+                assert!(kinds(&g).contains(&w), "{name}: {:?}", g.warnings());
+                let (_, s) = g.next(TimeVersion::V6).unwrap();
+                if w == WarningKind::WriteFailed {
+                    assert_eq!(s, Safety::Volatile, "{name}");
+                    assert!(!g.is_durable(), "{name}");
+                } else {
+                    assert_eq!(s, Safety::Durable, "{name}");
+                    // The damaged file was replaced by a valid, private one.
+                    State::read(&p).unwrap();
+                    assert_eq!(fs::metadata(&p).unwrap().mode() & 0o777, 0o600);
+                }
+                outcome.push(format!("ok, {w:?}"));
+            }
+            (Expect::Fresh(_, k), true, Err(e)) | (Expect::Refuse(k), _, Err(e)) => {
+                assert_eq!(e.kind(), k, "{name}: {e}");
+                outcome.push(format!("error {k:?}"));
+            }
+            (_, _, Ok(g)) => panic!("{name} (strict {strict}): opened, {:?}", g.warnings()),
+            (_, _, Err(e)) => panic!("{name} (strict {strict}): {e}"),
+        }
+    }
+    table.push(format!("| {name} | {} | {} |", outcome[0], outcome[1]));
+}
+
+#[test]
+fn damaged_state_files_table() {
+    use Expect::*;
+    use StateErrorKind as E;
+    use WarningKind as W;
+    let mut table = vec![
+        "| state file | default | --strict |".to_string(),
+        "|---|---|---|".to_string(),
+    ];
+    let good = valid_state().encode();
+    let write = |p: &Path, b: &[u8]| -> PathBuf {
+        fs::write(p, b).unwrap();
+        fs::set_permissions(p, fs::Permissions::from_mode(0o600)).unwrap();
+        p.to_path_buf()
+    };
+
+    check_row(
+        "missing",
+        &|p| p.to_path_buf(),
+        Both(W::Missing),
+        &mut table,
+    );
+    for len in 0..STATE_LEN {
+        check_row(
+            &format!("truncated to {len} bytes"),
+            &|p| write(p, &good[..len]),
+            Fresh(W::Discarded, E::Corrupt),
+            &mut table,
+        );
+    }
+    for i in 0..STATE_LEN {
+        check_row(
+            &format!("byte {i} flipped"),
+            &|p| {
+                let mut b = good;
+                b[i] ^= 0x20;
+                write(p, &b)
+            },
+            Fresh(W::Discarded, E::Corrupt),
+            &mut table,
+        );
+    }
+    check_row(
+        "64 random bytes",
+        &|p| {
+            let mut b = [0u8; 64];
+            uuidkit::gen::fill_random(&mut b);
+            write(p, &b)
+        },
+        Fresh(W::Discarded, E::Corrupt),
+        &mut table,
+    );
+    check_row(
+        "10 MiB",
+        &|p| write(p, &vec![0x5A; 10 << 20]),
+        Fresh(W::Discarded, E::Corrupt),
+        &mut table,
+    );
+    check_row(
+        "valid state + 1 byte",
+        &|p| write(p, &[&good[..], &[0][..]].concat()),
+        Fresh(W::Discarded, E::Corrupt),
+        &mut table,
+    );
+    check_row(
+        "symlink to a valid state",
+        &|p| {
+            let target = p.with_file_name("elsewhere");
+            write(&target, &good);
+            std::os::unix::fs::symlink(&target, p).unwrap();
+            p.to_path_buf()
+        },
+        Refuse(E::Unsafe),
+        &mut table,
+    );
+    check_row(
+        "dangling symlink",
+        &|p| {
+            std::os::unix::fs::symlink("/nonexistent/x", p).unwrap();
+            p.to_path_buf()
+        },
+        Refuse(E::Unsafe),
+        &mut table,
+    );
+    check_row(
+        "a directory",
+        &|p| {
+            fs::create_dir(p).unwrap();
+            p.to_path_buf()
+        },
+        Refuse(E::Unsafe),
+        &mut table,
+    );
+    check_row(
+        "a FIFO (must not hang)",
+        &|p| {
+            let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
+            // SAFETY: a valid NUL-terminated path.
+            assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+            p.to_path_buf()
+        },
+        Refuse(E::Unsafe),
+        &mut table,
+    );
+    check_row(
+        "mode 0644 (readable by others)",
+        &|p| {
+            write(p, &good);
+            fs::set_permissions(p, fs::Permissions::from_mode(0o644)).unwrap();
+            p.to_path_buf()
+        },
+        Keep(W::Permissions),
+        &mut table,
+    );
+    check_row(
+        "mode 0666 (writable by others)",
+        &|p| {
+            write(p, &good);
+            fs::set_permissions(p, fs::Permissions::from_mode(0o666)).unwrap();
+            p.to_path_buf()
+        },
+        Fresh(W::Discarded, E::Untrusted),
+        &mut table,
+    );
+    check_row(
+        "owned by another user (uid 4242)",
+        &|p| {
+            write(p, &good);
+            std::os::unix::fs::chown(p, Some(4242), None).unwrap();
+            p.to_path_buf()
+        },
+        Fresh(W::Discarded, E::Untrusted),
+        &mut table,
+    );
+    check_row(
+        "parent is a regular file",
+        &|p| {
+            fs::write(p, b"not a directory").unwrap();
+            p.join("state")
+        },
+        Fresh(W::WriteFailed, E::Io),
+        &mut table,
+    );
+    let mut future = valid_state().encode();
+    future[9] = 2; // format version 2, checksum fixed up below
+    let c = {
+        use sha2::Digest;
+        let d = sha2::Sha256::digest(&future[..56]);
+        let mut c = [0u8; 8];
+        c.copy_from_slice(&d[..8]);
+        c
+    };
+    future[56..].copy_from_slice(&c);
+    check_row(
+        "format version 2 (valid checksum)",
+        &|p| write(p, &future),
+        Fresh(W::Discarded, E::Corrupt),
+        &mut table,
+    );
+    eprintln!("{}", table.join("\n"));
+}
+
+/// Makes every write fail: a non-empty directory where the temporary file must be created
+/// (root ignores permission bits, not this).
+fn block_writes(state: &Path) -> PathBuf {
+    let tmp = PathBuf::from(format!("{}.tmp", state.display()));
+    fs::create_dir(&tmp).unwrap();
+    fs::write(tmp.join("keep"), b"x").unwrap();
+    tmp
+}
+
+#[test]
+fn a_failed_write_marks_uuids_volatile_until_a_write_succeeds() {
+    let d = TempDir::new();
+    let p = d.path("state");
+    let mut g =
+        DurableGenerator::open_with_clock(&p, StateOptions::new(), clock_at(T0_MS)).unwrap();
+    assert_eq!(g.next(TimeVersion::V1).unwrap().1, Safety::Durable);
+    let obstacle = block_writes(&p);
+    // Past the reservation: the renewal fails, and the UUIDs are not covered.
+    g.clock().advance(2_000_000_000);
+    let (a, s) = g.next(TimeVersion::V1).unwrap();
+    assert_eq!(s, Safety::Volatile);
+    let (b, s) = g.next(TimeVersion::V7).unwrap();
+    assert_eq!(s, Safety::Volatile);
+    let e = g.last_write_error().expect("the failure is kept");
+    assert_eq!(e.kind(), StateErrorKind::Write);
+    assert!(e.to_string().contains("state.tmp"), "{e}");
+    // Still unique and ordered in memory.
+    assert!(g.next(TimeVersion::V1).unwrap().0.gregorian_ticks() > a.gregorian_ticks());
+    assert!(g.next(TimeVersion::V7).unwrap().0 > b);
+
+    // Once writing works again (a retry waits 1 s of real time), UUIDs are durable again.
+    fs::remove_dir_all(&obstacle).unwrap();
+    std::thread::sleep(Duration::from_millis(1100));
+    assert_eq!(g.next(TimeVersion::V6).unwrap().1, Safety::Durable);
+    assert!(g.last_write_error().is_none());
+}
+
+#[test]
+fn strict_mode_refuses_uuids_the_file_does_not_cover() {
+    let d = TempDir::new();
+    let p = d.path("state");
+    let opts = StateOptions::new().strict(true);
+    let mut g = DurableGenerator::open_with_clock(&p, opts, clock_at(T0_MS)).unwrap();
+    let (a, s) = g.next(TimeVersion::V7).unwrap();
+    assert_eq!(s, Safety::Durable);
+    let obstacle = block_writes(&p);
+    // Within the reservation: still durable, though the early renewal fails.
+    g.clock().advance(700_000_000);
+    assert_eq!(g.next(TimeVersion::V7).unwrap().1, Safety::Durable);
+    // Beyond it: an error, no UUID.
+    g.clock().advance(2_000_000_000);
+    let e = g.next(TimeVersion::V7).unwrap_err();
+    assert_eq!(e.kind(), StateErrorKind::Write);
+    fs::remove_dir_all(&obstacle).unwrap();
+    let (b, s) = g.next(TimeVersion::V7).unwrap();
+    assert_eq!(s, Safety::Durable);
+    assert!(b > a);
+
+    // Strict mode cannot even start when the first write fails.
+    drop(g);
+    block_writes(&p);
+    let e = DurableGenerator::open(&p, StateOptions::new().strict(true)).unwrap_err();
+    assert_eq!(e.kind(), StateErrorKind::Write);
+    // Non-strict mode starts, says so, and marks its UUIDs.
+    let mut g = DurableGenerator::open(&p, StateOptions::new()).unwrap();
+    assert!(
+        kinds(&g).contains(&WarningKind::WriteFailed),
+        "{:?}",
+        g.warnings()
+    );
+    assert_eq!(g.next(TimeVersion::V7).unwrap().1, Safety::Volatile);
+}
+
+#[test]
+fn a_forked_child_never_writes_the_parents_state() {
+    let d = TempDir::new();
+    let p = d.path("state");
+    let mut g = DurableGenerator::open(&p, StateOptions::new()).unwrap();
+    let (parent_v1, _) = g.next(TimeVersion::V1).unwrap();
+    let before = fs::read(&p).unwrap();
+    let mut fds = [0i32; 2];
+    // SAFETY: `fds` is a writable array of two ints.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: see crash_child; the child ends with _exit.
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        let r = g.next(TimeVersion::V1);
+        let mut msg = [0u8; 17];
+        if let Ok((u, s)) = r {
+            msg[..16].copy_from_slice(u.as_bytes());
+            msg[16] = u8::from(s == Safety::Volatile);
+        }
+        let _ = g.flush(); // must not write
+                           // SAFETY: the pipe's write end; `msg` is live.
+        unsafe { libc::write(fds[1], msg.as_ptr().cast(), msg.len()) };
+        // SAFETY: ends the child without destructors.
+        unsafe { libc::_exit(0) };
+    }
+    // SAFETY: the parent's copy of the write end is not needed.
+    unsafe { libc::close(fds[1]) };
+    // SAFETY: the read end, owned by the File from here on.
+    let mut r = unsafe { <fs::File as std::os::fd::FromRawFd>::from_raw_fd(fds[0]) };
+    let mut msg = Vec::new();
+    r.read_to_end(&mut msg).unwrap();
+    let mut status = 0;
+    // SAFETY: waits for our child.
+    unsafe { libc::waitpid(pid, &mut status, 0) };
+    assert_eq!(msg.len(), 17);
+    assert_eq!(msg[16], 1, "the child's UUIDs are volatile");
+    let child_v1 = Uuid::from_bytes(msg[..16].try_into().unwrap());
+    assert_ne!(child_v1.clock_seq(), parent_v1.clock_seq());
+    assert_eq!(fs::read(&p).unwrap(), before, "the child wrote the state");
+    assert_eq!(g.next(TimeVersion::V1).unwrap().1, Safety::Durable);
+}
+
+#[test]
+fn resume_after_continues_above_a_floor() {
+    // The additive hooks this module relies on, checked directly on the generators.
+    use uuidkit::gen::{FixedClock, ThreadRng, V1Generator, V7Generator};
+    let clock = FixedClock::new(Timestamp::from_unix_millis(T0_MS));
+    let mut g = V1Generator::new(clock, ThreadRng);
+    let floor = Timestamp::from_unix_millis(T0_MS + 5)
+        .gregorian_ticks()
+        .unwrap();
+    g.resume_after(floor);
+    assert_eq!(g.next().unwrap().gregorian_ticks(), Some(floor + 1));
+    assert_eq!(g.last_ticks(), Some(floor + 1));
+
+    let mut g = V7Generator::new(clock, ThreadRng);
+    g.resume_after(T0_MS, Some(41));
+    let u = g.next().unwrap();
+    assert_eq!(u.unix_ts_ms(), Some(T0_MS));
+    assert_eq!(g.last_counter(), Some(42));
+    // Counter 42 sits in the top of rand_a / rand_b (Method 1, 42 bits).
+    let bits = ((u.rand_a().unwrap() as u128) << 62) | u.rand_b().unwrap() as u128;
+    assert_eq!(bits >> 32, 42);
+}
+
+#[test]
+fn after_a_crash_opening_waits_for_the_clock_to_pass_the_v7_reservation() {
+    let d = TempDir::new();
+    let p = d.path("state");
+    crash_child(&p, T0_MS, 3);
+    let reserved = State::read(&p).unwrap().v7_unix_ms;
+    assert!(reserved >= T0_MS + 1000);
+    // A clock that moves 1 ms per reading, starting where the crashed run was.
+    let clock = clock_at(T0_MS).with_auto_step(1_000_000);
+    let mut g = DurableGenerator::open_with_clock(&p, StateOptions::new(), clock).unwrap();
+    assert!(
+        kinds(&g).contains(&WarningKind::WaitedForClock),
+        "{:?}",
+        g.warnings()
+    );
+    let (u, _) = g.next(TimeVersion::V7).unwrap();
+    let ms = u.unix_ts_ms().unwrap();
+    // Above the reservation, and not a whole reserve beyond it.
+    assert!(ms > reserved && ms < reserved + 500, "{ms} vs {reserved}");
+    drop(g);
+
+    // A clean shutdown leaves nothing to wait for.
+    let g = DurableGenerator::open(&p, StateOptions::new()).unwrap();
+    assert!(!kinds(&g).contains(&WarningKind::WaitedForClock));
+}

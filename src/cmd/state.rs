@@ -1,0 +1,103 @@
+//! `uuidkit state show PATH`: prints a generator state file (the one `uuidkit serve` keeps),
+//! field by field, after checking it as the generator would.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use uuidkit::state::{State, StateErrorKind, FORMAT_VERSION};
+use uuidkit::Timestamp;
+
+use crate::io::{self, CmdResult, Fatal, Out, Status};
+
+const STATE_HELP: &str = "\
+Output of `show`:
+  One `field: value` line per stored value. Exit status 0 for a valid file, 1 when the file
+  is corrupt or not trusted (owned by another user, writable by others), 2 when it cannot be
+  opened or is a symbolic link (never followed).
+
+Examples:
+  uuidkit state show /var/lib/uuidkit/state
+  uuidkit state show ~/.local/state/uuidkit/state";
+
+/// `uuidkit state`.
+#[derive(Debug, Args)]
+#[command(after_help = STATE_HELP)]
+pub struct StateArgs {
+    /// What to do with the state file.
+    #[command(subcommand)]
+    pub action: StateAction,
+}
+
+/// `uuidkit state` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum StateAction {
+    /// Print a state file's fields.
+    Show {
+        /// The state file.
+        #[arg(value_name = "PATH")]
+        path: PathBuf,
+    },
+}
+
+/// Runs `state`.
+pub fn run(a: StateArgs) -> CmdResult {
+    match a.action {
+        StateAction::Show { path } => show(&path),
+    }
+}
+
+fn show(path: &std::path::Path) -> CmdResult {
+    let s = match State::read(path) {
+        Ok(s) => s,
+        Err(e) => match e.kind() {
+            StateErrorKind::Corrupt | StateErrorKind::Untrusted => {
+                io::error(format_args!("{e}"));
+                return Ok(Status::Invalid);
+            }
+            _ => return Err(Fatal::Msg(e.to_string())),
+        },
+    };
+    let mut out = Out::stdout();
+    let n = s.node;
+    out.fmt(format_args!(
+        "file:            {}\n\
+         format:          {FORMAT_VERSION}\n\
+         shutdown:        {}\n\
+         writes:          {}\n\
+         v1/v6 timestamp: {} ({})\n\
+         clock sequence:  {:#06x} ({})\n\
+         node:            {:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}{}\n\
+         v7 millisecond:  {} ({})\n\
+         v7 counter:      {}\n",
+        path.display(),
+        if s.clean {
+            "clean (the values are the last ones issued)"
+        } else {
+            "not clean (the values are reservations ahead of the last ones issued)"
+        },
+        s.writes,
+        s.gregorian_ticks,
+        Timestamp::from_gregorian_ticks(s.gregorian_ticks).to_rfc3339(7),
+        s.clock_seq,
+        s.clock_seq,
+        n[0],
+        n[1],
+        n[2],
+        n[3],
+        n[4],
+        n[5],
+        if n[0] & 1 == 1 {
+            " (multicast bit set: random)"
+        } else {
+            ""
+        },
+        s.v7_unix_ms,
+        Timestamp::from_unix_millis(s.v7_unix_ms).to_rfc3339(3),
+        match s.v7_counter {
+            Some(c) => format!("{c:#x}"),
+            None => "the whole millisecond (reservation)".to_string(),
+        },
+    ))?;
+    out.flush()?;
+    Ok(Status::Ok)
+}

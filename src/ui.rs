@@ -1,0 +1,655 @@
+//! What a person at a terminal sees: colour (only on a terminal, `NO_COLOR` respected), error
+//! reports that show the offending input with a caret under the bad byte, and a progress line
+//! for long runs.
+//!
+//! Nothing here changes what a program reading the output gets: colour and the progress line
+//! appear only when the stream they go to is a terminal, and the report's first line is the
+//! same whether colour is on or not.
+
+use std::fmt::{self, Write as _};
+use std::io::{self, IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// The two output streams, for the terminal checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stream {
+    /// Standard output.
+    Stdout,
+    /// Standard error.
+    Stderr,
+}
+
+impl Stream {
+    /// Whether the stream is a terminal.
+    pub fn is_terminal(self) -> bool {
+        match self {
+            Stream::Stdout => io::stdout().is_terminal(),
+            Stream::Stderr => io::stderr().is_terminal(),
+        }
+    }
+}
+
+fn env_set(name: &str) -> bool {
+    std::env::var_os(name).is_some_and(|v| !v.is_empty())
+}
+
+/// Whether the terminal understands ANSI escapes (`TERM=dumb` does not).
+fn ansi_terminal() -> bool {
+    std::env::var_os("TERM").is_none_or(|t| t != "dumb")
+}
+
+/// The colour rule, given the environment and whether the stream is a terminal: `NO_COLOR`
+/// (any non-empty value) turns colour off; otherwise `CLICOLOR_FORCE` (non-empty, not `0`)
+/// turns it on; otherwise colour is used on a terminal that is not `TERM=dumb`. These are the
+/// conventions clap follows for its own help and usage errors, so all output agrees.
+pub fn color_rule(no_color: bool, force: bool, terminal: bool, ansi: bool) -> bool {
+    if no_color {
+        false
+    } else if force {
+        true
+    } else {
+        terminal && ansi
+    }
+}
+
+/// Whether text written to `stream` is coloured (decided once per stream and process).
+pub fn color(stream: Stream) -> bool {
+    static OUT: OnceLock<bool> = OnceLock::new();
+    static ERR: OnceLock<bool> = OnceLock::new();
+    let cell = match stream {
+        Stream::Stdout => &OUT,
+        Stream::Stderr => &ERR,
+    };
+    *cell.get_or_init(|| {
+        let force = std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0");
+        color_rule(
+            env_set("NO_COLOR"),
+            force,
+            stream.is_terminal(),
+            ansi_terminal(),
+        )
+    })
+}
+
+/// ANSI styles used; each is wrapped in a reset.
+#[derive(Debug, Clone, Copy)]
+pub enum Paint {
+    /// The `error:` prefix and the caret.
+    Error,
+    /// Where the problem is (`line 2:`).
+    Location,
+}
+
+/// `text` in `paint` when `on`, else as it is.
+pub fn paint(on: bool, paint: Paint, text: &str) -> String {
+    if !on {
+        return text.to_string();
+    }
+    let code = match paint {
+        Paint::Error => "\x1b[1;31m",
+        Paint::Location => "\x1b[1m",
+    };
+    format!("{code}{text}\x1b[0m")
+}
+
+// ---- the error report with a caret ---------------------------------------------------------
+
+/// Where an input item came from, for the report's location.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// A line of standard input.
+    Line,
+    /// A command-line argument (1-based among the inputs).
+    Argument,
+}
+
+impl Origin {
+    /// `line` or `argument`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Origin::Line => "line",
+            Origin::Argument => "argument",
+        }
+    }
+}
+
+/// How many terminal columns of input the excerpt shows at most; a longer input is shown as a
+/// window around the bad byte, with `...` where it was cut.
+pub const EXCERPT_WIDTH: usize = 64;
+
+/// One displayed piece of the input: a byte or a character, maybe escaped.
+struct Unit {
+    /// The first input byte it stands for.
+    start: usize,
+    /// How many input bytes it stands for.
+    len: usize,
+    /// What is displayed: printable ASCII, a narrow letter, or an escape like `\x1b`.
+    text: String,
+}
+
+/// Whether a non-ASCII character can be shown as it is and takes exactly one column: Latin,
+/// Greek and Cyrillic letters (no combining marks, no invisible characters). Anything else —
+/// wide East Asian characters, combining marks, bidirectional controls, emoji — is escaped, so
+/// the caret stays under the right character on any terminal.
+fn narrow_printable(c: char) -> bool {
+    matches!(c, '\u{a1}'..='\u{24f}' | '\u{370}'..='\u{3ff}' | '\u{400}'..='\u{482}' | '\u{48a}'..='\u{52f}')
+        && c != '\u{ad}'
+}
+
+/// Splits `bytes` into display units: printable ASCII as it is, controls as `\t`, `\r`, `\n`,
+/// `\x1b`, characters per [`narrow_printable`] as they are or `\u{…}`, and bytes that are not
+/// UTF-8 as `\xff`.
+fn units(bytes: &[u8]) -> Vec<Unit> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (len, text) = if b.is_ascii() {
+            let text = match b {
+                b'\t' => "\\t".to_string(),
+                b'\r' => "\\r".to_string(),
+                b'\n' => "\\n".to_string(),
+                0x20..=0x7e => (b as char).to_string(),
+                _ => format!("\\x{b:02x}"),
+            };
+            (1, text)
+        } else {
+            // The longest UTF-8 sequence is 4 bytes; decode at most that much.
+            let end = (i + 4).min(bytes.len());
+            let prefix = &bytes[i..end];
+            let valid = match std::str::from_utf8(prefix) {
+                Ok(s) => s,
+                Err(e) => std::str::from_utf8(&prefix[..e.valid_up_to()]).unwrap_or(""),
+            };
+            match valid.chars().next() {
+                Some(c) if narrow_printable(c) => (c.len_utf8(), c.to_string()),
+                Some(c) => (c.len_utf8(), format!("\\u{{{:x}}}", c as u32)),
+                None => (1, format!("\\x{b:02x}")),
+            }
+        };
+        out.push(Unit {
+            start: i,
+            len,
+            text,
+        });
+        i += len;
+    }
+    out
+}
+
+/// The excerpt of an input around byte `pos`: the text to show and where the caret goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Excerpt {
+    /// The displayed input (escaped; `...` where cut). Only ASCII and narrow letters.
+    pub text: String,
+    /// The column (0-based, in displayed characters) where the caret starts.
+    pub caret_col: usize,
+    /// How many carets: the display width of the unit at `pos` (1 at the end of the input).
+    pub caret_len: usize,
+}
+
+/// Builds the excerpt of `bytes` for a problem at byte `pos` (which may be `bytes.len()`: the
+/// end of the input). `cut` says the input continued beyond `bytes`, so the excerpt ends in
+/// `...`. At most [`EXCERPT_WIDTH`] columns of input are shown.
+pub fn excerpt(bytes: &[u8], pos: usize, cut: bool) -> Excerpt {
+    let units = units(bytes);
+    // Column where each unit starts, plus the end.
+    let mut cols = Vec::with_capacity(units.len() + 1);
+    let mut col = 0;
+    for u in &units {
+        cols.push(col);
+        col += u.text.chars().count();
+    }
+    let total = col;
+    cols.push(total);
+    // The unit that holds byte `pos`; past the end, a virtual unit after the last one.
+    let at = units
+        .iter()
+        .position(|u| pos < u.start + u.len)
+        .unwrap_or(units.len());
+    let caret_len = units.get(at).map_or(1, |u| u.text.chars().count());
+
+    // The window [first, last) of units to show: everything if it fits, else about a third of
+    // the width before the caret and the rest after it.
+    let (mut first, mut last) = (0, units.len());
+    if total > EXCERPT_WIDTH {
+        // A caret in the first two thirds is shown with the input from its start.
+        let want_start = if cols[at] < EXCERPT_WIDTH * 2 / 3 {
+            0
+        } else {
+            cols[at].saturating_sub(EXCERPT_WIDTH / 3)
+        };
+        first = cols.partition_point(|&c| c < want_start).min(at);
+        last = first;
+        while last < units.len() && cols[last + 1] - cols[first] <= EXCERPT_WIDTH {
+            last += 1;
+        }
+        // The caret's own unit is always shown, even if it alone is wider than the window.
+        last = last.max((at + 1).min(units.len()));
+    }
+    let mut text = String::new();
+    if first > 0 {
+        text.push_str("...");
+    }
+    let caret_col = text.chars().count() + (cols[at] - cols[first]);
+    for u in &units[first..last] {
+        text.push_str(&u.text);
+    }
+    if last < units.len() || cut {
+        text.push_str("...");
+    }
+    Excerpt {
+        text,
+        caret_col,
+        caret_len,
+    }
+}
+
+/// The excerpt and caret lines, each indented by two spaces and ending in a newline.
+pub fn excerpt_lines(bytes: &[u8], pos: usize, cut: bool, color: bool) -> String {
+    let e = excerpt(bytes, pos, cut);
+    let caret = "^".repeat(e.caret_len);
+    let mut s = String::with_capacity(e.text.len() + e.caret_col + 8);
+    let _ = writeln!(s, "  {}", e.text);
+    let _ = writeln!(
+        s,
+        "  {}{}",
+        " ".repeat(e.caret_col),
+        paint(color, Paint::Error, &caret)
+    );
+    s
+}
+
+/// The whole report for an invalid input, as written to standard error:
+///
+/// ```text
+/// error: line 2: invalid character 'x' at byte 9: expected a hexadecimal digit
+///   67e55044-x0b1-426f-9247-bb680e5fe0c8
+///            ^
+/// ```
+pub fn input_report(
+    origin: Origin,
+    no: u64,
+    bytes: &[u8],
+    cut: bool,
+    pos: usize,
+    msg: &dyn fmt::Display,
+    color: bool,
+) -> String {
+    let mut s = format!(
+        "{} {} {msg}\n",
+        paint(color, Paint::Error, "error:"),
+        paint(color, Paint::Location, &format!("{} {no}:", origin.word())),
+    );
+    s.push_str(&excerpt_lines(bytes, pos, cut, color));
+    s
+}
+
+/// Writes [`input_report`] to standard error in one write (so that concurrent writers do not
+/// interleave inside it), first clearing a progress line if one is shown.
+pub fn report_input(
+    origin: Origin,
+    no: u64,
+    bytes: &[u8],
+    cut: bool,
+    pos: usize,
+    msg: &dyn fmt::Display,
+) {
+    let text = input_report(origin, no, bytes, cut, pos, msg, color(Stream::Stderr));
+    write_stderr(&text);
+}
+
+/// `error: MESSAGE` on standard error (the prefix in red on a terminal).
+pub fn report_error(msg: &dyn fmt::Display) {
+    let text = format!(
+        "{} {msg}\n",
+        paint(color(Stream::Stderr), Paint::Error, "error:")
+    );
+    write_stderr(&text);
+}
+
+/// Writes to standard error, clearing a progress line first. Failures are ignored: there is
+/// nowhere left to report them.
+fn write_stderr(text: &str) {
+    let mut err = io::stderr().lock();
+    if PROGRESS_SHOWN.swap(false, Ordering::Relaxed) {
+        let _ = err.write_all(CLEAR_LINE.as_bytes());
+    }
+    let _ = err.write_all(text.as_bytes());
+}
+
+// ---- progress --------------------------------------------------------------------------------
+
+/// Whether a progress line is on the screen now (so that a report clears it first).
+static PROGRESS_SHOWN: AtomicBool = AtomicBool::new(false);
+
+/// Carriage return, then erase to the end of the line.
+const CLEAR_LINE: &str = "\r\x1b[K";
+
+/// A run shorter than this shows no progress at all (no flicker for quick commands).
+const SHOW_AFTER: Duration = Duration::from_millis(400);
+/// At most ten redraws a second.
+const REDRAW_EVERY: Duration = Duration::from_millis(100);
+/// Items between clock readings at the start; adapted to the measured rate afterwards so that
+/// the clock is read about fifty times a second, whatever the speed.
+const FIRST_STEP: u64 = 1024;
+
+/// A progress line on standard error for a long run: `gen` knows the total and shows a bar,
+/// percentage, rate and time left; `convert` and `validate` show a count and a rate.
+///
+/// Shown only when standard error is a terminal (not `TERM=dumb`) and standard output is not
+/// (output on the screen is its own progress, and the two would garble each other) — unless the
+/// command writes nothing to standard output — and, for a command reading standard input, that
+/// is not a terminal either (someone typing lines wants no line drawn over them). The hot loop pays one integer comparison per
+/// call to [`Progress::tick`]; the clock is read only every `step` items.
+pub struct Progress {
+    what: &'static str,
+    total: Option<u64>,
+    start: Instant,
+    last_draw: Option<Instant>,
+    last_check: Instant,
+    last_done: u64,
+    next_check: u64,
+    step: u64,
+}
+
+impl Progress {
+    /// A progress line for `what` (e.g. `generated`), with the total if known; `stdout_used`
+    /// and `stdin_used` say whether the command writes to standard output and reads standard
+    /// input.
+    pub fn new(
+        what: &'static str,
+        total: Option<u64>,
+        stdout_used: bool,
+        stdin_used: bool,
+    ) -> Progress {
+        let on = Stream::Stderr.is_terminal()
+            && ansi_terminal()
+            && !(stdout_used && Stream::Stdout.is_terminal())
+            && !(stdin_used && io::stdin().is_terminal());
+        Progress::with(on, what, total)
+    }
+
+    /// A progress line that is shown (`on`) or not, whatever the streams are.
+    pub fn with(on: bool, what: &'static str, total: Option<u64>) -> Progress {
+        let now = Instant::now();
+        Progress {
+            what,
+            total,
+            start: now,
+            last_draw: None,
+            last_check: now,
+            last_done: 0,
+            next_check: if on { FIRST_STEP } else { u64::MAX },
+            step: FIRST_STEP,
+        }
+    }
+
+    /// Reports that `done` items are finished. Cheap: a comparison, unless it is time to look
+    /// at the clock.
+    #[inline]
+    pub fn tick(&mut self, done: u64) {
+        if done >= self.next_check {
+            self.check(done);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn check(&mut self, done: u64) {
+        let now = Instant::now();
+        // Aim for a clock reading every ~20 ms at the rate just seen.
+        let dt = now.duration_since(self.last_check).as_secs_f64();
+        let items = done.saturating_sub(self.last_done);
+        if dt > 0.0 && items > 0 {
+            let rate = items as f64 / dt;
+            self.step = ((rate * 0.02) as u64).clamp(1, 1 << 22);
+        }
+        self.last_check = now;
+        self.last_done = done;
+        self.next_check = done.saturating_add(self.step);
+
+        let elapsed = now.duration_since(self.start);
+        if elapsed < SHOW_AFTER {
+            return;
+        }
+        if self
+            .last_draw
+            .is_some_and(|t| now.duration_since(t) < REDRAW_EVERY)
+        {
+            return;
+        }
+        self.last_draw = Some(now);
+        let line = render(self.what, done, self.total, elapsed);
+        let mut err = io::stderr().lock();
+        let _ = err.write_all(format!("{CLEAR_LINE}{line}").as_bytes());
+        let _ = err.flush();
+        PROGRESS_SHOWN.store(true, Ordering::Relaxed);
+    }
+
+    /// Removes the progress line, if shown. Also done on drop.
+    pub fn finish(&mut self) {
+        if self.last_draw.take().is_some() && PROGRESS_SHOWN.swap(false, Ordering::Relaxed) {
+            let _ = io::stderr().lock().write_all(CLEAR_LINE.as_bytes());
+        }
+        self.next_check = u64::MAX;
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
+
+/// `1234567` as `1,234,567`.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A rate per second with a k/M/G suffix: `48.2M/s`.
+fn rate(per_sec: f64) -> String {
+    let (v, unit) = if per_sec >= 1e9 {
+        (per_sec / 1e9, "G")
+    } else if per_sec >= 1e6 {
+        (per_sec / 1e6, "M")
+    } else if per_sec >= 1e3 {
+        (per_sec / 1e3, "k")
+    } else {
+        (per_sec, "")
+    };
+    format!("{v:.1}{unit}/s")
+}
+
+/// `1:05` or `1:02:03`.
+fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
+}
+
+/// Width of the bar between the brackets.
+const BAR: usize = 24;
+
+/// The progress line's text, e.g.
+/// `[#########---------------]  37% 111,000,000/300,000,000 48.2M/s 0:02 left` or
+/// `validated 1,234,567 lines 12.3M/s 0:04`.
+pub fn render(what: &str, done: u64, total: Option<u64>, elapsed: Duration) -> String {
+    let secs = elapsed.as_secs_f64();
+    let per_sec = if secs > 0.0 { done as f64 / secs } else { 0.0 };
+    match total {
+        Some(total) if total > 0 => {
+            let frac = (done.min(total) as f64 / total as f64).clamp(0.0, 1.0);
+            let filled = ((frac * BAR as f64) as usize).min(BAR);
+            let left = if per_sec > 0.0 {
+                clock(Duration::from_secs_f64(
+                    (total.saturating_sub(done) as f64 / per_sec).min(1e9),
+                ))
+            } else {
+                "?".to_string()
+            };
+            format!(
+                "[{}{}] {:3}% {}/{} {} {} left",
+                "#".repeat(filled),
+                "-".repeat(BAR - filled),
+                (frac * 100.0) as u32,
+                grouped(done),
+                grouped(total),
+                rate(per_sec),
+                left
+            )
+        }
+        _ => format!(
+            "{what} {} lines {} {}",
+            grouped(done),
+            rate(per_sec),
+            clock(elapsed)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colour_rule_follows_no_color_then_force_then_terminal() {
+        // NO_COLOR wins over everything.
+        assert!(!color_rule(true, true, true, true));
+        assert!(color_rule(false, true, false, false));
+        assert!(color_rule(false, false, true, true));
+        assert!(!color_rule(false, false, true, false));
+        assert!(!color_rule(false, false, false, true));
+    }
+
+    #[test]
+    fn caret_under_the_bad_byte() {
+        let e = excerpt(b"67e55044-x0b1-426f-9247-bb680e5fe0c8", 9, false);
+        assert_eq!(e.text, "67e55044-x0b1-426f-9247-bb680e5fe0c8");
+        assert_eq!((e.caret_col, e.caret_len), (9, 1));
+        let r = input_report(
+            Origin::Line,
+            2,
+            b"67e55044-x0b1-426f-9247-bb680e5fe0c8",
+            false,
+            9,
+            &"invalid character 'x' at byte 9: expected a hexadecimal digit",
+            false,
+        );
+        assert_eq!(
+            r,
+            "error: line 2: invalid character 'x' at byte 9: expected a hexadecimal digit\n  \
+             67e55044-x0b1-426f-9247-bb680e5fe0c8\n           ^\n"
+        );
+    }
+
+    #[test]
+    fn caret_after_the_end_for_a_short_input() {
+        let e = excerpt(b"abc", 3, false);
+        assert_eq!((e.text.as_str(), e.caret_col, e.caret_len), ("abc", 3, 1));
+        let e = excerpt(b"", 0, false);
+        assert_eq!((e.text.as_str(), e.caret_col, e.caret_len), ("", 0, 1));
+    }
+
+    #[test]
+    fn control_bytes_and_invalid_utf8_are_escaped_and_the_caret_spans_the_escape() {
+        let e = excerpt(b"ab\x1b[31m\xffz\t", 7, false);
+        assert_eq!(e.text, "ab\\x1b[31m\\xffz\\t");
+        // a b \x1b [ 3 1 m: the 0xff byte (byte 7) starts at column 2 + 4 + 4 = 10.
+        assert_eq!((e.caret_col, e.caret_len), (10, 4));
+        let e = excerpt(b"\x7f", 0, false);
+        assert_eq!((e.text.as_str(), e.caret_len), ("\\x7f", 4));
+    }
+
+    #[test]
+    fn narrow_letters_shown_wide_and_invisible_characters_escaped() {
+        let input = "é漢\u{202e}x".as_bytes();
+        let e = excerpt(input, input.len() - 1, false);
+        assert_eq!(e.text, "é\\u{6f22}\\u{202e}x");
+        assert_eq!((e.caret_col, e.caret_len), (1 + 8 + 8, 1));
+        // A position inside a multi-byte character points at the whole character.
+        let e = excerpt(input, 3, false);
+        assert_eq!((e.caret_col, e.caret_len), (1, 8));
+    }
+
+    #[test]
+    fn long_lines_show_a_window_around_the_caret() {
+        let mut line = vec![b'a'; 1000];
+        line[500] = b'X';
+        let e = excerpt(&line, 500, true);
+        assert!(e.text.starts_with("..."));
+        assert!(e.text.ends_with("..."));
+        assert_eq!(e.text.len(), 3 + EXCERPT_WIDTH + 3);
+        assert_eq!(e.text.chars().nth(e.caret_col), Some('X'));
+        // Near the start: no leading dots, but the cut end shows.
+        let e = excerpt(&line[..100], 2, false);
+        assert!(!e.text.starts_with("..."));
+        assert!(e.text.ends_with("..."));
+        assert_eq!(e.caret_col, 2);
+        // At the very end of a long line.
+        let e = excerpt(&line, 1000, false);
+        assert!(e.text.starts_with("...") && !e.text.ends_with("..."));
+        assert_eq!(e.caret_col, e.text.len());
+        // A cut line (only its start kept) ends in dots even when all kept bytes fit.
+        let e = excerpt(b"0123", 4, true);
+        assert_eq!(e.text, "0123...");
+    }
+
+    #[test]
+    fn window_of_escapes_never_splits_one() {
+        let line = vec![0x01u8; 200];
+        let e = excerpt(&line, 100, false);
+        let body = e.text.trim_start_matches("...").trim_end_matches("...");
+        assert_eq!(body.len() % 4, 0, "{}", e.text);
+        assert!(body.len() <= EXCERPT_WIDTH);
+        assert_eq!(&e.text[e.caret_col..e.caret_col + 4], "\\x01");
+    }
+
+    #[test]
+    fn colour_wraps_prefix_and_caret_only() {
+        let r = input_report(Origin::Argument, 1, b"x", false, 0, &"bad", true);
+        assert_eq!(
+            r,
+            "\x1b[1;31merror:\x1b[0m \x1b[1margument 1:\x1b[0m bad\n  x\n  \x1b[1;31m^\x1b[0m\n"
+        );
+    }
+
+    #[test]
+    fn progress_text() {
+        let d = Duration::from_secs(2);
+        assert_eq!(
+            render("generated", 150, Some(300), d),
+            "[############------------]  50% 150/300 75.0/s 0:02 left"
+        );
+        assert_eq!(
+            render("validated", 1_234_567, None, Duration::from_secs(65)),
+            "validated 1,234,567 lines 19.0k/s 1:05"
+        );
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1000), "1,000");
+        assert_eq!(grouped(300_000_000), "300,000,000");
+        assert_eq!(clock(Duration::from_secs(3723)), "1:02:03");
+    }
+
+    #[test]
+    fn progress_off_never_reads_the_clock() {
+        let mut p = Progress::with(false, "generated", Some(10));
+        assert_eq!(p.next_check, u64::MAX);
+        p.tick(u64::MAX - 1);
+        assert!(p.last_draw.is_none());
+    }
+}

@@ -1,0 +1,367 @@
+//! The user-facing surface of the binary: error reports with a caret, colour rules, JSON
+//! reports of validate/compare/ldap, completions, manual pages, help examples, and that no
+//! progress line or colour reaches a pipe.
+//!
+//! Expected positions come from the input strings themselves (where the bad byte is), and JSON
+//! keys from the documented lists in `--help`, not from the tool's output.
+
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_uuidkit");
+// Source: RFC 9562 Appendix A.6.
+const V7: &str = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f";
+// Source: RFC 4530 §2.1 example.
+const LDAP_EXAMPLE: &str = "597ae2f6-16a6-1027-98f4-d28b5365dc14";
+
+fn run_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
+    use std::io::Write;
+    let mut cmd = Command::new(BIN);
+    cmd.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("spawn uuidkit");
+    let mut sin = child.stdin.take().expect("stdin");
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = sin.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("wait");
+    writer.join().expect("writer thread");
+    out
+}
+
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    run_env(args, stdin, &[])
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8(b.to_vec()).expect("UTF-8")
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("exited normally")
+}
+
+fn json_lines(o: &Output) -> Vec<Value> {
+    text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+/// The keys of a one-line JSON object in the order written.
+fn key_order(line: &str) -> Vec<String> {
+    let v: Value = serde_json::from_str(line).expect("json");
+    let mut keys: Vec<(usize, String)> = v
+        .as_object()
+        .expect("object")
+        .keys()
+        .map(|k| (line.find(&format!("\"{k}\":")).expect("key"), k.clone()))
+        .collect();
+    keys.sort();
+    keys.into_iter().map(|(_, k)| k).collect()
+}
+
+// ---- error reports ------------------------------------------------------------------------
+
+#[test]
+fn convert_report_shows_input_and_caret_under_the_bad_byte() {
+    // The first '1' of the input replaced by an 'x'.
+    let at = V7.find('1').expect("a 1");
+    let bad = V7.replacen('1', "x", 1);
+    let o = run(
+        &["convert", "--to", "simple"],
+        format!("{V7}\n{bad}\n").as_bytes(),
+    );
+    assert_eq!(code(&o), 1);
+    assert_eq!(text(&o.stdout), format!("{}\n", V7.replace('-', "")));
+    let want = format!(
+        "error: line 2: invalid character 'x' at byte {at}: expected a hexadecimal digit\n  {bad}\n  {}^\n",
+        " ".repeat(at)
+    );
+    assert_eq!(text(&o.stderr), want);
+}
+
+#[test]
+fn report_escapes_control_bytes_and_invalid_utf8() {
+    let o = run(&["inspect"], b"\x1b[2J\xff\n");
+    assert_eq!(code(&o), 1);
+    let err = text(&o.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    // The escape byte is shown as text, never sent to the terminal.
+    assert!(!err.contains('\x1b'), "{err:?}");
+    assert_eq!(lines[1], "  \\x1b[2J\\xff");
+    assert_eq!(lines[2], "  ^^^^");
+}
+
+#[test]
+fn report_of_a_very_long_line_is_a_window() {
+    let mut line = "f".repeat(10_000);
+    line.push('\n');
+    let o = run(&["sort"], line.as_bytes());
+    assert_eq!(code(&o), 1);
+    let err = text(&o.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    assert!(
+        lines[0].starts_with("error: line 1: invalid length"),
+        "{err}"
+    );
+    assert!(lines[1].len() < 80, "{err}");
+    assert!(lines[1].ends_with("..."), "{err}");
+}
+
+#[test]
+fn colour_only_when_forced_and_never_with_no_color() {
+    let args = ["compare", V7, "nope"];
+    let plain = run(&args, b"");
+    assert!(!text(&plain.stderr).contains('\x1b'));
+    let forced = run_env(&args, b"", &[("CLICOLOR_FORCE", "1")]);
+    let err = text(&forced.stderr);
+    assert!(err.starts_with("\x1b[1;31merror:\x1b[0m "), "{err:?}");
+    let off = run_env(&args, b"", &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]);
+    assert!(!text(&off.stderr).contains('\x1b'));
+    // An empty NO_COLOR does not count.
+    let empty = run_env(&args, b"", &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "")]);
+    assert!(text(&empty.stderr).contains('\x1b'));
+    // The first line says the same with or without colour.
+    let strip = |s: &str| {
+        s.replace("\x1b[1;31m", "")
+            .replace("\x1b[1m", "")
+            .replace("\x1b[0m", "")
+    };
+    assert_eq!(strip(&err), text(&plain.stderr));
+}
+
+#[test]
+fn no_progress_or_escape_reaches_a_pipe() {
+    let o = run(&["gen", "v7", "-C", "3000000"], b"");
+    assert_eq!(code(&o), 0);
+    assert_eq!(text(&o.stderr), "");
+    assert_eq!(o.stdout.len(), 3_000_000 * 37);
+    let o = run(
+        &["validate", "--quiet"],
+        format!("{V7}\n").repeat(200_000).as_bytes(),
+    );
+    assert_eq!((code(&o), o.stderr.len()), (0, 0));
+}
+
+// ---- JSON ---------------------------------------------------------------------------------
+
+#[test]
+fn validate_json_one_object_per_invalid_input() {
+    let input = format!("{V7}\n{{{V7}\n\n{}\n", "x".repeat(5000));
+    let o = run(&["validate", "--json"], input.as_bytes());
+    assert_eq!(code(&o), 1);
+    let out = text(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    for l in &lines {
+        assert_eq!(key_order(l), ["line", "column", "kind", "message", "input"]);
+    }
+    let j = json_lines(&o);
+    // Line 2: the '{' at byte 0 is not closed; the '}' would be at byte 37 (column 38).
+    assert_eq!(j[0]["line"], 2);
+    assert_eq!(j[0]["column"], 38);
+    assert_eq!(j[0]["kind"], "braces");
+    assert_eq!(j[0]["input"], format!("{{{V7}"));
+    assert!(j[0]["message"]
+        .as_str()
+        .expect("message")
+        .starts_with("unbalanced brace at byte 37"));
+    assert_eq!(j[1]["line"], 3);
+    assert_eq!(j[1]["kind"], "length");
+    assert_eq!(j[1]["input"], "");
+    assert_eq!(j[2]["line"], 4);
+    assert_eq!(j[2]["kind"], "length");
+    // The same messages as the plain report.
+    let plain = run(&["validate"], input.as_bytes());
+    let plain_text = text(&plain.stdout);
+    for (v, p) in j.iter().zip(plain_text.lines()) {
+        let want = format!(
+            "{}:{}: {}",
+            v["line"],
+            v["column"],
+            v["message"].as_str().unwrap()
+        );
+        assert_eq!(p, want);
+    }
+}
+
+#[test]
+fn validate_json_kinds_follow_the_documented_names() {
+    let cases = [
+        ("017f22e2", "length"),
+        ("017f22e2-79b0-7cc3-98c4-dc0c0c07398", "group_length"),
+        ("017f22e2-79b0-7cc3-98c4-dc0c0c07398g", "char"),
+        ("017f22e2-79b0-7cc3-98c4-dc0c0c0739-8f", "hyphen"),
+        ("urn:uuix:017f22e2-79b0-7cc3-98c4-dc0c0c07398f", "prefix"),
+    ];
+    for (input, kind) in cases {
+        let o = run(&["validate", "--json", input], b"");
+        let j = json_lines(&o);
+        assert_eq!(j.len(), 1, "{input}");
+        assert_eq!(j[0]["kind"], kind, "{input}: {}", j[0]["message"]);
+        assert_eq!(j[0]["line"], 1);
+    }
+    let o = run(&["validate", "--json", "--from", "int", "0123"], b"");
+    assert_eq!(json_lines(&o)[0]["kind"], "leading_zero");
+}
+
+#[test]
+fn validate_json_and_quiet_conflict() {
+    let o = run(&["validate", "--json", "--quiet", V7], b"");
+    assert_eq!(code(&o), 2);
+}
+
+#[test]
+fn compare_json() {
+    let upper = V7.to_uppercase();
+    let o = run(
+        &[
+            "compare",
+            "--json",
+            &upper,
+            "00000000-0000-0000-0000-000000000000",
+        ],
+        b"",
+    );
+    assert_eq!(code(&o), 0);
+    let out = text(&o.stdout);
+    assert_eq!(key_order(out.trim_end()), ["a", "b", "result"]);
+    let j = json_lines(&o);
+    assert_eq!(j[0]["a"], V7);
+    assert_eq!(j[0]["b"], "00000000-0000-0000-0000-000000000000");
+    assert_eq!(j[0]["result"], 1);
+    let o = run(&["compare", "--json", "x", "y"], b"");
+    assert_eq!(code(&o), 1);
+    let j = json_lines(&o);
+    assert_eq!(j.len(), 2);
+    assert_eq!(
+        (j[0]["line"].clone(), j[1]["line"].clone()),
+        (1.into(), 2.into())
+    );
+    assert_eq!(j[1]["input"], "y");
+    assert_eq!(text(&o.stderr), "");
+}
+
+#[test]
+fn ldap_match_and_order_json() {
+    let upper = LDAP_EXAMPLE.to_uppercase();
+    let o = run(&["ldap", "match", "--json", LDAP_EXAMPLE, &upper], b"");
+    assert_eq!(code(&o), 0);
+    let out = text(&o.stdout);
+    assert_eq!(
+        key_order(out.trim_end()),
+        ["rule", "assertion", "value", "result"]
+    );
+    let j = json_lines(&o);
+    assert_eq!(j[0]["rule"], "uuidMatch");
+    assert_eq!(j[0]["value"], upper);
+    assert_eq!(j[0]["result"], true);
+
+    let nil = "00000000-0000-0000-0000-000000000000";
+    let o = run(&["ldap", "order", "--json", LDAP_EXAMPLE, nil], b"");
+    let j = json_lines(&o);
+    assert_eq!(j[0]["rule"], "uuidOrderingMatch");
+    // RFC 4530 §2.3 / RFC 4517 §4.2.28: TRUE when the value sorts before the assertion.
+    assert_eq!(j[0]["result"], true);
+
+    let simple = LDAP_EXAMPLE.replace('-', "");
+    let o = run(&["ldap", "match", "--json", LDAP_EXAMPLE, &simple], b"");
+    assert_eq!(code(&o), 1);
+    let j = json_lines(&o);
+    assert_eq!(j[0]["line"], 2);
+    assert_eq!(j[0]["kind"], "form");
+    assert_eq!(j[0]["input"], simple);
+}
+
+// ---- completions, man, help ---------------------------------------------------------------
+
+#[test]
+fn completions_for_each_shell_know_the_commands() {
+    for shell in ["bash", "zsh", "fish"] {
+        let o = run(&["completions", shell], b"");
+        assert_eq!(code(&o), 0, "{shell}");
+        let script = text(&o.stdout);
+        for word in [
+            "gen",
+            "inspect",
+            "validate",
+            "convert",
+            "add-entryuuid",
+            "counter-bits",
+        ] {
+            assert!(script.contains(word), "{shell} lacks {word}");
+        }
+    }
+    assert_eq!(code(&run(&["completions", "tcsh"], b"")), 2);
+}
+
+#[test]
+fn man_pages_for_the_tool_and_its_commands() {
+    let o = run(&["man"], b"");
+    assert_eq!(code(&o), 0);
+    let page = text(&o.stdout);
+    assert!(page.starts_with(".ie \\n(.g .ds Aq \\(aq") || page.contains(".TH UUIDKIT 1"));
+    assert!(page.contains(".TH UUIDKIT 1"), "{page}");
+    assert!(page.contains("completions"));
+    let o = run(&["man", "ldap", "match"], b"");
+    assert_eq!(code(&o), 0);
+    let page = text(&o.stdout);
+    assert!(
+        page.contains(".TH UUIDKIT\\-LDAP\\-MATCH 1") || page.contains(".TH UUIDKIT-LDAP-MATCH 1"),
+        "{page}"
+    );
+    assert!(page.contains("uuidMatch"));
+    let o = run(&["man", "nope"], b"");
+    assert_eq!(code(&o), 2);
+    assert!(text(&o.stderr).contains("no command `nope`"));
+}
+
+/// Every command's `--help` ends with examples that name the command.
+#[test]
+fn every_command_has_help_with_examples() {
+    let commands: &[&[&str]] = &[
+        &[],
+        &["gen"],
+        &["inspect"],
+        &["validate"],
+        &["convert"],
+        &["sort"],
+        &["compare"],
+        &["ldap"],
+        &["ldap", "schema"],
+        &["ldap", "match"],
+        &["ldap", "order"],
+        &["ldap", "add-entryuuid"],
+        &["completions"],
+        &["man"],
+    ];
+    for path in commands {
+        let mut args = path.to_vec();
+        args.push("--help");
+        let o = run(&args, b"");
+        assert_eq!(code(&o), 0, "{path:?}");
+        let help = text(&o.stdout);
+        let examples = help
+            .split("Examples:")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{path:?}: no examples"));
+        let mut invocation = vec!["uuidkit"];
+        invocation.extend_from_slice(path);
+        assert!(
+            examples.contains(&invocation.join(" ")),
+            "{path:?}:\n{help}"
+        );
+    }
+}
