@@ -137,6 +137,27 @@ pub fn parse_bytes(form: FromForm, b: &[u8]) -> Result<Uuid, uuidkit::Error> {
     }
 }
 
+/// Writes each of `us` in the given form, each followed by a newline: the text forms with one
+/// call of the library's batch encoder, in place in the output buffer.
+pub fn write_lines(out: &mut Out, us: &[Uuid], to: ToForm, case: Case) -> Result<(), Fatal> {
+    let format = match to {
+        ToForm::Hyphenated => Format::Hyphenated,
+        ToForm::Simple => Format::Simple,
+        ToForm::Braced => Format::Braced,
+        ToForm::Urn => Format::Urn,
+        ToForm::GuidHex | ToForm::Int | ToForm::Oid | ToForm::OidUrn => {
+            return us.iter().try_for_each(|u| write_line(out, u, to, case));
+        }
+    };
+    // Chunks small enough for the output buffer.
+    for chunk in us.chunks(1024) {
+        out.slot_dyn(chunk.len() * (format.len() + 1), |buf| {
+            uuidkit::encode_lines(chunk, format, case, buf)
+        })?;
+    }
+    Ok(())
+}
+
 /// Writes `u` in the given form, followed by a newline.
 #[inline]
 pub fn write_line(out: &mut Out, u: &Uuid, to: ToForm, case: Case) -> Result<(), Fatal> {

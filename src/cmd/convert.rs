@@ -2,7 +2,7 @@
 
 use std::ffi::OsString;
 
-use uuidkit::Case;
+use uuidkit::{Case, Uuid};
 
 use crate::args::{ConvertArgs, FromForm, ToForm};
 use crate::form;
@@ -29,6 +29,9 @@ impl Config {
     }
 }
 
+/// UUIDs written per call of the batch encoder.
+const BATCH: usize = 256;
+
 /// Runs `convert`.
 pub fn run(c: Config) -> CmdResult {
     let mut out = Out::stdout();
@@ -37,17 +40,34 @@ pub fn run(c: Config) -> CmdResult {
     let stdin_used = origin == crate::ui::Origin::Line;
     let mut progress = Progress::new("converted", None, true, stdin_used);
     let mut status = Status::Ok;
+    // Valid UUIDs wait in a batch and go out together (text forms through the library's batch
+    // encoder); an invalid line hands the batch to the output buffer first, so that the
+    // output's order is the input's.
+    let mut batch = [Uuid::NIL; BATCH];
+    let mut n = 0;
     while let Some(line) = lines.next_line()? {
         progress.tick(line.no);
         match form::parse(c.from, &line) {
-            Ok(u) => form::write_line(&mut out, &u, c.to, c.case)?,
+            Ok(u) => {
+                if let Some(slot) = batch.get_mut(n) {
+                    *slot = u;
+                    n += 1;
+                }
+                if n == BATCH {
+                    form::write_lines(&mut out, &batch, c.to, c.case)?;
+                    n = 0;
+                }
+            }
             Err(e) => {
+                form::write_lines(&mut out, &batch[..n], c.to, c.case)?;
+                n = 0;
                 status = Status::Invalid;
                 out.flush()?;
                 form::report(origin, &line, &e);
             }
         }
     }
+    form::write_lines(&mut out, &batch[..n], c.to, c.case)?;
     progress.finish();
     out.flush()?;
     Ok(status)

@@ -433,17 +433,6 @@ const BATCH: usize = 256;
 /// How many UUIDs `--system` asks the service for at once (the protocol's maximum).
 const SYSTEM_BATCH: usize = uuidkit::service::protocol::MAX_COUNT as usize;
 
-/// The library's text form for `to`, if it is one.
-fn text_format(to: ToForm) -> Option<uuidkit::Format> {
-    match to {
-        ToForm::Hyphenated => Some(uuidkit::Format::Hyphenated),
-        ToForm::Simple => Some(uuidkit::Format::Simple),
-        ToForm::Braced => Some(uuidkit::Format::Braced),
-        ToForm::Urn => Some(uuidkit::Format::Urn),
-        ToForm::GuidHex | ToForm::Int | ToForm::Oid | ToForm::OidUrn => None,
-    }
-}
-
 /// Runs `gen`.
 pub fn run(c: Config) -> CmdResult {
     if let Source::System { version, socket } = &c.source {
@@ -494,18 +483,7 @@ pub fn run(c: Config) -> CmdResult {
             out.flush()?;
             return Err(Fatal::Msg(format!("gen: {e}")));
         }
-        match text_format(to) {
-            // The text forms: the whole batch in one call of the library's batch encoder,
-            // written in place in the output buffer.
-            Some(format) => out.slot_dyn(slots.len() * (format.len() + 1), |buf| {
-                uuidkit::encode_lines(slots, format, case, buf)
-            })?,
-            None => {
-                for u in slots.iter() {
-                    form::write_line(&mut out, u, to, case)?;
-                }
-            }
-        }
+        form::write_lines(&mut out, slots, to, case)?;
         left -= n as u64;
     }
     progress.finish();

@@ -355,7 +355,6 @@ impl Sink for JsonSink<'_> {
     }
 }
 
-use crate::form::json_string;
 /// `v` in decimal, in the tail of `buf`.
 fn decimal_u64(mut v: u64, buf: &mut [u8; 20]) -> &[u8] {
     let mut at = buf.len();
@@ -384,6 +383,8 @@ fn json_bytes(out: &mut Out, line: &Line<'_>) -> Result<(), Fatal> {
     }
     json_string(out, &line.lossy())
 }
+
+use crate::form::json_string;
 
 fn json_error(out: &mut Out, line: &Line<'_>, e: &form::ParseError) -> Result<(), Fatal> {
     out.bytes(b"{\"input\":")?;

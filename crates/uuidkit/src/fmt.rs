@@ -154,6 +154,8 @@ impl Uuid {
     /// ```
     /// use uuidkit::{Case, Format, Uuid};
     /// let mut buf = [0u8; uuidkit::MAX_ENCODED_LEN];
+    /// let n = Uuid::NAMESPACE_DNS.encode_bytes(Format::Urn, Case::Lower, &mut buf);
+    /// assert_eq!(&buf[..n], b"urn:uuid:6ba7b810-9dad-11d1-80b4-00c04fd430c8");
     /// let n = Uuid::NAMESPACE_DNS.encode_bytes(Format::Braced, Case::Upper, &mut buf);
     /// assert_eq!(&buf[..n], b"{6BA7B810-9DAD-11D1-80B4-00C04FD430C8}");
     /// ```

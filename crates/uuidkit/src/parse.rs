@@ -441,6 +441,11 @@ const fn group_error(g: usize, found: usize, at: usize) -> Error {
 /// (`crate::simd`) call it, and the two below, for every input they reject.
 #[cold]
 #[inline(never)]
+// Called by the SIMD kernels only.
+#[cfg_attr(
+    not(all(feature = "simd", any(target_arch = "x86_64", target_arch = "aarch64"))),
+    allow(dead_code)
+)]
 pub(crate) fn diagnose_cold(s: &[u8]) -> Error {
     diagnose(s)
 }
@@ -448,6 +453,11 @@ pub(crate) fn diagnose_cold(s: &[u8]) -> Error {
 /// The error of [`parse_hyphenated`] for an input the fast path rejected.
 #[cold]
 #[inline(never)]
+// Called by the SIMD kernels only.
+#[cfg_attr(
+    not(all(feature = "simd", any(target_arch = "x86_64", target_arch = "aarch64"))),
+    allow(dead_code)
+)]
 pub(crate) fn hyphenated_error(s: &[u8]) -> Error {
     match parse_hyphenated(s) {
         Err(e) => e,
@@ -459,6 +469,11 @@ pub(crate) fn hyphenated_error(s: &[u8]) -> Error {
 /// The error of [`parse_simple`] for an input the fast path rejected.
 #[cold]
 #[inline(never)]
+// Called by the SIMD kernels only.
+#[cfg_attr(
+    not(all(feature = "simd", any(target_arch = "x86_64", target_arch = "aarch64"))),
+    allow(dead_code)
+)]
 pub(crate) fn simple_error(s: &[u8]) -> Error {
     match parse_simple(s) {
         Err(e) => e,

@@ -168,33 +168,19 @@ macro_rules! encode_lines_body {
     ($u:expr, $format:expr, $case:expr, $out:expr, $hyphenated:path, $simple:path) => {{
         let (u, case, out): (&[$crate::Uuid], $crate::fmt::Case, &mut [u8]) = ($u, $case, $out);
         let mut at = 0usize;
-        macro_rules! each {
-                                        ($n:literal, |$b:ident, $line:ident| $body:block) => {
-                                            for one in u {
-                                                let Some($line) = out
-                                                    .get_mut(at..)
-                                                    .and_then(|r| r.first_chunk_mut::<{ $n + 1 }>())
-                                                else {
-                                                    break;
-                                                };
-                                                let $b = one.as_bytes();
-                                                $body
-                                                $line[$n] = b'\n';
-                                                at += $n + 1;
-                                            }
-                                        };
-                                    }
         match $format {
-            $crate::fmt::Format::Hyphenated => each!(36, |b, line| {
-                if let Some(body) = line.first_chunk_mut::<36>() {
-                    // SAFETY: the caller has the encoder's target features.
-                    #[allow(unused_unsafe)]
-                    unsafe {
-                        $hyphenated(b, case, body)
-                    };
-                }
-            }),
-            $crate::fmt::Format::Simple => each!(32, |b, line| {
+            $crate::fmt::Format::Hyphenated => {
+                $crate::simd::encode_each!(u, out, at, 36, |b, line| {
+                    if let Some(body) = line.first_chunk_mut::<36>() {
+                        // SAFETY: the caller has the encoder's target features.
+                        #[allow(unused_unsafe)]
+                        unsafe {
+                            $hyphenated(b, case, body)
+                        };
+                    }
+                })
+            }
+            $crate::fmt::Format::Simple => $crate::simd::encode_each!(u, out, at, 32, |b, line| {
                 if let Some(body) = line.first_chunk_mut::<32>() {
                     // SAFETY: as above.
                     #[allow(unused_unsafe)]
@@ -203,7 +189,7 @@ macro_rules! encode_lines_body {
                     };
                 }
             }),
-            $crate::fmt::Format::Braced => each!(38, |b, line| {
+            $crate::fmt::Format::Braced => $crate::simd::encode_each!(u, out, at, 38, |b, line| {
                 if let Some(([open], rest)) = line.split_first_chunk_mut::<1>() {
                     *open = b'{';
                     if let Some((body, [close, ..])) = rest.split_first_chunk_mut::<36>() {
@@ -216,7 +202,7 @@ macro_rules! encode_lines_body {
                     }
                 }
             }),
-            $crate::fmt::Format::Urn => each!(45, |b, line| {
+            $crate::fmt::Format::Urn => $crate::simd::encode_each!(u, out, at, 45, |b, line| {
                 if let Some((prefix, rest)) = line.split_first_chunk_mut::<9>() {
                     *prefix = *b"urn:uuid:";
                     if let Some(body) = rest.first_chunk_mut::<36>() {
@@ -233,6 +219,26 @@ macro_rules! encode_lines_body {
     }};
 }
 pub(crate) use encode_lines_body;
+
+/// One form's loop of [`encode_lines_body`]: for each UUID whose line (`$n` bytes and `\n`)
+/// still fits at `$at`, runs `$body` with its bytes and the line, then ends the line.
+macro_rules! encode_each {
+    ($u:ident, $out:ident, $at:ident, $n:literal, |$b:ident, $line:ident| $body:block) => {
+        for one in $u {
+            let Some($line) = $out
+                .get_mut($at..)
+                .and_then(|r| r.first_chunk_mut::<{ $n + 1 }>())
+            else {
+                break;
+            };
+            let $b = one.as_bytes();
+            $body
+            $line[$n] = b'\n';
+            $at += $n + 1;
+        }
+    };
+}
+pub(crate) use encode_each;
 
 // ---- shared pieces for the SIMD levels ----------------------------------------------------------
 
