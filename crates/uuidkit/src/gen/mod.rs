@@ -9,6 +9,7 @@
 use crate::Timestamp;
 
 pub mod clock;
+mod driver;
 pub mod rng;
 pub mod v4;
 

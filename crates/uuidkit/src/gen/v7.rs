@@ -16,10 +16,11 @@
 //! The module also reads the time of the 2021 draft's UUIDv7 layout:
 //! [`Uuid::draft_v7_timestamp`].
 
+use super::driver::Driver;
 use super::policy::{
-    mask128, mask64, policy_setters, rand74, Counter, GenError, Policies, Reading, Scale, Sequencer,
+    mask128, mask64, policy_setters, rand74, Counter, GenError, Policies, Scale, Sequencer,
 };
-use super::rng::{fork_generation, ThreadRng};
+use super::rng::ThreadRng;
 use super::{Clock, RandomSource, SystemClock};
 use crate::{Timestamp, Uuid, Variant};
 
@@ -220,11 +221,12 @@ impl V7Builder {
     ) -> Result<V7Generator<C, R>, GenError> {
         let layout = Layout::of(self.method)?;
         Ok(V7Generator {
-            seq: Sequencer::new(layout.scale(), layout.counter, &self.policies),
+            driver: Driver::new(
+                Sequencer::new(layout.scale(), layout.counter, &self.policies),
+                clock,
+                rng,
+            ),
             layout,
-            clock,
-            rng,
-            fork_gen: fork_generation(),
         })
     }
 }
@@ -247,11 +249,8 @@ impl V7Builder {
 /// ```
 #[derive(Debug, Clone)]
 pub struct V7Generator<C = SystemClock, R = ThreadRng> {
-    seq: Sequencer,
+    driver: Driver<C, R>,
     layout: Layout,
-    clock: C,
-    rng: R,
-    fork_gen: u64,
 }
 
 impl V7Generator<SystemClock, ThreadRng> {
@@ -270,30 +269,18 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
             random_bits: 32,
         };
         V7Generator {
-            seq: Sequencer::new(layout.scale(), layout.counter, &Policies::DEFAULT),
+            driver: Driver::new(
+                Sequencer::new(layout.scale(), layout.counter, &Policies::DEFAULT),
+                clock,
+                rng,
+            ),
             layout,
-            clock,
-            rng,
-            fork_gen: fork_generation(),
         }
     }
 
     /// The builder.
     pub const fn builder() -> V7Builder {
         V7Builder::new()
-    }
-
-    fn check_fork(&mut self) {
-        let g = fork_generation();
-        if g != self.fork_gen {
-            self.fork_gen = g;
-            self.seq.forget();
-        }
-    }
-
-    fn issue(&mut self, reading: &mut Reading) -> Result<Uuid, GenError> {
-        let i = self.seq.next(&self.clock, reading, &mut self.rng)?;
-        Ok(self.layout.make(i.tick, i.counter, &mut self.rng))
     }
 
     /// The next UUID, greater than the previous one.
@@ -313,9 +300,9 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     // the error must reach the caller.
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Result<Uuid, GenError> {
-        self.check_fork();
-        let mut reading = self.seq.read(&self.clock)?;
-        self.issue(&mut reading)
+        let layout = &self.layout;
+        self.driver
+            .next_with(|i, rng| layout.make(i.tick, i.counter, rng))
     }
 
     /// Fills `out` with increasing UUIDs from one clock reading (RFC 9562 §6.2 batches; under
@@ -332,35 +319,29 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     /// # Ok::<(), uuidkit::gen::GenError>(())
     /// ```
     pub fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
-        self.check_fork();
-        if out.is_empty() {
-            return Ok(());
-        }
-        let mut reading = self.seq.read(&self.clock)?;
-        for slot in out.iter_mut() {
-            *slot = match self.seq.next_same_reading(&reading) {
-                Some(i) => self.layout.make(i.tick, i.counter, &mut self.rng),
-                None => self.issue(&mut reading)?,
-            };
-        }
-        Ok(())
+        let layout = &self.layout;
+        self.driver
+            .fill_with(out, |i, rng| layout.make(i.tick, i.counter, rng))
     }
 
     /// The clock the generator reads.
     pub fn clock(&self) -> &C {
-        &self.clock
+        &self.driver.clock
     }
 
     /// The embedded millisecond of the last UUID, if any.
     pub fn last_unix_ms(&self) -> Option<u64> {
-        self.seq.last_tick().map(|t| t >> self.layout.frac_bits)
+        self.driver
+            .seq
+            .last_tick()
+            .map(|t| t >> self.layout.frac_bits)
     }
 
     /// The counter of the last UUID, if any: the Method 1 or Method 3 counter, or Method 2's
     /// 74-bit value (0 for Method 3 without a counter). With [`last_unix_ms`](Self::last_unix_ms)
     /// it is the position to persist and give back to [`resume_after`](Self::resume_after).
     pub fn last_counter(&self) -> Option<u128> {
-        self.seq.last_counter()
+        self.driver.seq.last_counter()
     }
 
     /// Continues after UUIDs issued before, typically by an earlier run whose position was kept
@@ -386,7 +367,7 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     /// # Ok::<(), uuidkit::gen::GenError>(())
     /// ```
     pub fn resume_after(&mut self, unix_ms: u64, counter: Option<u128>) {
-        self.check_fork();
+        self.driver.check_fork();
         let full = mask128(self.layout.counter.bits());
         let (tick, counter) = match counter {
             Some(c) if self.layout.frac_bits == 0 => (unix_ms, c.min(full)),
@@ -395,7 +376,7 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
                 full,
             ),
         };
-        self.seq.resume(tick, counter);
+        self.driver.seq.resume(tick, counter);
     }
 }
 

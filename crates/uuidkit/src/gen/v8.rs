@@ -10,10 +10,11 @@
 //!   width you choose, a counter and random bits, in that order, in the 122 bits v8 leaves
 //!   free; see [`DistributedLayout`].
 
+use super::driver::Driver;
 use super::policy::{
-    mask128, mask64, policy_setters, Counter, GenError, Policies, Reading, Scale, Sequencer,
+    mask128, mask64, policy_setters, Counter, GenError, Issued, Policies, Scale, Sequencer,
 };
-use super::rng::{fork_generation, ThreadRng};
+use super::rng::ThreadRng;
 use super::{Clock, RandomSource, SystemClock};
 use crate::Uuid;
 
@@ -67,10 +68,11 @@ impl V8TimeBuilder {
     /// Builds the generator (no setting of this builder can be invalid).
     pub fn build<C: Clock, R: RandomSource>(self, clock: C, rng: R) -> V8TimeGenerator<C, R> {
         V8TimeGenerator {
-            seq: Sequencer::new(B1, Counter::None, &self.policies),
-            clock,
-            rng,
-            fork_gen: fork_generation(),
+            driver: Driver::new(
+                Sequencer::new(B1, Counter::None, &self.policies),
+                clock,
+                rng,
+            ),
         }
     }
 }
@@ -86,10 +88,7 @@ impl V8TimeBuilder {
 /// ```
 #[derive(Debug, Clone)]
 pub struct V8TimeGenerator<C = SystemClock, R = ThreadRng> {
-    seq: Sequencer,
-    clock: C,
-    rng: R,
-    fork_gen: u64,
+    driver: Driver<C, R>,
 }
 
 impl V8TimeGenerator<SystemClock, ThreadRng> {
@@ -105,20 +104,12 @@ impl<C: Clock, R: RandomSource> V8TimeGenerator<C, R> {
         V8TimeBuilder::new().build(clock, rng)
     }
 
-    fn issue(&mut self, reading: &mut Reading) -> Result<Uuid, GenError> {
-        let i = self.seq.next(&self.clock, reading, &mut self.rng)?;
+    /// Appendix B.1: the 60-bit tick, then 62 random bits.
+    fn make(i: Issued, rng: &mut R) -> Uuid {
         let mut c = [0u8; 8];
-        self.rng.fill_bytes(&mut c);
+        rng.fill_bytes(&mut c);
         let custom_c = u64::from_be_bytes(c) & mask64(62);
-        Ok(from_payload(((i.tick as u128) << 62) | custom_c as u128))
-    }
-
-    fn check_fork(&mut self) {
-        let g = fork_generation();
-        if g != self.fork_gen {
-            self.fork_gen = g;
-            self.seq.forget();
-        }
+        from_payload(((i.tick as u128) << 62) | custom_c as u128)
     }
 
     /// The next UUID, greater than the previous one.
@@ -126,23 +117,13 @@ impl<C: Clock, R: RandomSource> V8TimeGenerator<C, R> {
     // the error must reach the caller.
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Result<Uuid, GenError> {
-        self.check_fork();
-        let mut reading = self.seq.read(&self.clock)?;
-        self.issue(&mut reading)
+        self.driver.next_with(Self::make)
     }
 
     /// Fills `out` with increasing UUIDs from one clock reading. On an error, the UUIDs before
     /// the failing one are written and count as issued.
     pub fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
-        self.check_fork();
-        if out.is_empty() {
-            return Ok(());
-        }
-        let mut reading = self.seq.read(&self.clock)?;
-        for slot in out.iter_mut() {
-            *slot = self.issue(&mut reading)?;
-        }
-        Ok(())
+        self.driver.fill_with(out, Self::make)
     }
 }
 
@@ -325,12 +306,13 @@ impl DistributedBuilder {
             bits => Counter::Fixed { bits: bits as u32 },
         };
         Ok(DistributedGenerator {
-            seq: Sequencer::new(self.layout.scale(), counter, &self.policies),
+            driver: Driver::new(
+                Sequencer::new(self.layout.scale(), counter, &self.policies),
+                clock,
+                rng,
+            ),
             layout: self.layout,
             node_id,
-            clock,
-            rng,
-            fork_gen: fork_generation(),
         })
     }
 }
@@ -339,12 +321,9 @@ impl DistributedBuilder {
 /// random. Every UUID is greater than the previous one.
 #[derive(Debug, Clone)]
 pub struct DistributedGenerator<C = SystemClock, R = ThreadRng> {
-    seq: Sequencer,
+    driver: Driver<C, R>,
     layout: DistributedLayout,
     node_id: u64,
-    clock: C,
-    rng: R,
-    fork_gen: u64,
 }
 
 impl<C: Clock, R: RandomSource> DistributedGenerator<C, R> {
@@ -358,17 +337,8 @@ impl<C: Clock, R: RandomSource> DistributedGenerator<C, R> {
         self.node_id
     }
 
-    fn check_fork(&mut self) {
-        let g = fork_generation();
-        if g != self.fork_gen {
-            self.fork_gen = g;
-            self.seq.forget();
-        }
-    }
-
-    fn issue(&mut self, reading: &mut Reading) -> Result<Uuid, GenError> {
-        let i = self.seq.next(&self.clock, reading, &mut self.rng)?;
-        let l = &self.layout;
+    /// §6.4: timestamp, node id, counter, random, from the most significant bit down.
+    fn make(l: &DistributedLayout, node_id: u64, i: Issued, rng: &mut R) -> Uuid {
         let t = l.timestamp_bits as u32;
         let n = l.node_bits as u32;
         let r = l.random_bits() as u32;
@@ -376,14 +346,14 @@ impl<C: Clock, R: RandomSource> DistributedGenerator<C, R> {
             0
         } else {
             let mut b = [0u8; 16];
-            self.rng.fill_bytes(&mut b);
+            rng.fill_bytes(&mut b);
             u128::from_be_bytes(b) & mask128(r)
         };
         let payload = ((i.tick as u128) << (122 - t))
-            | ((self.node_id as u128) << (122 - t - n))
+            | ((node_id as u128) << (122 - t - n))
             | (i.counter << r)
             | random;
-        Ok(from_payload(payload))
+        from_payload(payload)
     }
 
     /// The next UUID, greater than the previous one.
@@ -391,22 +361,16 @@ impl<C: Clock, R: RandomSource> DistributedGenerator<C, R> {
     // the error must reach the caller.
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Result<Uuid, GenError> {
-        self.check_fork();
-        let mut reading = self.seq.read(&self.clock)?;
-        self.issue(&mut reading)
+        let (layout, node_id) = (&self.layout, self.node_id);
+        self.driver
+            .next_with(|i, rng| Self::make(layout, node_id, i, rng))
     }
 
     /// Fills `out` with increasing UUIDs from one clock reading. On an error, the UUIDs before
     /// the failing one are written and count as issued.
     pub fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
-        self.check_fork();
-        if out.is_empty() {
-            return Ok(());
-        }
-        let mut reading = self.seq.read(&self.clock)?;
-        for slot in out.iter_mut() {
-            *slot = self.issue(&mut reading)?;
-        }
-        Ok(())
+        let (layout, node_id) = (&self.layout, self.node_id);
+        self.driver
+            .fill_with(out, |i, rng| Self::make(layout, node_id, i, rng))
     }
 }

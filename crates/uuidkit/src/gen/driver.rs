@@ -1,0 +1,77 @@
+//! The loop the counter-based generators (v7 and the two v8 layouts) share: a fork check, one
+//! clock reading per call or batch, the [`Sequencer`] for ordering, overflow and regression,
+//! and then the layout's own packing of the issued (tick, counter) pair into a UUID.
+//!
+//! (v1, v2 and v6 have their own core in `v1.rs`: their fork and regression handling also
+//! changes the clock sequence and node.)
+
+use super::policy::{GenError, Issued, Sequencer};
+use super::rng::fork_generation;
+use super::{Clock, RandomSource};
+use crate::Uuid;
+
+/// The sources and state behind one per-instance generator.
+#[derive(Debug, Clone)]
+pub(crate) struct Driver<C, R> {
+    pub(crate) seq: Sequencer,
+    pub(crate) clock: C,
+    pub(crate) rng: R,
+    fork_gen: u64,
+}
+
+impl<C: Clock, R: RandomSource> Driver<C, R> {
+    pub(crate) fn new(seq: Sequencer, clock: C, rng: R) -> Self {
+        Driver {
+            seq,
+            clock,
+            rng,
+            fork_gen: fork_generation(),
+        }
+    }
+
+    /// In a forked child the parent's sequence must not go on (RFC 9562 §6.9): forget it, so
+    /// that the child starts afresh from its own clock reading and random counter seed.
+    pub(crate) fn check_fork(&mut self) {
+        let g = fork_generation();
+        if g != self.fork_gen {
+            self.fork_gen = g;
+            self.seq.forget();
+        }
+    }
+
+    /// One UUID from a fresh clock reading, packed by `make`.
+    pub(crate) fn next_with(
+        &mut self,
+        make: impl FnOnce(Issued, &mut R) -> Uuid,
+    ) -> Result<Uuid, GenError> {
+        self.check_fork();
+        let mut reading = self.seq.read(&self.clock)?;
+        let i = self.seq.next(&self.clock, &mut reading, &mut self.rng)?;
+        Ok(make(i, &mut self.rng))
+    }
+
+    /// Fills `out` with increasing UUIDs from one clock reading (re-read only while waiting
+    /// under the Wait policy). On an error, the UUIDs before the failing one are written and
+    /// count as issued.
+    pub(crate) fn fill_with(
+        &mut self,
+        out: &mut [Uuid],
+        mut make: impl FnMut(Issued, &mut R) -> Uuid,
+    ) -> Result<(), GenError> {
+        self.check_fork();
+        if out.is_empty() {
+            return Ok(());
+        }
+        let mut reading = self.seq.read(&self.clock)?;
+        for slot in out.iter_mut() {
+            // The plain-counter increment is the batch's inner loop; it issues exactly what
+            // the general step would.
+            let i = match self.seq.next_same_reading(&reading) {
+                Some(i) => i,
+                None => self.seq.next(&self.clock, &mut reading, &mut self.rng)?,
+            };
+            *slot = make(i, &mut self.rng);
+        }
+        Ok(())
+    }
+}
