@@ -24,36 +24,15 @@ use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use uuidkit::gen::StepClock;
 use uuidkit::state::{DurableGenerator, Safety, StateErrorKind, StateOptions, TimeVersion};
 use uuidkit::{Timestamp, Uuid};
 
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new() -> TempDir {
-        static N: AtomicU32 = AtomicU32::new(0);
-        let p = std::env::temp_dir().join(format!(
-            "uuidkit-faults-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        fs::create_dir_all(&p).unwrap();
-        TempDir(p)
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
+#[path = "common/tempdir.rs"]
+mod tempdir;
+use tempdir::TempDir;
 
 /// A mount made for a test, unmounted when dropped (lazily, so that a failing test cannot
 /// leave it busy).

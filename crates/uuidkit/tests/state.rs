@@ -11,7 +11,6 @@ use std::fs;
 use std::io::Read;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use uuidkit::gen::StepClock;
@@ -22,31 +21,9 @@ use uuidkit::state::{
 use uuidkit::{Timestamp, Uuid};
 
 /// A fresh directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new() -> TempDir {
-        static N: AtomicU32 = AtomicU32::new(0);
-        let p = std::env::temp_dir().join(format!(
-            "uuidkit-state-{}-{}-{:x}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed),
-            uuidkit::gen::random_u64()
-        ));
-        fs::create_dir_all(&p).unwrap();
-        TempDir(p)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
+#[path = "common/tempdir.rs"]
+mod tempdir;
+use tempdir::TempDir;
 
 /// 2022-02-22T19:22:22Z, the time of RFC 9562's examples.
 const T0_MS: u64 = 1645557742000;
