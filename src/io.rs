@@ -2,9 +2,9 @@
 //! or standard input one item per line), a buffered standard output that turns a closed pipe
 //! into a quiet exit, diagnostics on standard error, and the exit statuses.
 //!
-//! Memory stays flat whatever the input: standard input is read line by line into one reused
-//! buffer, and a line longer than [`MAX_LINE`] is kept only up to that length (the rest is
-//! counted, not stored), since no UUID form is anywhere near that long.
+//! Memory stays flat whatever the input: standard input is read in fixed blocks and handed out
+//! as line slices, and a line longer than [`MAX_LINE`] is kept only up to that length (the rest
+//! is counted, not stored), since no UUID form is anywhere near that long.
 
 use std::ffi::OsString;
 use std::fmt;
