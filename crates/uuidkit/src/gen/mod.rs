@@ -8,6 +8,7 @@
 
 use crate::Timestamp;
 
+mod chacha;
 pub mod clock;
 mod driver;
 pub mod rng;

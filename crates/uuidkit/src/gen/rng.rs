@@ -29,13 +29,10 @@ use core::fmt;
 use core::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Once;
 
-use chacha20::cipher::{KeyIvInit, StreamCipher};
-use chacha20::{ChaCha12, Key, Nonce};
-
 use super::RandomSource;
 
 /// Bytes of keystream produced per refill; the first [`KEY_LEN`] of them key the next refill.
-const BUF_LEN: usize = 1024;
+const BUF_LEN: usize = 4096;
 const KEY_LEN: usize = 32;
 /// Output after which fresh OS entropy is mixed into the key.
 const RESEED_INTERVAL: usize = 1 << 20;
@@ -182,30 +179,46 @@ pub struct Csprng {
     pos: usize,
     /// Keystream bytes produced since the key last received OS entropy.
     since_reseed: usize,
-    /// The fork generation the key was seeded in.
+    /// The fork generation the key was seeded in; [`NO_GENERATION`] when the fork handler could
+    /// not be registered (every call then takes the slow path and compares process ids) and in
+    /// the unseeded thread-local state.
     generation: u64,
     /// Process id at seeding; only consulted when the fork handler could not be registered.
     pid: u32,
     check_pid: bool,
+    /// False only for the thread-local instance before its first use: it is seeded on its
+    /// first refill, which keeps an "is it there yet?" test off the hot path.
+    seeded: bool,
 }
+
+/// A fork generation no real one reaches (it would take 2^64 forks): makes the one comparison
+/// of the hot path fail, so that the slow path decides.
+const NO_GENERATION: u64 = u64::MAX;
 
 impl Csprng {
     /// A generator seeded from the OS. Registers fork detection if not done yet.
     ///
     /// Fails only if the OS generator does.
     pub fn new() -> Result<Csprng, RandomError> {
-        ensure_fork_detection();
-        let mut rng = Csprng {
+        let mut rng = Csprng::unseeded();
+        rng.reseed()?;
+        Ok(rng)
+    }
+
+    /// The state of the thread-local instance before first use: no key, an empty buffer (so
+    /// the first draw goes to [`Csprng::refill`], which seeds it) and a generation that sends
+    /// the first draw through the fork check's slow path.
+    const fn unseeded() -> Csprng {
+        Csprng {
             key: [0; KEY_LEN],
             buf: [0; BUF_LEN],
             pos: BUF_LEN,
             since_reseed: 0,
-            generation: FORK_GENERATION.load(Ordering::Relaxed),
-            pid: current_pid(),
-            check_pid: FORK_HANDLER_FAILED.load(Ordering::Relaxed),
-        };
-        os_fill(&mut rng.key)?;
-        Ok(rng)
+            generation: NO_GENERATION,
+            pid: 0,
+            check_pid: false,
+            seeded: false,
+        }
     }
 
     /// Replaces the key with fresh OS entropy and discards the buffered keystream.
@@ -213,6 +226,7 @@ impl Csprng {
     /// Never needed for correctness (forks are detected and periodic reseeding is automatic);
     /// offered for callers with their own policy, e.g. after restoring from a VM snapshot.
     pub fn reseed(&mut self) -> Result<(), RandomError> {
+        ensure_fork_detection();
         let mut key = [0u8; KEY_LEN];
         os_fill(&mut key)?;
         self.key = key;
@@ -220,19 +234,39 @@ impl Csprng {
         self.buf.fill(0);
         self.pos = BUF_LEN;
         self.since_reseed = 0;
-        self.generation = FORK_GENERATION.load(Ordering::Relaxed);
+        self.check_pid = FORK_HANDLER_FAILED.load(Ordering::Relaxed);
+        self.generation = if self.check_pid {
+            NO_GENERATION
+        } else {
+            FORK_GENERATION.load(Ordering::Relaxed)
+        };
         self.pid = current_pid();
+        self.seeded = true;
         Ok(())
     }
 
-    /// Reseeds if this state was copied into a forked child. One relaxed load on the fast path.
+    /// Reseeds if this state was copied into a forked child. One relaxed load and one
+    /// comparison on the fast path.
     #[inline(always)]
     fn check_fork(&mut self) {
-        if self.generation != FORK_GENERATION.load(Ordering::Relaxed)
-            || (self.check_pid && self.pid != current_pid())
-        {
-            self.reseed_after_fork();
+        if self.generation != FORK_GENERATION.load(Ordering::Relaxed) {
+            self.check_fork_slow();
         }
+    }
+
+    /// The generation differs: a fork happened, or this instance is unseeded, or there is no
+    /// fork handler and the process id decides.
+    #[cold]
+    #[inline(never)]
+    fn check_fork_slow(&mut self) {
+        if !self.seeded {
+            // Seeded by the first refill, which is where the empty buffer sends this draw.
+            return;
+        }
+        if self.check_pid && self.pid == current_pid() {
+            return;
+        }
+        self.reseed_after_fork();
     }
 
     #[cold]
@@ -248,6 +282,11 @@ impl Csprng {
     }
 
     fn refill(&mut self) {
+        if !self.seeded {
+            if let Err(e) = self.reseed() {
+                os_failure("cannot seed the CSPRNG", e);
+            }
+        }
         if self.since_reseed >= RESEED_INTERVAL {
             // Mixing (rather than replacing) keeps the key as strong as the stronger of the two.
             // A failing OS generator is not fatal here: the key is still good, so try again
@@ -261,10 +300,8 @@ impl Csprng {
             wipe(&mut fresh);
             self.since_reseed = 0;
         }
-        self.buf.fill(0);
         // A fresh key per refill makes the all-zero nonce safe: no (key, nonce) pair repeats.
-        let mut cipher = ChaCha12::new(&Key::from(self.key), &Nonce::default());
-        cipher.apply_keystream(&mut self.buf);
+        super::chacha::keystream(&self.key, &mut self.buf);
         let (next_key, _) = self.buf.split_at_mut(KEY_LEN);
         self.key.copy_from_slice(next_key);
         next_key.fill(0);
@@ -390,7 +427,7 @@ fn wipe(bytes: &mut [u8]) {
 // ---- the thread-local instance ----------------------------------------------------------------
 
 std::thread_local! {
-    static THREAD_RNG: RefCell<Option<Csprng>> = const { RefCell::new(None) };
+    static THREAD_RNG: RefCell<Csprng> = const { RefCell::new(Csprng::unseeded()) };
 }
 
 fn seeded_or_abort() -> Csprng {
@@ -421,25 +458,14 @@ fn seeded_or_abort() -> Csprng {
 pub fn with_thread_rng<T>(f: impl FnOnce(&mut Csprng) -> T) -> T {
     let mut f = Some(f);
     let done = THREAD_RNG.try_with(|cell| {
-        let mut slot = cell.try_borrow_mut().ok()?;
-        let rng = match slot.as_mut() {
-            Some(rng) => rng,
-            None => first_use(&mut slot),
-        };
+        let mut rng = cell.try_borrow_mut().ok()?;
         // `f` is still there: it is only taken here, once.
-        f.take().map(|f| f(rng))
+        f.take().map(|f| f(&mut rng))
     });
     match done {
         Ok(Some(v)) => v,
         _ => with_temporary(f),
     }
-}
-
-/// Seeds this thread's generator on its first use (kept out of the hot path).
-#[cold]
-#[inline(never)]
-fn first_use(slot: &mut Option<Csprng>) -> &mut Csprng {
-    slot.insert(seeded_or_abort())
 }
 
 /// A nested call, or a call during thread teardown: a freshly seeded temporary generator.
