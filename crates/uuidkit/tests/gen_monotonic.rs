@@ -497,6 +497,61 @@ fn fill_uses_one_clock_reading() {
     }
 }
 
+/// The batch path packs runs of counters in one loop; it must issue exactly what the same
+/// number of single calls issues, from the same random bytes, through counter overflows
+/// (Advance moves the tick on) and for every method.
+#[test]
+fn fill_issues_what_successive_next_calls_issue() {
+    let methods = [
+        V7Method::Counter { bits: 12 },
+        V7Method::Counter { bits: 26 },
+        V7Method::Counter { bits: 42 },
+        V7Method::monotonic_random(),
+        V7Method::SubMillis {
+            fraction_bits: 12,
+            counter_bits: 0,
+        },
+        V7Method::SubMillis {
+            fraction_bits: 12,
+            counter_bits: 14,
+        },
+        V7Method::SubMillis {
+            fraction_bits: 4,
+            counter_bits: 3,
+        },
+    ];
+    for (m, method) in methods.into_iter().enumerate() {
+        let build = || {
+            V7Builder::new()
+                .method(method)
+                .build(FixedClock::new(t0()), SeqRandom::new(40 + m as u64))
+                .unwrap()
+        };
+        let (mut one, mut many) = (build(), build());
+        // Batches of uneven sizes, with a single call between them, across several overflows
+        // of the 12-bit and 3-bit counters.
+        let mut singles = Vec::new();
+        let mut batched = Vec::new();
+        for size in [1usize, 7, 64, 65, 1000, 4096, 9000] {
+            for _ in 0..size + 1 {
+                singles.push(one.next().unwrap());
+            }
+            let mut batch = vec![Uuid::NIL; size];
+            many.fill(&mut batch).unwrap();
+            batched.extend_from_slice(&batch);
+            batched.push(many.next().unwrap());
+        }
+        assert_eq!(singles.len(), batched.len());
+        if let Some(i) = (0..singles.len()).find(|&i| singles[i] != batched[i]) {
+            panic!(
+                "{method:?}: UUID {i} differs: next {} fill {}",
+                singles[i], batched[i]
+            );
+        }
+        assert_strictly_increasing(&batched);
+    }
+}
+
 #[test]
 fn fill_stops_at_the_error_with_the_earlier_uuids_written() {
     let mut gen = V7Builder::new()

@@ -478,6 +478,12 @@ pub(crate) const fn mask128(bits: u32) -> u128 {
 pub(crate) fn rand74<R: RandomSource + ?Sized>(rng: &mut R) -> u128 {
     let mut b = [0u8; 10];
     rng.fill_bytes(&mut b);
+    rand74_of(&b)
+}
+
+/// The 74 bits [`rand74`] makes of the 10 bytes it draws.
+#[inline(always)]
+pub(crate) fn rand74_of(b: &[u8; 10]) -> u128 {
     let a = u16::from_be_bytes([b[0], b[1]]) as u128 & 0xfff;
     let rest = u64::from_be_bytes([b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9]]) as u128;
     (a << 62) | (rest & mask128(62))
@@ -722,6 +728,31 @@ impl Sequencer {
             counter: next,
             reset: false,
         })
+    }
+
+    /// Up to `max` pairs at once, as `max` calls of [`next_same_reading`](Self::next_same_reading)
+    /// would issue them: the tick, the first counter and how many (at least 1; `None` where
+    /// that method would give `None`). The counters are `first..first + n`, all in range. The
+    /// batch loops use it to pack a run of UUIDs without stepping the state for each.
+    pub(crate) fn issue_run(&mut self, r: &Reading, max: usize) -> Option<(u64, u128, usize)> {
+        let bits = match self.counter {
+            Counter::Fixed { bits } | Counter::Sequential { bits } => bits,
+            Counter::None | Counter::Random { .. } => return None,
+        };
+        let last = self.last.as_mut()?;
+        if r.tick != last.reading_tick || r.nanos != last.reading_nanos || r.tick > last.tick {
+            return None;
+        }
+        let first = last.counter.checked_add(1)?;
+        // Counters left before the field overflows, counting `first`.
+        let room = mask128(bits).checked_sub(last.counter)?;
+        let n = (max as u128).min(room);
+        if n == 0 {
+            return None;
+        }
+        last.counter += n;
+        last.issued = last.issued.saturating_add(n as u64);
+        Some((last.tick, first, n as usize))
     }
 
     /// Issues the next pair for `reading`, waiting for the clock (and re-reading it into
