@@ -3,8 +3,8 @@
 //!
 //! # The default generator
 //!
-//! [`Csprng`] is ChaCha12 keyed from the OS (`getrandom`) and used with *fast key erasure*: each
-//! refill of its keystream buffer (1 KiB) spends the first 32 bytes as the key of the next refill,
+//! [`Csprng`] is ChaCha8 keyed from the OS (`getrandom`) and used with *fast key erasure*: each
+//! refill of its keystream buffer (4 KiB) spends the first 32 bytes as the key of the next refill,
 //! and every byte handed out is wiped from the buffer. Whoever later reads the generator's memory
 //! therefore cannot recover output it already gave (backtracking resistance). In addition, after
 //! every 1 MiB of output fresh OS entropy is mixed into the key, so that a state that leaked
@@ -157,7 +157,7 @@ fn os_failure(context: &str, e: RandomError) -> ! {
 
 // ---- the CSPRNG -------------------------------------------------------------------------------
 
-/// The default random source: ChaCha12 with fast key erasure, seeded from the OS, reseeded
+/// The default random source: ChaCha8 with fast key erasure, seeded from the OS, reseeded
 /// after a fork and every 1 MiB of output (RFC 9562 §6.9). See the [module docs](self).
 ///
 /// Most code uses the per-thread instance through [`ThreadRng`], [`with_thread_rng`] or
