@@ -13,9 +13,23 @@ use crate::parse::{char_error, parse_simple};
 use crate::{Formatted, Uuid};
 
 /// The most decimal digits a UUID can have: `u128::MAX` has 39.
+///
+/// ```
+/// use uuidkit::{Uuid, MAX_DECIMAL_LEN};
+/// assert_eq!(Uuid::MAX.decimal().to_string().len(), MAX_DECIMAL_LEN);
+/// assert_eq!(u128::MAX.to_string().len(), MAX_DECIMAL_LEN);
+/// ```
 pub const MAX_DECIMAL_LEN: usize = 39;
 
 /// A stack buffer large enough for the decimal form of any UUID.
+///
+/// ```
+/// use uuidkit::{DecimalBuffer, Uuid, MAX_DECIMAL_LEN};
+/// let mut buf: DecimalBuffer = [0; MAX_DECIMAL_LEN];
+/// // 2^128 - 1 fills the buffer exactly.
+/// assert_eq!(Uuid::MAX.encode_decimal(&mut buf), "340282366920938463463374607431768211455");
+/// assert_eq!(Uuid::NIL.encode_decimal(&mut buf), "0");
+/// ```
 pub type DecimalBuffer = [u8; MAX_DECIMAL_LEN];
 
 /// The OID arc under which X.667 places UUIDs: `joint-iso-itu-t(2) uuid(25)`.
@@ -350,14 +364,43 @@ const fn swap_guid_fields(b: [u8; 16]) -> [u8; 16] {
 }
 
 /// A UUID displayed as an unsigned decimal integer; see [`Uuid::decimal`].
+///
+/// It pads like an integer: a width right-aligns it, `0` fills with zeros.
+///
+/// ```
+/// use uuidkit::Uuid;
+/// let d = Uuid::from_u128(42).decimal();
+/// assert_eq!(d.to_string(), "42");
+/// assert_eq!(format!("{d:5}"), "   42");
+/// assert_eq!(format!("{d:05}"), "00042");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Decimal(Uuid);
 
 /// A UUID displayed as the OID `2.25.<integer>`; see [`Uuid::oid`].
+///
+/// A width pads the whole OID, as for any string.
+///
+/// ```
+/// use uuidkit::Uuid;
+/// let o = Uuid::from_u128(255).oid();
+/// assert_eq!(o.to_string(), "2.25.255");
+/// assert_eq!(format!("[{o:>10}]"), "[  2.25.255]");
+/// assert_eq!(Uuid::parse_oid(o.to_string().as_bytes())?, Uuid::from_u128(255));
+/// # Ok::<(), uuidkit::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Oid(Uuid);
 
 /// A UUID displayed as the URN `urn:oid:2.25.<integer>`; see [`Uuid::oid_urn`].
+///
+/// ```
+/// use uuidkit::Uuid;
+/// let urn = Uuid::MAX.oid_urn().to_string();
+/// assert_eq!(urn, "urn:oid:2.25.340282366920938463463374607431768211455");
+/// assert_eq!(Uuid::parse_oid(urn.as_bytes())?, Uuid::MAX);
+/// # Ok::<(), uuidkit::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct OidUrn(Uuid);
 

@@ -28,12 +28,38 @@ use crate::Uuid;
 // quoting and the single spaces between them are exactly the RFC's.
 
 /// The object identifier of the UUID syntax (RFC 4530 §2.1).
+///
+/// ```
+/// use uuidkit::ldap;
+/// assert_eq!(ldap::SYNTAX_UUID_OID, "1.3.6.1.1.16.1");
+/// // Both matching rules and the attribute type use this syntax.
+/// let syntax = format!("SYNTAX {} ", ldap::SYNTAX_UUID_OID);
+/// assert!(ldap::SCHEMA[1..].iter().all(|d| d.contains(&syntax)));
+/// ```
 pub const SYNTAX_UUID_OID: &str = "1.3.6.1.1.16.1";
 /// The object identifier of the `uuidMatch` rule (RFC 4530 §2.2).
+///
+/// ```
+/// use uuidkit::ldap;
+/// assert_eq!(ldap::UUID_MATCH_OID, "1.3.6.1.1.16.2");
+/// assert!(ldap::UUID_MATCH.starts_with(&format!("( {} ", ldap::UUID_MATCH_OID)));
+/// ```
 pub const UUID_MATCH_OID: &str = "1.3.6.1.1.16.2";
 /// The object identifier of the `uuidOrderingMatch` rule (RFC 4530 §2.3).
+///
+/// ```
+/// use uuidkit::ldap;
+/// assert_eq!(ldap::UUID_ORDERING_MATCH_OID, "1.3.6.1.1.16.3");
+/// assert!(ldap::UUID_ORDERING_MATCH.starts_with(&format!("( {} ", ldap::UUID_ORDERING_MATCH_OID)));
+/// ```
 pub const UUID_ORDERING_MATCH_OID: &str = "1.3.6.1.1.16.3";
 /// The object identifier of the `entryUUID` attribute type (RFC 4530 §2.4).
+///
+/// ```
+/// use uuidkit::ldap;
+/// assert_eq!(ldap::ENTRY_UUID_OID, "1.3.6.1.1.16.4");
+/// assert!(ldap::ENTRY_UUID.starts_with(&format!("( {} ", ldap::ENTRY_UUID_OID)));
+/// ```
 pub const ENTRY_UUID_OID: &str = "1.3.6.1.1.16.4";
 
 /// The LDAP syntax description of the UUID syntax, as RFC 4530 §2.1 publishes it.
@@ -54,6 +80,14 @@ pub const SYNTAX_UUID: &str = "( 1.3.6.1.1.16.1 DESC 'UUID' )";
 pub const UUID_MATCH: &str = "( 1.3.6.1.1.16.2 NAME 'uuidMatch' SYNTAX 1.3.6.1.1.16.1 )";
 
 /// The matching rule description of `uuidOrderingMatch` (RFC 4530 §2.3), on one line.
+///
+/// ```
+/// // Source: RFC 4530 §2.3, its two lines joined with one space.
+/// assert_eq!(
+///     uuidkit::ldap::UUID_ORDERING_MATCH,
+///     "( 1.3.6.1.1.16.3 NAME 'uuidOrderingMatch' SYNTAX 1.3.6.1.1.16.1 )"
+/// );
+/// ```
 pub const UUID_ORDERING_MATCH: &str =
     "( 1.3.6.1.1.16.3 NAME 'uuidOrderingMatch' SYNTAX 1.3.6.1.1.16.1 )";
 
@@ -120,6 +154,14 @@ pub const fn validate(value: &[u8]) -> Result<Uuid, Error> {
 }
 
 /// Which operand of a matching rule was not a valid UUID.
+///
+/// ```
+/// use uuidkit::ldap::{self, Side};
+/// let good = b"597ae2f6-16a6-1027-98f4-d28b5365dc14";
+/// let bad = b"597ae2f6";
+/// assert_eq!(ldap::uuid_match(bad, good).unwrap_err().side(), Side::Assertion);
+/// assert_eq!(ldap::uuid_match(good, bad).unwrap_err().side(), Side::Value);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Side {
     /// The assertion value (from the search filter).
@@ -130,6 +172,15 @@ pub enum Side {
 
 impl Side {
     /// `assertion` or `value`.
+    ///
+    /// ```
+    /// use uuidkit::ldap::{self, Side};
+    /// assert_eq!(Side::Assertion.as_str(), "assertion");
+    /// assert_eq!(Side::Value.as_str(), "value");
+    /// // A `MatchError`'s text starts with it.
+    /// let e = ldap::uuid_match(b"x", b"597ae2f6-16a6-1027-98f4-d28b5365dc14").unwrap_err();
+    /// assert!(e.to_string().starts_with(e.side().as_str()));
+    /// ```
     pub const fn as_str(self) -> &'static str {
         match self {
             Side::Assertion => "assertion",
@@ -157,10 +208,25 @@ pub struct MatchError {
 
 impl MatchError {
     /// Which operand was bad.
+    ///
+    /// When both are bad the assertion is reported: it alone makes the filter item undefined.
+    ///
+    /// ```
+    /// use uuidkit::ldap::{self, Side};
+    /// assert_eq!(ldap::uuid_ordering_rule(b"x", b"y").unwrap_err().side(), Side::Assertion);
+    /// ```
     pub const fn side(&self) -> Side {
         self.side
     }
     /// What was wrong with it (positions are within that operand).
+    ///
+    /// ```
+    /// use uuidkit::ldap;
+    /// let good = b"597ae2f6-16a6-1027-98f4-d28b5365dc14";
+    /// let e = ldap::uuid_match(good, b"597ae2f6-16a6-1027-98f4-d28b5365dc1g").unwrap_err();
+    /// assert!(e.error().is_invalid_char());
+    /// assert_eq!(e.error().position(), 35); // the `g`, counted within the value
+    /// ```
     pub const fn error(&self) -> Error {
         self.error
     }

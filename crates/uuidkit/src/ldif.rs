@@ -29,6 +29,20 @@ use crate::ldap;
 use crate::Uuid;
 
 /// The counts reported by [`add_entry_uuid`].
+///
+/// ```
+/// use uuidkit::{ldif, Uuid};
+/// let input = b"version: 1\n\n\
+///     dn: cn=a\ncn: a\n\n\
+///     dn: cn=b\nchangetype: add\ncn: b\n\n\
+///     dn: cn=c\nchangetype: modify\nreplace: cn\ncn: c\n-\n\n\
+///     dn: cn=d\nentryUUID: 597ae2f6-16a6-1027-98f4-d28b5365dc14\n";
+/// let stats = ldif::add_entry_uuid(&input[..], std::io::sink(), &mut || Uuid::NIL)?;
+/// // Two entries get a new value and one keeps its own; the modify record and the version
+/// // header create no entry and are not counted.
+/// assert_eq!(stats, ldif::LdifStats { entries: 3, added: 2, kept: 1 });
+/// # Ok::<(), ldif::LdifError>(())
+/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct LdifStats {
     /// Entries examined: content records and `changetype: add` records.
@@ -40,6 +54,25 @@ pub struct LdifStats {
 }
 
 /// Why [`add_entry_uuid`] stopped: reading or writing failed, or an entry's data is bad.
+///
+/// Its `Display` text names the line and the entry's DN. The output holds everything before
+/// the bad record, up to a record boundary.
+///
+/// ```
+/// use uuidkit::{ldif, Uuid};
+/// let input = b"dn: cn=ok\ncn: ok\n\n\
+///     dn: cn=twice\n\
+///     entryUUID: 597ae2f6-16a6-1027-98f4-d28b5365dc14\n\
+///     entryUUID: 597ae2f6-16a6-1027-98f4-d28b5365dc15\n";
+/// let mut out = Vec::new();
+/// let err = ldif::add_entry_uuid(&input[..], &mut out, &mut || Uuid::NIL).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "line 6 (dn: cn=twice): second entryUUID value (the first is on line 5): \
+///      entryUUID is single-valued"
+/// );
+/// assert_eq!(out, b"dn: cn=ok\ncn: ok\nentryUUID: 00000000-0000-0000-0000-000000000000\n\n");
+/// ```
 #[derive(Debug)]
 pub struct LdifError {
     inner: Inner,
@@ -87,6 +120,15 @@ impl LdifError {
     }
 
     /// The 1-based line of the offending `entryUUID` line, for a data error.
+    ///
+    /// Physical lines are counted, comments and folded continuation lines included.
+    ///
+    /// ```
+    /// use uuidkit::{ldif, Uuid};
+    /// let input = b"dn: cn=a\ncn: a\n\n# b is next\ndn: cn=b\nentryUUID: 597ae2f6\n";
+    /// let err = ldif::add_entry_uuid(&input[..], Vec::new(), &mut || Uuid::NIL).unwrap_err();
+    /// assert_eq!(err.line(), Some(6));
+    /// ```
     pub fn line(&self) -> Option<u64> {
         match &self.inner {
             Inner::Io(_) => None,
@@ -96,6 +138,14 @@ impl LdifError {
 
     /// The entry's DN (base64-decoded if given with `dn::`; non-UTF-8 bytes replaced by
     /// U+FFFD), for a data error.
+    ///
+    /// ```
+    /// use uuidkit::{ldif, Uuid};
+    /// // "cn=été" in base64 (RFC 2849 `dn::`), and an entryUUID one digit short.
+    /// let input = b"dn:: Y249w6l0w6k=\nentryUUID: 597ae2f6-16a6-1027-98f4-d28b5365dc1\n";
+    /// let err = ldif::add_entry_uuid(&input[..], Vec::new(), &mut || Uuid::NIL).unwrap_err();
+    /// assert_eq!(err.dn(), Some("cn=été"));
+    /// ```
     pub fn dn(&self) -> Option<&str> {
         match &self.inner {
             Inner::Io(_) => None,
@@ -104,6 +154,20 @@ impl LdifError {
     }
 
     /// The UUID syntax error, when the problem is a value that is not a valid UUID.
+    ///
+    /// ```
+    /// use uuidkit::{ldif, ErrorKind, Uuid};
+    /// // RFC 4530 allows only the hyphenated form: braces are a syntax error.
+    /// let input = b"dn: cn=a\nentryUUID: {597ae2f6-16a6-1027-98f4-d28b5365dc14}\n";
+    /// let err = ldif::add_entry_uuid(&input[..], Vec::new(), &mut || Uuid::NIL).unwrap_err();
+    /// assert_eq!(err.uuid_error().map(|e| e.kind()), Some(ErrorKind::Form));
+    ///
+    /// // Not a bad value but a second one: no UUID syntax error.
+    /// let u = "597ae2f6-16a6-1027-98f4-d28b5365dc14";
+    /// let twice = format!("dn: cn=a\nentryUUID: {u}\nentryUUID: {u}\n");
+    /// let err = ldif::add_entry_uuid(twice.as_bytes(), Vec::new(), &mut || Uuid::NIL).unwrap_err();
+    /// assert!(err.uuid_error().is_none());
+    /// ```
     pub fn uuid_error(&self) -> Option<crate::Error> {
         match &self.inner {
             Inner::Data {
@@ -115,6 +179,18 @@ impl LdifError {
     }
 
     /// The I/O error, when [`is_io`](Self::is_io).
+    ///
+    /// ```
+    /// use std::io::ErrorKind;
+    /// use uuidkit::{ldif, Uuid};
+    /// // An output with room for 8 bytes only.
+    /// let mut small = [0u8; 8];
+    /// let input = b"dn: cn=a\ncn: a\n";
+    /// let err = ldif::add_entry_uuid(&input[..], &mut small[..], &mut || Uuid::NIL).unwrap_err();
+    /// assert!(err.is_io());
+    /// assert_eq!(err.io_error().map(|e| e.kind()), Some(ErrorKind::WriteZero));
+    /// assert_eq!((err.line(), err.dn()), (None, None));
+    /// ```
     pub fn io_error(&self) -> Option<&io::Error> {
         match &self.inner {
             Inner::Io(e) => Some(e),

@@ -189,11 +189,32 @@ macro_rules! text_adapter {
             use super::*;
 
             /// Writes the UUID in this module's form.
+            ///
+            /// ```
+            /// use uuidkit::Uuid;
+            #[doc = concat!("let v = uuidkit::serde::", stringify!($name), "::serialize(")]
+            ///     &Uuid::NAMESPACE_URL,
+            ///     serde_json::value::Serializer,
+            /// )?;
+            #[doc = concat!("assert_eq!(v, \"", $example, "\");")]
+            /// # Ok::<(), serde_json::Error>(())
+            /// ```
             pub fn serialize<S: Serializer>(u: &Uuid, s: S) -> Result<S::Ok, S::Error> {
                 serialize_form(u, $form, s)
             }
 
             /// Reads a UUID in any text form (or as bytes).
+            ///
+            /// ```
+            /// use serde_json::json;
+            #[doc = concat!("use uuidkit::serde::", stringify!($name), ";")]
+            /// use uuidkit::Uuid;
+            /// let text = json!("URN:UUID:6BA7B811-9DAD-11D1-80B4-00C04FD430C8");
+            #[doc = concat!("assert_eq!(", stringify!($name), "::deserialize(text)?, Uuid::NAMESPACE_URL);")]
+            /// let text = json!("6ba7b8119dad11d180b400c04fd430c8");
+            #[doc = concat!("assert_eq!(", stringify!($name), "::deserialize(text)?, Uuid::NAMESPACE_URL);")]
+            /// # Ok::<(), serde_json::Error>(())
+            /// ```
             pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Uuid, D::Error> {
                 Uuid::deserialize(d)
             }
@@ -238,11 +259,33 @@ pub mod compact {
     use super::*;
 
     /// Writes the 16 bytes as a tuple.
+    ///
+    /// ```
+    /// use serde_json::{json, value::Serializer};
+    /// use uuidkit::{serde::compact, Uuid};
+    /// let u = Uuid::from_u128(0x000102030405060708090a0b0c0d0e0f);
+    /// // JSON has no tuple: an array of the 16 bytes in network order.
+    /// assert_eq!(
+    ///     compact::serialize(&u, Serializer)?,
+    ///     json!([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15])
+    /// );
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn serialize<S: Serializer>(u: &Uuid, s: S) -> Result<S::Ok, S::Error> {
         serialize_tuple(u, s)
     }
 
     /// Reads 16 bytes written as a tuple (or as a byte string).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use uuidkit::{serde::compact, Uuid};
+    /// let u = compact::deserialize(json!([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]))?;
+    /// assert_eq!(u, Uuid::from_u128(0x000102030405060708090a0b0c0d0e0f));
+    /// let short = compact::deserialize(json!([0, 1, 2])).unwrap_err();
+    /// assert!(short.to_string().starts_with("invalid length 3, expected a UUID"));
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Uuid, D::Error> {
         d.deserialize_tuple(16, UuidVisitor)
     }

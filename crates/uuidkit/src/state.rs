@@ -84,14 +84,37 @@ use crate::gen::{
 use crate::{Timestamp, Uuid};
 
 /// The size of a state file in bytes.
+///
+/// ```
+/// use uuidkit::state::{State, STATE_LEN};
+/// assert_eq!(STATE_LEN, 64);
+/// let err = State::decode(&[0u8; STATE_LEN - 1]).unwrap_err();
+/// assert_eq!(err.to_string(), "state file: corrupt: 63 bytes, expected 64");
+/// ```
 pub const STATE_LEN: usize = 64;
 /// The state file format this version writes and reads.
+///
+/// ```
+/// use uuidkit::state::{State, FORMAT_VERSION};
+/// # let s = State { gregorian_ticks: 0, clock_seq: 0, node: [0; 6], v7_unix_ms: 0,
+/// #     v7_counter: None, clean: true, writes: 1 };
+/// // Bytes 8..10 of every file, big-endian.
+/// assert_eq!(s.encode()[8..10], FORMAT_VERSION.to_be_bytes());
+/// assert_eq!(FORMAT_VERSION, 1);
+/// ```
 pub const FORMAT_VERSION: u16 = 1;
 const MAGIC: [u8; 8] = *b"uuidkitS";
 const FLAG_CLEAN: u16 = 1;
 const WHOLE_MS: u64 = u64::MAX;
 const CLOCK_SEQ_MASK: u16 = 0x3FFF;
 /// The default reserve: how far ahead of the clock the stored bounds are set.
+///
+/// ```
+/// use std::time::Duration;
+/// use uuidkit::state::{StateOptions, DEFAULT_RESERVE};
+/// assert_eq!(DEFAULT_RESERVE, Duration::from_secs(1));
+/// assert_eq!(StateOptions::new(), StateOptions::new().reserve(DEFAULT_RESERVE));
+/// ```
 pub const DEFAULT_RESERVE: Duration = Duration::from_secs(1);
 /// In non-strict mode, how often a failed write is tried again.
 const RETRY_INTERVAL: Duration = Duration::from_secs(1);
@@ -118,6 +141,14 @@ pub enum TimeVersion {
 
 impl TimeVersion {
     /// The version number.
+    ///
+    /// ```
+    /// use uuidkit::state::TimeVersion;
+    /// assert_eq!(TimeVersion::V1.as_u8(), 1);
+    /// assert_eq!(TimeVersion::V7.as_u8(), 7);
+    /// // `Display` writes the number after a `v`.
+    /// assert_eq!(TimeVersion::V6.to_string(), "v6");
+    /// ```
     pub const fn as_u8(self) -> u8 {
         match self {
             TimeVersion::V1 => 1,
@@ -127,6 +158,17 @@ impl TimeVersion {
     }
 
     /// The version for a number: 1, 6 or 7.
+    ///
+    /// ```
+    /// use uuidkit::state::TimeVersion;
+    /// for v in [TimeVersion::V1, TimeVersion::V6, TimeVersion::V7] {
+    ///     assert_eq!(TimeVersion::from_u8(v.as_u8()), Some(v));
+    /// }
+    /// // v2 has no durable generator; 0 and 8 are no time-based version at all.
+    /// assert_eq!(TimeVersion::from_u8(2), None);
+    /// assert_eq!(TimeVersion::from_u8(0), None);
+    /// assert_eq!(TimeVersion::from_u8(8), None);
+    /// ```
     pub const fn from_u8(n: u8) -> Option<TimeVersion> {
         match n {
             1 => Some(TimeVersion::V1),
@@ -164,11 +206,27 @@ pub enum Safety {
 
 impl Safety {
     /// Whether this is [`Safety::Durable`].
+    ///
+    /// ```
+    /// use uuidkit::state::Safety;
+    /// assert!(Safety::Durable.is_durable());
+    /// assert!(!Safety::Volatile.is_durable());
+    /// ```
     pub const fn is_durable(self) -> bool {
         matches!(self, Safety::Durable)
     }
 
     /// Durable only if both are.
+    ///
+    /// Useful to combine the safety of several batches into one answer.
+    ///
+    /// ```
+    /// use uuidkit::state::Safety::{Durable, Volatile};
+    /// assert_eq!(Durable.and(Durable), Durable);
+    /// assert_eq!(Durable.and(Volatile), Volatile);
+    /// assert_eq!(Volatile.and(Durable), Volatile);
+    /// assert_eq!(Volatile.and(Volatile), Volatile);
+    /// ```
     pub const fn and(self, other: Safety) -> Safety {
         if self.is_durable() && other.is_durable() {
             Safety::Durable
@@ -181,6 +239,20 @@ impl Safety {
 // ---- errors and warnings ----------------------------------------------------------------------
 
 /// The kind of a [`StateError`].
+///
+/// The enum is `#[non_exhaustive]`: a `match` on it needs a `_` arm.
+///
+/// ```
+/// use uuidkit::state::{State, StateErrorKind};
+/// // 64 bytes of zeros: the right length, but not the magic `uuidkitS`.
+/// let err = State::decode(&[0u8; 64]).unwrap_err();
+/// assert_eq!(err.kind(), StateErrorKind::Corrupt);
+/// let retry = match err.kind() {
+///     StateErrorKind::Locked => true,
+///     _ => false,
+/// };
+/// assert!(!retry);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum StateErrorKind {
@@ -288,16 +360,46 @@ impl StateError {
     }
 
     /// The kind of error.
+    ///
+    /// ```
+    /// use uuidkit::state::{State, StateErrorKind};
+    /// # let s = State { gregorian_ticks: 1, clock_seq: 2, node: [3; 6], v7_unix_ms: 4,
+    /// #     v7_counter: Some(5), clean: false, writes: 6 };
+    /// let mut bytes = s.encode();
+    /// bytes[25] ^= 1; // flip a bit of the clock sequence: the checksum no longer matches
+    /// let err = State::decode(&bytes).unwrap_err();
+    /// assert_eq!(err.kind(), StateErrorKind::Corrupt);
+    /// assert_eq!(err.to_string(), "state file: corrupt: checksum mismatch (bytes 56..64)");
+    /// ```
     pub const fn kind(&self) -> StateErrorKind {
         self.inner.kind
     }
 
     /// The state file concerned, if known.
+    ///
+    /// ```
+    /// use uuidkit::state::State;
+    /// // Decoding bytes involves no file; reading one does.
+    /// assert_eq!(State::decode(&[]).unwrap_err().path(), None);
+    /// let dir = std::env::temp_dir().join(format!("uuidkit-doc-StateError-path-{}", std::process::id()));
+    /// let missing = dir.join("state"); // `dir` is never created
+    /// assert_eq!(State::read(&missing).unwrap_err().path(), Some(missing.as_path()));
+    /// ```
     pub fn path(&self) -> Option<&Path> {
         self.inner.path.as_deref()
     }
 
     /// The operating system's error, if one caused this.
+    ///
+    /// ```
+    /// use std::io::ErrorKind;
+    /// use uuidkit::state::State;
+    /// let dir = std::env::temp_dir().join(format!("uuidkit-doc-io_error-{}", std::process::id()));
+    /// let err = State::read(dir.join("state")).unwrap_err(); // `dir` is never created
+    /// assert_eq!(err.io_error().map(|e| e.kind()), Some(ErrorKind::NotFound));
+    /// // A corrupt content has no OS error behind it.
+    /// assert!(State::decode(&[1, 2, 3]).unwrap_err().io_error().is_none());
+    /// ```
     pub fn io_error(&self) -> Option<&io::Error> {
         match &self.inner.cause {
             Cause::Io(e) => Some(e),
@@ -335,6 +437,34 @@ impl std::error::Error for StateError {
 }
 
 /// What a [`StateWarning`] is about.
+///
+/// The enum is `#[non_exhaustive]`. Here the clock reads a minute earlier than at the last
+/// run, so the clock sequence is incremented rather than risk repeating a timestamp (RFC 9562
+/// §6.3, RFC 4122 §4.2.1.2):
+///
+/// ```
+/// use uuidkit::gen::FixedClock;
+/// use uuidkit::state::{DurableGenerator, StateOptions, TimeVersion, WarningKind};
+/// use uuidkit::Timestamp;
+/// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-WarningKind-{}", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("state");
+/// let t = 1_645_557_742_000; // Unix milliseconds
+/// let clock = FixedClock::new(Timestamp::from_unix_millis(t));
+/// let mut gen = DurableGenerator::open_with_clock(&path, StateOptions::new(), clock)?;
+/// gen.next(TimeVersion::V6)?;
+/// let seq = gen.clock_seq();
+/// gen.close()?;
+///
+/// let earlier = FixedClock::new(Timestamp::from_unix_millis(t - 60_000));
+/// let gen = DurableGenerator::open_with_clock(&path, StateOptions::new(), earlier)?;
+/// let kinds: Vec<WarningKind> = gen.warnings().iter().map(|w| w.kind()).collect();
+/// assert_eq!(kinds, [WarningKind::ClockSequenceChanged]);
+/// assert_eq!(gen.clock_seq(), (seq + 1) & 0x3FFF);
+/// # drop(gen);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum WarningKind {
@@ -360,6 +490,26 @@ pub enum WarningKind {
 }
 
 /// Something the caller should know about, found when the state was opened.
+///
+/// Its `Display` text is meant for a log or the user.
+///
+/// ```
+/// use uuidkit::state::{DurableGenerator, StateOptions, WarningKind};
+/// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-StateWarning-{}", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("state");
+/// let gen = DurableGenerator::open(&path, StateOptions::new())?;
+/// let w = &gen.warnings()[0];
+/// assert_eq!(w.kind(), WarningKind::Missing);
+/// assert_eq!(
+///     w.to_string(),
+///     format!("state file {} does not exist: starting a new state with a random clock sequence",
+///             path.display())
+/// );
+/// # drop(gen);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StateWarning {
     kind: WarningKind,
@@ -375,6 +525,24 @@ impl StateWarning {
     }
 
     /// What the warning is about.
+    ///
+    /// ```
+    /// use uuidkit::state::{DurableGenerator, StateOptions, WarningKind};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-StateWarning-kind-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let gen = DurableGenerator::open(&path, StateOptions::new().node([0x02, 0, 0, 0, 0, 1]))?;
+    /// let seq = gen.clock_seq();
+    /// gen.close()?;
+    /// // Another node: a new random clock sequence, different from the stored one (RFC 9562 §6.3).
+    /// let gen = DurableGenerator::open(&path, StateOptions::new().node([0x02, 0, 0, 0, 0, 2]))?;
+    /// assert_eq!(gen.warnings().len(), 1);
+    /// assert_eq!(gen.warnings()[0].kind(), WarningKind::NodeChanged);
+    /// assert_ne!(gen.clock_seq(), seq);
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub const fn kind(&self) -> WarningKind {
         self.kind
     }
@@ -449,6 +617,27 @@ fn checksum(body: &[u8]) -> [u8; 8] {
 
 impl State {
     /// The 64-byte encoding (see the [module docs](self) for the layout).
+    ///
+    /// ```
+    /// use uuidkit::state::State;
+    /// let s = State {
+    ///     gregorian_ticks: 0x1EC9414C232AB00,
+    ///     clock_seq: 0x33C8,
+    ///     node: [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46],
+    ///     v7_unix_ms: 0x017F22E279B0,
+    ///     v7_counter: None,
+    ///     clean: true,
+    ///     writes: 2,
+    /// };
+    /// let b = s.encode();
+    /// assert_eq!(&b[0..8], b"uuidkitS");
+    /// assert_eq!(b[8..12], [0, 1, 0, 1]); // version 1, flags: clean
+    /// assert_eq!(b[16..24], 0x1EC9414C232AB00u64.to_be_bytes());
+    /// assert_eq!(b[24..32], [0x33, 0xC8, 0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46]);
+    /// assert_eq!(b[32..40], [0, 0, 0x01, 0x7F, 0x22, 0xE2, 0x79, 0xB0]);
+    /// assert_eq!(b[40..48], [0xFF; 8]); // no counter: the whole millisecond
+    /// assert_eq!(b[48..56], 2u64.to_be_bytes());
+    /// ```
     pub fn encode(&self) -> [u8; STATE_LEN] {
         let mut b = [0u8; STATE_LEN];
         b[0..8].copy_from_slice(&MAGIC);
@@ -468,6 +657,22 @@ impl State {
 
     /// Decodes and checks a state file's bytes: length, magic, version, checksum, flags and
     /// field ranges. Errors are [`StateErrorKind::Corrupt`] and say which check failed.
+    ///
+    /// ```
+    /// use uuidkit::state::{State, StateErrorKind};
+    /// # let s = State { gregorian_ticks: 1, clock_seq: 2, node: [3; 6], v7_unix_ms: 4,
+    /// #     v7_counter: Some(5), clean: false, writes: 6 };
+    /// let mut b = s.encode();
+    /// assert_eq!(State::decode(&b)?, s);
+    /// b[9] = 2; // a format version from the future
+    /// let err = State::decode(&b).unwrap_err();
+    /// assert_eq!(err.kind(), StateErrorKind::Corrupt);
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "state file: corrupt: format version 2 at byte 8, this program reads version 1"
+    /// );
+    /// # Ok::<(), uuidkit::state::StateError>(())
+    /// ```
     pub fn decode(b: &[u8]) -> Result<State, StateError> {
         let corrupt = |msg: String| Err(StateError::new(StateErrorKind::Corrupt, None, msg));
         if b.len() != STATE_LEN {
@@ -858,6 +1063,14 @@ impl Default for StateOptions {
 
 impl StateOptions {
     /// Not strict, a 1 s reserve, fail at once when locked, the stored (or a random) node.
+    ///
+    /// ```
+    /// use uuidkit::state::{StateOptions, DEFAULT_RESERVE};
+    /// let opts = StateOptions::new();
+    /// assert!(!opts.is_strict());
+    /// assert_eq!(opts, StateOptions::default());
+    /// assert_eq!(opts, opts.strict(false).reserve(DEFAULT_RESERVE).lock_wait(None));
+    /// ```
     pub const fn new() -> StateOptions {
         StateOptions {
             strict: false,
@@ -871,18 +1084,64 @@ impl StateOptions {
     /// Strict safety: an unreadable, corrupt or untrusted state file is an error rather than a
     /// warning, and no UUID is issued that the file does not cover (a failed write is an
     /// error). A missing file is still accepted as the first use.
+    ///
+    /// ```
+    /// use uuidkit::state::{DurableGenerator, StateErrorKind, StateOptions, WarningKind};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-strict-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// std::fs::write(&path, b"not a state file")?;
+    ///
+    /// let err = DurableGenerator::open(&path, StateOptions::new().strict(true)).unwrap_err();
+    /// assert_eq!(err.kind(), StateErrorKind::Corrupt);
+    ///
+    /// // Not strict: a warning, and a fresh state replaces the damaged one.
+    /// let gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert!(gen.warnings().iter().any(|w| w.kind() == WarningKind::Discarded));
+    /// # drop(gen);
+    /// assert!(uuidkit::state::State::read(&path).is_ok());
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub const fn strict(mut self, strict: bool) -> Self {
         self.strict = strict;
         self
     }
 
     /// Whether strict safety is on.
+    ///
+    /// ```
+    /// use uuidkit::state::StateOptions;
+    /// assert!(StateOptions::new().strict(true).is_strict());
+    /// assert!(!StateOptions::new().strict(true).strict(false).is_strict());
+    /// ```
     pub const fn is_strict(&self) -> bool {
         self.strict
     }
 
     /// How far ahead of the clock reservations are written (default 1 s; at least 1 ms).
     /// Larger: fewer writes; after a crash, v7 timestamps may run up to this far ahead.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit::gen::FixedClock;
+    /// use uuidkit::state::{DurableGenerator, State, StateOptions};
+    /// use uuidkit::Timestamp;
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-reserve-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let now = Timestamp::from_unix_millis(1_645_557_742_000);
+    /// let opts = StateOptions::new().reserve(Duration::from_secs(5));
+    /// let gen = DurableGenerator::open_with_clock(&path, opts, FixedClock::new(now))?;
+    /// // Opening wrote a first reservation, 5 s ahead of the clock on both timelines.
+    /// let s = State::read(&path)?;
+    /// assert!(!s.clean);
+    /// assert_eq!(s.v7_unix_ms, 1_645_557_742_000 + 5_000);
+    /// assert_eq!(Some(s.gregorian_ticks), now.gregorian_ticks().map(|t| t + 50_000_000));
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub const fn reserve(mut self, reserve: Duration) -> Self {
         self.reserve = reserve;
         self
@@ -890,6 +1149,24 @@ impl StateOptions {
 
     /// How long to wait for another holder of the lock to let go (default `None`: fail at
     /// once with [`StateErrorKind::Locked`]).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit::state::{DurableGenerator, StateErrorKind, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-lock_wait-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let first = DurableGenerator::open(&path, StateOptions::new())?;
+    /// // The lock is held for the first generator's whole life: waiting 20 ms does not help.
+    /// let opts = StateOptions::new().lock_wait(Some(Duration::from_millis(20)));
+    /// let err = DurableGenerator::open(&path, opts).unwrap_err();
+    /// assert_eq!(err.kind(), StateErrorKind::Locked);
+    /// assert!(err.to_string().contains(&format!("in use by process {}", std::process::id())));
+    /// drop(first);
+    /// assert!(DurableGenerator::open(&path, opts).is_ok());
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub const fn lock_wait(mut self, wait: Option<Duration>) -> Self {
         self.lock_wait = wait;
         self
@@ -899,6 +1176,36 @@ impl StateOptions {
     /// opening (default true). The wait is at most the reserve plus one second, and is skipped
     /// when the gap is larger (the clock was set back: v7 then runs ahead of it). Without the
     /// wait, each crash could leave v7 timestamps up to one reserve further ahead of the clock.
+    ///
+    /// ```
+    /// use uuidkit::gen::FixedClock;
+    /// use uuidkit::state::{DurableGenerator, State, StateOptions, TimeVersion, WarningKind};
+    /// use uuidkit::Timestamp;
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-catch_up-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let t = 1_645_557_742_000;
+    /// // What a crash leaves behind: a reservation 500 ms ahead of the clock, not marked clean.
+    /// let crashed = State { gregorian_ticks: 0, clock_seq: 7, node: [0x03, 0, 0, 0, 0, 1],
+    ///                       v7_unix_ms: t + 500, v7_counter: None, clean: false, writes: 9 };
+    /// # use std::io::Write;
+    /// # use std::os::unix::fs::OpenOptionsExt;
+    /// // Mode 0600: a file that others may write is not trusted.
+    /// let mut f = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&path)?;
+    /// f.write_all(&crashed.encode())?;
+    ///
+    /// // This clock never moves: waiting for it would time out, so do not wait.
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(t));
+    /// let opts = StateOptions::new().catch_up(false);
+    /// let mut gen = DurableGenerator::open_with_clock(&path, opts, clock)?;
+    /// assert!(gen.warnings().iter().all(|w| w.kind() != WarningKind::WaitedForClock));
+    /// // v7 continues above the whole reserved millisecond, ahead of the clock.
+    /// let (u, _) = gen.next(TimeVersion::V7)?;
+    /// assert!(u.unix_ts_ms() > Some(t + 500));
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub const fn catch_up(mut self, wait: bool) -> Self {
         self.catch_up = wait;
         self
@@ -907,6 +1214,20 @@ impl StateOptions {
     /// The v1/v6 node to use (for example a MAC address). If it differs from the stored node,
     /// the clock sequence gets a new random value (RFC 9562 §6.3). Default: the stored node,
     /// or 48 random bits with the multicast bit set for a new state (§6.10).
+    ///
+    /// ```
+    /// use uuidkit::state::{DurableGenerator, StateOptions, TimeVersion};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-StateOptions-node-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let mac = [0x02, 0x00, 0x5E, 0x10, 0x00, 0x01];
+    /// let mut gen = DurableGenerator::open(&path, StateOptions::new().node(mac))?;
+    /// assert_eq!(gen.next(TimeVersion::V1)?.0.node(), Some(mac));
+    /// assert_eq!(gen.next(TimeVersion::V6)?.0.node(), Some(mac));
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub const fn node(mut self, node: [u8; 6]) -> Self {
         self.node = Some(node);
         self
@@ -992,7 +1313,7 @@ fn v7_le(a: V7Pos, b: V7Pos) -> bool {
 ///
 /// ```
 /// use uuidkit::state::{DurableGenerator, Safety, StateOptions, TimeVersion};
-/// let dir = std::env::temp_dir().join(format!("uuidkit-doc-{}", std::process::id()));
+/// let dir = std::env::temp_dir().join(format!("uuidkit-doc-DurableGenerator-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir).unwrap();
 /// let path = dir.join("state");
 /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
@@ -1039,6 +1360,23 @@ pub struct DurableGenerator<C: Clock = SystemClock> {
 impl DurableGenerator<SystemClock> {
     /// Opens (or creates) the state file at `path` on the system clock, takes its lock and
     /// writes a first reservation.
+    ///
+    /// ```
+    /// use uuidkit::state::{DurableGenerator, Safety, State, StateOptions, TimeVersion, WarningKind};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-open-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert_eq!(gen.warnings()[0].kind(), WarningKind::Missing); // the first use
+    /// assert_eq!(std::fs::metadata(&path)?.len(), 64);
+    /// let (u, safety) = gen.next(TimeVersion::V7)?;
+    /// assert_eq!((u.version_num(), safety), (7, Safety::Durable));
+    /// // The file already covers `u`: a reservation ahead of it.
+    /// assert!(Some(State::read(&path)?.v7_unix_ms) >= u.unix_ts_ms());
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn open(path: impl AsRef<Path>, opts: StateOptions) -> Result<Self, StateError> {
         DurableGenerator::open_with_clock(path, opts, SystemClock)
     }
@@ -1046,6 +1384,27 @@ impl DurableGenerator<SystemClock> {
 
 impl<C: Clock> DurableGenerator<C> {
     /// [`open`](DurableGenerator::open) with another clock (tests use a steppable one).
+    ///
+    /// ```
+    /// use uuidkit::gen::FixedClock;
+    /// use uuidkit::state::{DurableGenerator, StateOptions, TimeVersion};
+    /// use uuidkit::Timestamp;
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-open_with_clock-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// // The instant of RFC 9562 Appendix A.6: 2022-02-22T19:22:22Z.
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(0x017F22E279B0));
+    /// let mut gen = DurableGenerator::open_with_clock(&path, StateOptions::new(), clock)?;
+    /// let (a, _) = gen.next(TimeVersion::V7)?;
+    /// let (b, _) = gen.next(TimeVersion::V7)?;
+    /// // A clock that stands still: the same millisecond, ordered by the counter.
+    /// assert_eq!(a.unix_ts_ms(), Some(0x017F22E279B0));
+    /// assert_eq!(b.unix_ts_ms(), Some(0x017F22E279B0));
+    /// assert!(a < b);
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn open_with_clock(
         path: impl AsRef<Path>,
         opts: StateOptions,
@@ -1506,6 +1865,24 @@ impl<C: Clock> DurableGenerator<C> {
     }
 
     /// The next UUID of `version`, and whether the state file covers it.
+    ///
+    /// ```
+    /// use uuidkit::state::{DurableGenerator, Safety, StateOptions, TimeVersion};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-next-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// let (v1, safety) = gen.next(TimeVersion::V1)?;
+    /// let (v6, _) = gen.next(TimeVersion::V6)?;
+    /// assert_eq!((v1.version_num(), v6.version_num(), safety), (1, 6, Safety::Durable));
+    /// // One timeline for v1 and v6: the v6 comes later, with the same clock sequence and node.
+    /// assert!(v6.gregorian_ticks() > v1.gregorian_ticks());
+    /// assert_eq!(v6.clock_seq(), v1.clock_seq());
+    /// assert_eq!(v6.node(), v1.node());
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     // Not `Iterator::next`: generation can fail and takes an argument.
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self, version: TimeVersion) -> Result<(Uuid, Safety), StateError> {
@@ -1517,6 +1894,22 @@ impl<C: Clock> DurableGenerator<C> {
     /// Fills `out` with increasing UUIDs of `version` (v1: increasing timestamps), and says
     /// whether the state file covers all of them. In strict mode, UUIDs the file does not
     /// cover are never returned: the call fails with [`StateErrorKind::Write`].
+    ///
+    /// ```
+    /// use uuidkit::state::{DurableGenerator, Safety, StateOptions, TimeVersion};
+    /// use uuidkit::Uuid;
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-fill-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// let mut batch = [Uuid::NIL; 4];
+    /// assert_eq!(gen.fill(TimeVersion::V7, &mut batch)?, Safety::Durable);
+    /// assert!(batch.windows(2).all(|w| w[0] < w[1]));
+    /// assert!(batch.iter().all(|u| u.version_num() == 7));
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn fill(&mut self, version: TimeVersion, out: &mut [Uuid]) -> Result<Safety, StateError> {
         self.check_open()?;
         if out.is_empty() {
@@ -1550,6 +1943,28 @@ impl<C: Clock> DurableGenerator<C> {
     /// Writes the exact last positions (marked clean), so that the next run continues right
     /// after them instead of after the reservation. Generation may go on afterwards (the next
     /// UUID renews the reservation). In a forked child, does nothing.
+    ///
+    /// ```
+    /// use uuidkit::gen::FixedClock;
+    /// use uuidkit::state::{DurableGenerator, State, StateOptions, TimeVersion};
+    /// use uuidkit::Timestamp;
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-flush-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(1_645_557_742_000));
+    /// let mut gen = DurableGenerator::open_with_clock(&path, StateOptions::new(), clock)?;
+    /// let (v6, _) = gen.next(TimeVersion::V6)?;
+    /// let (v7, _) = gen.next(TimeVersion::V7)?;
+    /// assert_eq!(State::read(&path)?.v7_unix_ms, 1_645_557_742_000 + 1_000); // the reservation
+    /// gen.flush()?;
+    /// let s = State::read(&path)?;
+    /// assert!(s.clean);
+    /// assert_eq!(Some(s.gregorian_ticks), v6.gregorian_ticks());
+    /// assert_eq!(Some(s.v7_unix_ms), v7.unix_ts_ms());
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn flush(&mut self) -> Result<(), StateError> {
         if self.forked() {
             return Ok(());
@@ -1573,6 +1988,22 @@ impl<C: Clock> DurableGenerator<C> {
 
     /// Flushes and closes: later calls fail with [`StateErrorKind::Closed`]. The lock is
     /// released when the generator is dropped.
+    ///
+    /// ```
+    /// use uuidkit::state::{DurableGenerator, State, StateOptions, TimeVersion};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-close-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// gen.next(TimeVersion::V7)?;
+    /// gen.close()?;
+    /// assert!(State::read(&path)?.clean);
+    /// // The lock is free again.
+    /// let gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn close(mut self) -> Result<(), StateError> {
         let r = self.flush();
         self.closed = true;
@@ -1581,6 +2012,23 @@ impl<C: Clock> DurableGenerator<C> {
 
     /// Flushes and refuses further UUIDs, without dropping the generator (a server shares it
     /// between threads and shuts down while they still hold it).
+    ///
+    /// ```
+    /// use uuidkit::state::{DurableGenerator, State, StateErrorKind, StateOptions, TimeVersion};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-shut_down-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// gen.next(TimeVersion::V6)?;
+    /// gen.shut_down()?;
+    /// assert!(State::read(&path)?.clean);
+    /// let err = gen.next(TimeVersion::V6).unwrap_err();
+    /// assert_eq!(err.kind(), StateErrorKind::Closed);
+    /// gen.shut_down()?; // a second call does nothing
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn shut_down(&mut self) -> Result<(), StateError> {
         if self.closed {
             return Ok(());
@@ -1592,42 +2040,169 @@ impl<C: Clock> DurableGenerator<C> {
 
     /// What was found when the state was opened (missing file, corruption, clock sequence
     /// changes, a failed first write).
+    ///
+    /// ```
+    /// use uuidkit::state::{DurableGenerator, StateOptions, WarningKind};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-warnings-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert_eq!(gen.warnings().len(), 1);
+    /// assert_eq!(gen.warnings()[0].kind(), WarningKind::Missing);
+    /// gen.close()?;
+    /// // A clean shutdown and a clock that went on: nothing to report.
+    /// let gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert!(gen.warnings().is_empty());
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn warnings(&self) -> &[StateWarning] {
         &self.warnings
     }
 
     /// Whether the state file is being kept: the lock is held, the last write succeeded, and
     /// this is not a forked child. When false, new UUIDs are (or soon become) volatile.
+    ///
+    /// ```
+    /// use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-is_durable-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert!(gen.is_durable());
+    /// // A directory where the temporary file must go makes every write fail.
+    /// let tmp = dir.join("state.tmp");
+    /// std::fs::create_dir(&tmp)?;
+    /// assert!(gen.flush().is_err());
+    /// assert!(!gen.is_durable());
+    /// std::fs::remove_dir(&tmp)?;
+    /// gen.flush()?;
+    /// assert!(gen.is_durable());
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_durable(&self) -> bool {
         self.file.lock.is_some() && self.write_error.is_none() && !self.forked()
     }
 
     /// The error of the last write, while writes fail; `None` once one succeeds again.
+    ///
+    /// ```
+    /// use uuidkit::state::{DurableGenerator, StateErrorKind, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-last_write_error-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert!(gen.last_write_error().is_none());
+    /// // A directory where the temporary file must go makes every write fail.
+    /// let tmp = dir.join("state.tmp");
+    /// std::fs::create_dir(&tmp)?;
+    /// let _ = gen.flush();
+    /// let err = gen.last_write_error().map(|e| (e.kind(), e.path().map(|p| p.to_path_buf())));
+    /// assert_eq!(err, Some((StateErrorKind::Write, Some(path.clone()))));
+    /// std::fs::remove_dir(&tmp)?;
+    /// gen.flush()?;
+    /// assert!(gen.last_write_error().is_none());
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn last_write_error(&self) -> Option<&StateError> {
         self.write_error.as_ref()
     }
 
     /// The state file's path.
+    ///
+    /// ```
+    /// use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-path-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert_eq!(gen.path(), path);
+    /// // Beside it: the lock file, kept for good.
+    /// assert!(dir.join("state.lock").exists());
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn path(&self) -> &Path {
         &self.file.path
     }
 
     /// The v1/v6 clock sequence in use.
+    ///
+    /// ```
+    /// use uuidkit::state::{DurableGenerator, State, StateOptions, TimeVersion};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-clock_seq-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert!(gen.clock_seq() <= 0x3FFF); // 14 bits
+    /// assert_eq!(gen.next(TimeVersion::V1)?.0.clock_seq(), Some(gen.clock_seq()));
+    /// assert_eq!(State::read(&path)?.clock_seq, gen.clock_seq());
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn clock_seq(&self) -> u16 {
         self.clock_seq
     }
 
     /// The v1/v6 node in use.
+    ///
+    /// ```
+    /// use uuidkit::state::{DurableGenerator, StateOptions, TimeVersion};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-node-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// // No node given: random, with the multicast bit set (RFC 9562 §6.10).
+    /// assert_eq!(gen.node()[0] & 0x01, 0x01);
+    /// assert_eq!(gen.next(TimeVersion::V6)?.0.node(), Some(gen.node()));
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn node(&self) -> [u8; 6] {
         self.node
     }
 
     /// Whether strict safety is on.
+    ///
+    /// ```
+    /// use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-DurableGenerator-is_strict-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let gen = DurableGenerator::open(dir.join("state"), StateOptions::new().strict(true))?;
+    /// assert!(gen.is_strict());
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_strict(&self) -> bool {
         self.strict
     }
 
     /// The clock the generator reads.
+    ///
+    /// ```
+    /// use uuidkit::gen::StepClock;
+    /// use uuidkit::state::{DurableGenerator, StateOptions, TimeVersion};
+    /// use uuidkit::Timestamp;
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-clock-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let clock = StepClock::new(Timestamp::from_unix_millis(1_645_557_742_000));
+    /// let mut gen = DurableGenerator::open_with_clock(&path, StateOptions::new(), clock)?;
+    /// gen.clock().advance(5_000_000); // 5 ms, in nanoseconds
+    /// assert_eq!(gen.next(TimeVersion::V7)?.0.unix_ts_ms(), Some(1_645_557_742_005));
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn clock(&self) -> &C {
         &self.clock
     }
@@ -1660,7 +2235,12 @@ impl<C: Clock> Drop for DurableGenerator<C> {
 /// when neither variable is set.
 ///
 /// ```
-/// let _ = uuidkit::state::default_state_path();
+/// use std::path::Path;
+/// std::env::set_var("XDG_STATE_HOME", "/srv/state");
+/// let path = uuidkit::state::default_state_path();
+/// // Under $XDG_STATE_HOME, unless this runs as root.
+/// assert!(path.as_deref() == Some(Path::new("/srv/state/uuidkit/state"))
+///     || path.as_deref() == Some(Path::new("/var/lib/uuidkit/state")));
 /// ```
 pub fn default_state_path() -> Option<PathBuf> {
     if effective_uid() == 0 {
