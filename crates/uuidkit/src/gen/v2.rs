@@ -111,7 +111,8 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
     ///     .build_v2(clock, ThreadRng)?;
     /// let u = gen.next(Domain::Org, 7)?;
     /// assert_eq!((u.local_domain(), u.local_id()), (Some(Domain::Org), Some(7)));
-    /// let seqs = [gen.next(Domain::Org, 7)?, gen.next(Domain::Group, 9)?].map(|u| u.v2_clock_seq());
+    /// let (v, w) = (gen.next(Domain::Org, 7)?, gen.next(Domain::Group, 9)?);
+    /// let seqs = [v, w].map(|u| u.v2_clock_seq());
     /// assert_eq!(seqs, [Some(63), Some(0)]); // the 6-bit sequence counts on, whatever the domain
     /// for _ in 3..64 {
     ///     gen.next(Domain::Org, 7)?;
