@@ -26,6 +26,13 @@ pub struct SystemClock;
 
 impl SystemClock {
     /// The system clock.
+    ///
+    /// ```
+    /// use uuidkit::gen::{clock::SystemClock, Clock};
+    /// const CLOCK: SystemClock = SystemClock::new(); // usable in constants
+    /// assert_eq!(CLOCK, SystemClock::default());
+    /// assert!(CLOCK.now().unix_seconds() > 1_600_000_000); // the real time: after 2020
+    /// ```
     pub const fn new() -> SystemClock {
         SystemClock
     }
@@ -93,12 +100,30 @@ pub struct FixedClock {
 
 impl FixedClock {
     /// A clock stopped at `at`, claiming a resolution of 1 ns.
+    ///
+    /// ```
+    /// use uuidkit::gen::{clock::FixedClock, Clock};
+    /// use uuidkit::Timestamp;
+    /// let t = Timestamp::from_unix_millis(1645557742000);
+    /// let clock = FixedClock::new(t);
+    /// assert_eq!((clock.now(), clock.now()), (t, t));
+    /// assert_eq!(clock.resolution_nanos(), 1);
+    /// ```
     pub const fn new(at: Timestamp) -> FixedClock {
         FixedClock { at, resolution: 1 }
     }
 
     /// The same clock claiming another resolution (0 is read as 1), to test how generators use
     /// it (RFC 9562 §6.1).
+    ///
+    /// ```
+    /// use uuidkit::gen::{clock::FixedClock, Clock};
+    /// use uuidkit::Timestamp;
+    /// let ms = FixedClock::new(Timestamp::UNIX_EPOCH).with_resolution(1_000_000);
+    /// assert_eq!(ms.resolution_nanos(), 1_000_000);
+    /// assert_eq!(ms.now(), Timestamp::UNIX_EPOCH); // the time is unchanged
+    /// assert_eq!(ms.with_resolution(0).resolution_nanos(), 1);
+    /// ```
     pub const fn with_resolution(self, nanos: u64) -> FixedClock {
         FixedClock {
             at: self.at,
@@ -159,6 +184,14 @@ pub struct StepClock {
 
 impl StepClock {
     /// A clock reading `at` until moved.
+    ///
+    /// ```
+    /// use uuidkit::gen::{clock::StepClock, Clock};
+    /// use uuidkit::Timestamp;
+    /// let t = Timestamp::from_unix_millis(1_000);
+    /// let clock = StepClock::new(t);
+    /// assert_eq!((clock.now(), clock.now()), (t, t)); // it moves only when told to
+    /// ```
     pub fn new(at: Timestamp) -> StepClock {
         StepClock {
             state: Mutex::new(StepState {
@@ -170,12 +203,31 @@ impl StepClock {
     }
 
     /// The same clock, advancing by `nanos` after every reading (negative: going backwards).
+    ///
+    /// ```
+    /// use uuidkit::gen::{clock::StepClock, ThreadRng, V7Generator};
+    /// use uuidkit::Timestamp;
+    /// // One millisecond later at every reading, so every v7 UUID gets its own millisecond.
+    /// let clock = StepClock::new(Timestamp::from_unix_millis(1_000)).with_auto_step(1_000_000);
+    /// let mut gen = V7Generator::new(&clock, ThreadRng);
+    /// assert_eq!(gen.next()?.unix_ts_ms(), Some(1_000));
+    /// assert_eq!(gen.next()?.unix_ts_ms(), Some(1_001));
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn with_auto_step(self, nanos: i128) -> StepClock {
         self.lock().auto_step = nanos;
         self
     }
 
     /// The same clock claiming another resolution (0 is read as 1; RFC 9562 §6.1).
+    ///
+    /// ```
+    /// use uuidkit::gen::{clock::StepClock, Clock};
+    /// use uuidkit::Timestamp;
+    /// let clock = StepClock::new(Timestamp::UNIX_EPOCH).with_resolution(15_625_000); // 1/64 s
+    /// assert_eq!(clock.resolution_nanos(), 15_625_000);
+    /// assert_eq!(clock.with_resolution(0).resolution_nanos(), 1);
+    /// ```
     pub fn with_resolution(mut self, nanos: u64) -> StepClock {
         self.resolution = nanos.max(1);
         self
@@ -188,23 +240,67 @@ impl StepClock {
     }
 
     /// Sets the time.
+    ///
+    /// ```
+    /// use uuidkit::gen::{clock::StepClock, ThreadRng, V7Generator};
+    /// use uuidkit::Timestamp;
+    /// let clock = StepClock::new(Timestamp::UNIX_EPOCH);
+    /// let mut gen = V7Generator::new(&clock, ThreadRng);
+    /// clock.set(Timestamp::from_unix_millis(1645557742000)); // the generator sees the change
+    /// assert_eq!(gen.next()?.unix_ts_ms(), Some(1645557742000));
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn set(&self, at: Timestamp) {
         self.lock().nanos = at.unix_nanos();
     }
 
     /// Moves the time forward by `nanos` (backward if negative).
+    ///
+    /// ```
+    /// use uuidkit::gen::{clock::StepClock, Clock};
+    /// use uuidkit::Timestamp;
+    /// let clock = StepClock::new(Timestamp::UNIX_EPOCH);
+    /// clock.advance(2_500_000);
+    /// assert_eq!(clock.now().unix_nanos(), 2_500_000);
+    /// clock.advance(-500_000);
+    /// assert_eq!(clock.now().unix_nanos(), 2_000_000);
+    /// ```
     pub fn advance(&self, nanos: i128) {
         let mut s = self.lock();
         s.nanos = s.nanos.saturating_add(nanos).clamp(MIN_TS, MAX_TS);
     }
 
     /// Moves the time backward by `nanos`, as an NTP step or a manual change does.
+    ///
+    /// ```
+    /// use uuidkit::gen::{clock::StepClock, RegressionPolicy, ThreadRng, V7Builder};
+    /// use uuidkit::Timestamp;
+    /// let clock = StepClock::new(Timestamp::from_unix_millis(60_000));
+    /// let mut gen = V7Builder::new()
+    ///     .regression(RegressionPolicy::Error)
+    ///     .build(&clock, ThreadRng)?;
+    /// gen.next()?;
+    /// clock.step_back(11_000_000_000); // 11 s: more than the default threshold of 10 s
+    /// assert_eq!(clock.peek().unix_millis(), Some(49_000));
+    /// assert!(gen.next().unwrap_err().is_clock_regression());
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn step_back(&self, nanos: i128) {
         let mut s = self.lock();
         s.nanos = s.nanos.saturating_sub(nanos).clamp(MIN_TS, MAX_TS);
     }
 
     /// The current time, without the auto-step a [`Clock::now`] reading applies.
+    ///
+    /// ```
+    /// use uuidkit::gen::{clock::StepClock, Clock};
+    /// use uuidkit::Timestamp;
+    /// let clock = StepClock::new(Timestamp::UNIX_EPOCH).with_auto_step(100);
+    /// assert_eq!(clock.peek().unix_nanos(), 0);
+    /// assert_eq!(clock.peek().unix_nanos(), 0); // peeking does not step
+    /// assert_eq!(clock.now().unix_nanos(), 0);
+    /// assert_eq!(clock.peek().unix_nanos(), 100); // a reading does
+    /// ```
     pub fn peek(&self) -> Timestamp {
         ts_saturating(self.lock().nanos)
     }
@@ -245,6 +341,19 @@ pub struct ReplayClock {
 
 impl ReplayClock {
     /// A clock replaying `times`.
+    ///
+    /// ```
+    /// use uuidkit::gen::{clock::ReplayClock, Clock, ThreadRng, V7Generator};
+    /// use uuidkit::Timestamp;
+    /// let t = Timestamp::from_unix_millis;
+    /// // The clock steps back 2 ms: within the threshold, the generator keeps its millisecond.
+    /// let mut gen = V7Generator::new(ReplayClock::new([t(5), t(3)]), ThreadRng);
+    /// let (a, b) = (gen.next()?, gen.next()?);
+    /// assert_eq!((a.unix_ts_ms(), b.unix_ts_ms()), (Some(5), Some(5)));
+    /// assert!(b > a);
+    /// assert_eq!(ReplayClock::new(Vec::new()).now(), Timestamp::UNIX_EPOCH);
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn new(times: impl Into<Vec<Timestamp>>) -> ReplayClock {
         ReplayClock {
             times: times.into(),
@@ -254,12 +363,33 @@ impl ReplayClock {
     }
 
     /// The same clock claiming another resolution (0 is read as 1; RFC 9562 §6.1).
+    ///
+    /// ```
+    /// use uuidkit::gen::{clock::ReplayClock, Clock};
+    /// use uuidkit::Timestamp;
+    /// let clock = ReplayClock::new([Timestamp::UNIX_EPOCH]).with_resolution(100);
+    /// assert_eq!(clock.resolution_nanos(), 100);
+    /// assert_eq!(clock.with_resolution(0).resolution_nanos(), 1);
+    /// ```
     pub fn with_resolution(mut self, nanos: u64) -> ReplayClock {
         self.resolution = nanos.max(1);
         self
     }
 
     /// How many readings have been taken so far.
+    ///
+    /// ```
+    /// use uuidkit::gen::{clock::ReplayClock, ThreadRng, V7Generator};
+    /// use uuidkit::{Timestamp, Uuid};
+    /// let clock = ReplayClock::new([Timestamp::from_unix_millis(7)]);
+    /// let mut gen = V7Generator::new(&clock, ThreadRng);
+    /// assert_eq!(clock.readings(), 0);
+    /// gen.fill(&mut [Uuid::NIL; 8])?;
+    /// assert_eq!(clock.readings(), 1); // a batch reads the clock once
+    /// gen.next()?;
+    /// assert_eq!(clock.readings(), 2);
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn readings(&self) -> usize {
         self.next.load(Ordering::Relaxed)
     }

@@ -163,6 +163,16 @@ pub struct GenError {
 
 impl GenError {
     /// The kind of error.
+    ///
+    /// ```
+    /// use uuidkit::gen::{FixedClock, GenErrorKind, ThreadRng, V1Generator, V7Generator};
+    /// use uuidkit::Timestamp;
+    /// // 1582-10-15 starts the v1 time but lies before the v7 epoch (1970).
+    /// let clock = FixedClock::new(Timestamp::from_gregorian_ticks(0));
+    /// assert!(V1Generator::new(clock, ThreadRng).next().is_ok());
+    /// let err = V7Generator::new(clock, ThreadRng).next().unwrap_err();
+    /// assert_eq!(err.kind(), GenErrorKind::TimeRange);
+    /// ```
     pub const fn kind(&self) -> GenErrorKind {
         match self.detail {
             Detail::Overflow { .. } => GenErrorKind::Overflow,
@@ -175,26 +185,100 @@ impl GenError {
 
     /// Whether the counter (or the ticks of a clock reading) ran out under
     /// [`OverflowPolicy::Error`].
+    ///
+    /// ```
+    /// use uuidkit::gen::{FixedClock, GregorianBuilder, OverflowPolicy, ThreadRng};
+    /// use uuidkit::Timestamp;
+    /// // A frozen clock of 1-ns resolution allows one 100-ns v1 tick.
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
+    /// let mut gen = GregorianBuilder::new()
+    ///     .overflow(OverflowPolicy::Error)
+    ///     .build_v1(clock, ThreadRng)?;
+    /// gen.next()?;
+    /// let err = gen.next().unwrap_err();
+    /// assert!(err.is_overflow() && !err.is_time_range());
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub const fn is_overflow(&self) -> bool {
         matches!(self.detail, Detail::Overflow { .. })
     }
 
     /// Whether the clock went back beyond the threshold under [`RegressionPolicy::Error`].
+    ///
+    /// ```
+    /// use uuidkit::gen::{ReplayClock, RegressionPolicy, ThreadRng, V7Builder};
+    /// use uuidkit::Timestamp;
+    /// let t = Timestamp::from_unix_millis;
+    /// let clock = ReplayClock::new([t(60_000), t(30_000)]); // 30 s back
+    /// let mut gen = V7Builder::new()
+    ///     .regression(RegressionPolicy::Error)
+    ///     .build(clock, ThreadRng)?;
+    /// gen.next()?;
+    /// let err = gen.next().unwrap_err();
+    /// assert!(err.is_clock_regression());
+    /// assert!(err.to_string().contains("went back 30000000000 ns"));
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub const fn is_clock_regression(&self) -> bool {
         matches!(self.detail, Detail::Regression { .. })
     }
 
     /// Whether the time is outside the layout's timestamp range.
+    ///
+    /// ```
+    /// use uuidkit::gen::{FixedClock, ThreadRng, V1Generator};
+    /// use uuidkit::Timestamp;
+    /// // v1 time starts at 1582-10-15T00:00:00Z (tick 0); a second earlier has no tick.
+    /// let first = FixedClock::new(Timestamp::parse_rfc3339("1582-10-15T00:00:00Z")?);
+    /// assert_eq!(V1Generator::new(first, ThreadRng).next()?.gregorian_ticks(), Some(0));
+    /// let early = FixedClock::new(Timestamp::parse_rfc3339("1582-10-14T23:59:59Z")?);
+    /// assert!(V1Generator::new(early, ThreadRng).next().unwrap_err().is_time_range());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub const fn is_time_range(&self) -> bool {
         matches!(self.detail, Detail::TimeRange { .. })
     }
 
     /// Whether a configuration value is out of range.
+    ///
+    /// ```
+    /// use uuidkit::gen::{DistributedBuilder, DistributedLayout, SystemClock, ThreadRng};
+    /// let layout = DistributedLayout::new(48, 1_000_000, 10, 12)?;
+    /// let err = DistributedBuilder::new(layout)
+    ///     .node_id(1 << 10) // one more than 10 bits hold
+    ///     .build(SystemClock, ThreadRng)
+    ///     .unwrap_err();
+    /// assert!(err.is_config());
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "invalid generator configuration: v8 node id is 1024, allowed 0 to 1023"
+    /// );
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub const fn is_config(&self) -> bool {
         matches!(self.detail, Detail::Config { .. })
     }
 
     /// Whether the clock stalled while waiting under [`OverflowPolicy::Wait`].
+    ///
+    /// A stall takes at least a second of real waiting on a clock that does not move, too slow for
+    /// an example; this one shows the waiting that ends well, and an error of another kind:
+    ///
+    /// ```
+    /// use uuidkit::gen::{GregorianBuilder, OverflowPolicy, StepClock, ThreadRng};
+    /// use uuidkit::Timestamp;
+    /// let clock = StepClock::new(Timestamp::UNIX_EPOCH).with_auto_step(50); // +50 ns per reading
+    /// let mut gen = GregorianBuilder::new()
+    ///     .overflow(OverflowPolicy::Wait)
+    ///     .build_v6(&clock, ThreadRng)?;
+    /// let a = gen.next()?;
+    /// let b = gen.next()?; // 50 ns is still a's 100-ns tick: waits, reads the clock again at 100 ns
+    /// assert_eq!(b.gregorian_ticks(), a.gregorian_ticks().map(|t| t + 1));
+    /// assert_eq!(clock.peek().unix_nanos(), 150); // three readings
+    /// let err = GregorianBuilder::new().clock_seq(0x4000).build_v6(&clock, ThreadRng).unwrap_err();
+    /// assert!(!err.is_clock_stalled() && err.is_config());
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub const fn is_clock_stalled(&self) -> bool {
         matches!(self.detail, Detail::Stalled { .. })
     }
@@ -840,6 +924,25 @@ macro_rules! policy_setters {
     () => {
         /// Sets what happens when a counter or a clock reading's ticks run out (default
         /// [`OverflowPolicy::Advance`](crate::gen::OverflowPolicy::Advance)).
+        ///
+        /// ```
+        /// use uuidkit::gen::{FixedClock, GregorianBuilder, OverflowPolicy, ThreadRng};
+        /// use uuidkit::Timestamp;
+        /// // Shown with v1 generators; every time-based builder has this setter. A frozen clock of
+        /// // 1-ns resolution gives one 100-ns v1 tick per reading.
+        /// let clock = FixedClock::new(Timestamp::from_gregorian_ticks(1_000));
+        /// let mut ahead = GregorianBuilder::new()
+        ///     .overflow(OverflowPolicy::Advance)
+        ///     .build_v1(clock, ThreadRng)?;
+        /// ahead.next()?;
+        /// assert_eq!(ahead.next()?.gregorian_ticks(), Some(1_001)); // one tick ahead of the clock
+        /// let mut strict = GregorianBuilder::new()
+        ///     .overflow(OverflowPolicy::Error)
+        ///     .build_v1(clock, ThreadRng)?;
+        /// strict.next()?;
+        /// assert!(strict.next().unwrap_err().is_overflow());
+        /// # Ok::<(), uuidkit::gen::GenError>(())
+        /// ```
         pub const fn overflow(mut self, policy: $crate::gen::OverflowPolicy) -> Self {
             self.policies.overflow = policy;
             self
@@ -847,6 +950,26 @@ macro_rules! policy_setters {
 
         /// Sets what happens when the clock goes back by more than the regression threshold
         /// (default [`RegressionPolicy::Reset`](crate::gen::RegressionPolicy::Reset)).
+        ///
+        /// ```
+        /// use uuidkit::gen::{RegressionPolicy, StepClock, ThreadRng, V7Builder};
+        /// use uuidkit::Timestamp;
+        /// // Shown with v7 generators; every time-based builder has this setter.
+        /// let clock = StepClock::new(Timestamp::from_unix_millis(100_000));
+        /// let reset = V7Builder::new().regression(RegressionPolicy::Reset);
+        /// let (mut follow, mut refuse) = (
+        ///     reset.build(&clock, ThreadRng)?,
+        ///     reset.regression(RegressionPolicy::Error).build(&clock, ThreadRng)?,
+        /// );
+        /// let a = follow.next()?;
+        /// refuse.next()?;
+        /// clock.step_back(60_000_000_000); // a minute: beyond the 10-s threshold
+        /// let b = follow.next()?;
+        /// assert_eq!(b.unix_ts_ms(), Some(40_000)); // follows the clock back,
+        /// assert!(b < a); // and so breaks the order
+        /// assert!(refuse.next().unwrap_err().is_clock_regression());
+        /// # Ok::<(), uuidkit::gen::GenError>(())
+        /// ```
         pub const fn regression(mut self, policy: $crate::gen::RegressionPolicy) -> Self {
             self.policies.regression = policy;
             self
@@ -854,6 +977,25 @@ macro_rules! policy_setters {
 
         /// Sets how far the clock may go back before the regression policy applies; within it
         /// the last timestamp is reused (default 10 s, RFC 9562 §6.2).
+        ///
+        /// ```
+        /// use std::time::Duration;
+        /// use uuidkit::gen::{RegressionPolicy, StepClock, ThreadRng, V7Builder};
+        /// use uuidkit::Timestamp;
+        /// // Shown with a v7 generator; every time-based builder has this setter.
+        /// let clock = StepClock::new(Timestamp::from_unix_millis(100_000));
+        /// let mut gen = V7Builder::new()
+        ///     .regression(RegressionPolicy::Error)
+        ///     .regression_threshold(Duration::from_millis(500))
+        ///     .build(&clock, ThreadRng)?;
+        /// let a = gen.next()?;
+        /// clock.step_back(400_000_000); // 0.4 s: within the threshold, the last millisecond is reused
+        /// let b = gen.next()?;
+        /// assert!(b > a && b.unix_ts_ms() == Some(100_000));
+        /// clock.step_back(200_000_000); // now 0.6 s behind the highest reading
+        /// assert!(gen.next().unwrap_err().is_clock_regression());
+        /// # Ok::<(), uuidkit::gen::GenError>(())
+        /// ```
         pub const fn regression_threshold(mut self, threshold: std::time::Duration) -> Self {
             self.policies.threshold = threshold;
             self
@@ -862,6 +1004,21 @@ macro_rules! policy_setters {
         /// Shifts every embedded time by a fixed signed number of nanoseconds, for those who do
         /// not want UUIDs to reveal their creation time (RFC 9562 §6.1 "Altering, Fuzzing, or
         /// Smearing"). Readings shifted out of the layout's range are errors.
+        ///
+        /// ```
+        /// use uuidkit::gen::{FixedClock, GregorianBuilder, ThreadRng, V7Builder};
+        /// use uuidkit::Timestamp;
+        /// // Shown with v6 and v7 generators; every time-based builder has this setter.
+        /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
+        /// let day: i128 = 86_400_000_000_000;
+        /// let mut gen = GregorianBuilder::new().time_offset_nanos(-day).build_v6(clock, ThreadRng)?;
+        /// // Source: RFC 9562 Appendix A.5 (this time is 0x1EC9414C232AB00 ticks of 100 ns).
+        /// assert_eq!(gen.next()?.gregorian_ticks(), Some(0x1EC9414C232AB00 - 864_000_000_000));
+        /// let before_1970 = -1_645_557_742_001 * 1_000_000;
+        /// let mut gen = V7Builder::new().time_offset_nanos(before_1970).build(clock, ThreadRng)?;
+        /// assert!(gen.next().unwrap_err().is_time_range()); // no silent wrap
+        /// # Ok::<(), uuidkit::gen::GenError>(())
+        /// ```
         pub const fn time_offset_nanos(mut self, nanos: i128) -> Self {
             self.policies.offset_nanos = nanos;
             self

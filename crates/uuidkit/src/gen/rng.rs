@@ -111,11 +111,38 @@ fn current_pid() -> u32 {
 ///
 /// On Linux this needs a kernel without `getrandom(2)` and without `/dev/urandom`; in practice it
 /// does not happen, but it is reported rather than hidden.
+///
+/// ```
+/// use uuidkit::gen::rng::{OsRandom, RandomError};
+/// // The error that seeding a generator or reading the OS can return; it is a std error.
+/// fn session_key() -> Result<[u8; 32], Box<dyn std::error::Error>> {
+///     let mut key = [0u8; 32];
+///     OsRandom.try_fill(&mut key)?;
+///     Ok(key)
+/// }
+/// assert_ne!(session_key()?, [0u8; 32]);
+/// fn is_error<E: std::error::Error + Send + Sync + 'static>() {}
+/// is_error::<RandomError>();
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RandomError(getrandom::Error);
 
 impl RandomError {
     /// The OS error code, when the failure came from a system call.
+    ///
+    /// A working OS generator cannot be made to fail from a test, so this example only shows how
+    /// the code is read when it does:
+    ///
+    /// ```
+    /// use uuidkit::gen::rng::OsRandom;
+    /// let mut buf = [0u8; 16];
+    /// match OsRandom.try_fill(&mut buf) {
+    ///     Ok(()) => assert_ne!(buf, [0u8; 16]),
+    ///     // An errno from a failed system call is positive; other failures carry none.
+    ///     Err(e) => assert!(e.raw_os_error().map_or(true, |code| code > 0), "{e}"),
+    /// }
+    /// ```
     pub fn raw_os_error(&self) -> Option<i32> {
         self.0.raw_os_error()
     }
@@ -199,6 +226,15 @@ impl Csprng {
     /// A generator seeded from the OS. Registers fork detection if not done yet.
     ///
     /// Fails only if the OS generator does.
+    ///
+    /// ```
+    /// use uuidkit::gen::{rng::Csprng, SystemClock, V7Generator};
+    /// // An owned generator as the random source of a UUID generator.
+    /// let mut gen = V7Generator::new(SystemClock, Csprng::new()?);
+    /// let (a, b) = (gen.next()?, gen.next()?);
+    /// assert!(a < b);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new() -> Result<Csprng, RandomError> {
         let mut rng = Csprng::unseeded();
         rng.reseed()?;
@@ -225,6 +261,15 @@ impl Csprng {
     ///
     /// Never needed for correctness (forks are detected and periodic reseeding is automatic);
     /// offered for callers with their own policy, e.g. after restoring from a VM snapshot.
+    ///
+    /// ```
+    /// use uuidkit::gen::rng::Csprng;
+    /// let mut rng = Csprng::new()?;
+    /// let before = rng.next_16();
+    /// rng.reseed()?; // e.g. after the VM was restored from a snapshot
+    /// assert_ne!(rng.next_16(), before);
+    /// # Ok::<(), uuidkit::gen::rng::RandomError>(())
+    /// ```
     pub fn reseed(&mut self) -> Result<(), RandomError> {
         ensure_fork_detection();
         let mut key = [0u8; KEY_LEN];
@@ -347,6 +392,16 @@ impl Csprng {
     }
 
     /// 16 random bytes: the cost of one v4 UUID.
+    ///
+    /// ```
+    /// use uuidkit::gen::rng::Csprng;
+    /// let mut rng = Csprng::new()?;
+    /// let bytes = rng.next_16();
+    /// assert_ne!(bytes, rng.next_16());
+    /// let u = uuidkit::Uuid::new_v4_from_bytes(bytes);
+    /// assert_eq!(u.version_num(), 4);
+    /// # Ok::<(), uuidkit::gen::rng::RandomError>(())
+    /// ```
     #[inline]
     pub fn next_16(&mut self) -> [u8; 16] {
         self.check_fork();
@@ -547,6 +602,15 @@ pub struct OsRandom;
 
 impl OsRandom {
     /// Fills `dest` from the OS, or says why it could not.
+    ///
+    /// ```
+    /// use uuidkit::gen::rng::OsRandom;
+    /// let mut seed = [0u8; 64];
+    /// OsRandom.try_fill(&mut seed)?;
+    /// assert_ne!(seed, [0u8; 64]);
+    /// OsRandom.try_fill(&mut [])?; // nothing asked, nothing read
+    /// # Ok::<(), uuidkit::gen::rng::RandomError>(())
+    /// ```
     pub fn try_fill(&self, dest: &mut [u8]) -> Result<(), RandomError> {
         os_fill(dest)
     }
@@ -586,6 +650,16 @@ pub struct ReplayRandom {
 
 impl ReplayRandom {
     /// A source replaying `bytes`.
+    ///
+    /// ```
+    /// use uuidkit::gen::{rng::ReplayRandom, RandomSource};
+    /// let mut one = ReplayRandom::new(vec![0xAB]);
+    /// assert_eq!(one.next_u64(), 0xABAB_ABAB_ABAB_ABAB); // the single byte, again and again
+    /// let mut empty = ReplayRandom::new(Vec::new());
+    /// let mut b = [1u8; 4];
+    /// empty.fill_bytes(&mut b);
+    /// assert_eq!(b, [0u8; 4]);
+    /// ```
     pub fn new(bytes: impl Into<Vec<u8>>) -> ReplayRandom {
         ReplayRandom {
             bytes: bytes.into(),
@@ -595,11 +669,29 @@ impl ReplayRandom {
     }
 
     /// Total bytes handed out so far (more than the sequence's length once it has wrapped).
+    ///
+    /// ```
+    /// use uuidkit::gen::{rng::ReplayRandom, v4::v4_from};
+    /// let mut rng = ReplayRandom::new([7u8; 16]);
+    /// let u = v4_from(&mut rng);
+    /// assert_eq!(rng.consumed(), 16); // a v4 takes exactly 16 bytes: nothing was replayed twice
+    /// assert_eq!(u.as_bytes()[0], 7);
+    /// ```
     pub fn consumed(&self) -> u64 {
         self.consumed
     }
 
     /// Bytes left before the sequence starts again.
+    ///
+    /// ```
+    /// use uuidkit::gen::{rng::ReplayRandom, RandomSource};
+    /// let mut rng = ReplayRandom::new([1, 2, 3]);
+    /// assert_eq!(rng.remaining(), 3);
+    /// rng.fill_bytes(&mut [0u8; 2]);
+    /// assert_eq!(rng.remaining(), 1);
+    /// rng.fill_bytes(&mut [0u8; 2]); // the last byte, then the first again
+    /// assert_eq!(rng.remaining(), 2);
+    /// ```
     pub fn remaining(&self) -> usize {
         self.bytes.len() - self.pos
     }
@@ -643,6 +735,14 @@ pub struct SeqRandom {
 
 impl SeqRandom {
     /// A stream starting at `seed`.
+    ///
+    /// ```
+    /// use uuidkit::gen::{rng::SeqRandom, RandomSource};
+    /// let mut rng = SeqRandom::new(0);
+    /// // The first two SplitMix64 outputs from state 0, as published with the algorithm.
+    /// assert_eq!(rng.next_u64(), 0xE220_A839_7B1D_CDAF);
+    /// assert_eq!(rng.next_u64(), 0x6E78_9E6A_A1B9_65F4);
+    /// ```
     pub const fn new(seed: u64) -> SeqRandom {
         SeqRandom {
             counter: seed,

@@ -98,6 +98,15 @@ impl Default for GregorianBuilder {
 
 impl GregorianBuilder {
     /// Random node with the multicast bit, random clock sequence, default policies.
+    ///
+    /// ```
+    /// use uuidkit::gen::{GregorianBuilder, SystemClock, ThreadRng};
+    /// const BUILDER: GregorianBuilder = GregorianBuilder::new(); // usable in constants
+    /// assert_eq!(BUILDER, GregorianBuilder::default());
+    /// let gen = BUILDER.build_v1(SystemClock, ThreadRng)?;
+    /// assert_eq!(gen.node()[0] & 1, 1); // a random node, multicast bit set (RFC 9562 §6.10)
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub const fn new() -> GregorianBuilder {
         GregorianBuilder {
             node: None,
@@ -107,6 +116,14 @@ impl GregorianBuilder {
     }
 
     /// Uses this node (for example a MAC address) instead of a random one.
+    ///
+    /// ```
+    /// use uuidkit::gen::{GregorianBuilder, SystemClock, ThreadRng};
+    /// let mac = [0x00, 0x1B, 0x63, 0x84, 0x45, 0xE6]; // a unicast IEEE 802 address; mind §8
+    /// let mut gen = GregorianBuilder::new().node(mac).build_v1(SystemClock, ThreadRng)?;
+    /// assert_eq!(gen.next()?.node(), Some(mac)); // as given: no multicast bit added
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub const fn node(mut self, node: [u8; 6]) -> Self {
         self.node = Some(node);
         self
@@ -114,6 +131,19 @@ impl GregorianBuilder {
 
     /// Starts with this clock sequence instead of a random one: 14 bits for v1/v6 (at most
     /// 0x3FFF), 6 bits for v2 (at most 63); a larger value is a configuration error.
+    ///
+    /// ```
+    /// use uuidkit::gen::{GregorianBuilder, SystemClock, ThreadRng};
+    /// let mut gen = GregorianBuilder::new().clock_seq(0x3FFF).build_v6(SystemClock, ThreadRng)?;
+    /// assert_eq!(gen.next()?.clock_seq(), Some(0x3FFF));
+    /// let v2 = GregorianBuilder::new().clock_seq(64).build_v2(SystemClock, ThreadRng);
+    /// let err = v2.unwrap_err(); // a v2 clock sequence has 6 bits
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "invalid generator configuration: v2 clock sequence is 64, allowed 0 to 63"
+    /// );
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub const fn clock_seq(mut self, seq: u16) -> Self {
         self.clock_seq = Some(seq);
         self
@@ -149,6 +179,19 @@ impl GregorianBuilder {
     }
 
     /// Builds a v1 generator on `clock` and `rng`.
+    ///
+    /// ```
+    /// use uuidkit::gen::{GregorianBuilder, ReplayClock, ThreadRng};
+    /// use uuidkit::Timestamp;
+    /// // Two readings on either side of a carry out of the low 32 bits of the tick count.
+    /// let t = Timestamp::from_gregorian_ticks;
+    /// let clock = ReplayClock::new([t(0xFFFF_FFFF), t(0x1_0000_0000)]);
+    /// let mut gen = GregorianBuilder::new().build_v1(clock, ThreadRng)?;
+    /// let (a, b) = (gen.next()?, gen.next()?);
+    /// assert!(a.gregorian_ticks() < b.gregorian_ticks());
+    /// assert!(a > b); // v1 puts the low 32 time bits first: byte order is not time order
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn build_v1<C: Clock, R: RandomSource>(
         self,
         clock: C,
@@ -167,6 +210,19 @@ impl GregorianBuilder {
     }
 
     /// Builds a v6 generator on `clock` and `rng`.
+    ///
+    /// ```
+    /// use uuidkit::gen::{FixedClock, GregorianBuilder, ThreadRng};
+    /// use uuidkit::Timestamp;
+    /// // Source: RFC 9562 Appendix A.5 (time, clock sequence and node of its example).
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
+    /// let mut gen = GregorianBuilder::new()
+    ///     .node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46])
+    ///     .clock_seq(0x33C8)
+    ///     .build_v6(clock, ThreadRng)?;
+    /// assert_eq!(gen.next()?.to_string(), "1ec9414c-232a-6b00-b3c8-9f6bdeced846");
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn build_v6<C: Clock, R: RandomSource>(
         self,
         clock: C,
@@ -186,6 +242,21 @@ impl GregorianBuilder {
 
     /// Builds a v2 (DCE Security) generator on `clock` and `rng`; see
     /// [`V2Generator`](super::V2Generator).
+    ///
+    /// ```
+    /// use uuidkit::gen::{FixedClock, GregorianBuilder, ThreadRng};
+    /// use uuidkit::{Domain, Timestamp};
+    /// // The time of RFC 9562 Appendix A.1 (0x1EC9414C232AB00 ticks): its low 32 bits give way
+    /// // to the local id 1000 (0x3E8); the clock sequence 5 and the domain (person: 0) follow.
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
+    /// let mut gen = GregorianBuilder::new()
+    ///     .node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46])
+    ///     .clock_seq(5)
+    ///     .build_v2(clock, ThreadRng)?;
+    /// let u = gen.next(Domain::Person, 1000)?;
+    /// assert_eq!(u.to_string(), "000003e8-9414-21ec-8500-9f6bdeced846");
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn build_v2<C: Clock, R: RandomSource>(
         self,
         clock: C,
@@ -322,6 +393,16 @@ macro_rules! gregorian_generator {
 
         impl $name<SystemClock, ThreadRng> {
             /// A generator on the system clock and the thread's CSPRNG, with a random node.
+            ///
+            /// ```
+            #[doc = concat!("let mut gen = uuidkit::gen::", stringify!($name), "::system();")]
+            /// let u = gen.next()?;
+            /// assert_eq!(u.node(), Some(gen.node()));
+            /// assert_eq!(gen.node()[0] & 1, 1); // random, multicast bit set (RFC 9562 §6.10)
+            /// let t = u.timestamp().map(|t| t.unix_seconds());
+            /// assert!(t > Some(1_600_000_000)); // the system clock: after 2020
+            /// # Ok::<(), uuidkit::gen::GenError>(())
+            /// ```
             pub fn system() -> Self {
                 $name::new(SystemClock, ThreadRng)
             }
@@ -329,6 +410,18 @@ macro_rules! gregorian_generator {
 
         impl<C: Clock, R: RandomSource> $name<C, R> {
             /// A generator with a random node, a random clock sequence and default policies.
+            ///
+            /// ```
+            #[doc = concat!("use uuidkit::gen::{FixedClock, ThreadRng, ", stringify!($name), "};")]
+            /// use uuidkit::{Timestamp, Uuid};
+            /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
+            #[doc = concat!("let mut gen = ", stringify!($name), "::new(clock, ThreadRng);")]
+            /// // Source: RFC 9562 Appendix A.1 and A.5: this time is 0x1EC9414C232AB00 ticks.
+            /// let (ticks, seq, node) = (0x1EC9414C232AB00, gen.clock_seq(), gen.node());
+            #[doc = concat!("let want = Uuid::", stringify!($parts), "(ticks, seq, node);")]
+            /// assert_eq!(gen.next()?, want);
+            /// # Ok::<(), uuidkit::gen::GenError>(())
+            /// ```
             pub fn new(clock: C, rng: R) -> Self {
                 $name {
                     core: GregorianCore::new(
@@ -345,11 +438,35 @@ macro_rules! gregorian_generator {
             }
 
             /// The builder for this kind of generator.
+            ///
+            /// ```
+            /// use uuidkit::gen::{GregorianBuilder, SystemClock, ThreadRng};
+            /// // `<…>` takes the default type parameters; one builder serves v1, v2 and v6.
+            #[doc = concat!("let builder = <uuidkit::gen::", stringify!($name), ">::builder();")]
+            /// let builder = builder.clock_seq(0x1234);
+            /// assert_eq!(builder, GregorianBuilder::new().clock_seq(0x1234));
+            /// let v1 = builder.build_v1(SystemClock, ThreadRng)?;
+            /// let v6 = builder.build_v6(SystemClock, ThreadRng)?;
+            /// assert_eq!((v1.clock_seq(), v6.clock_seq()), (0x1234, 0x1234));
+            /// # Ok::<(), uuidkit::gen::GenError>(())
+            /// ```
             pub const fn builder() -> GregorianBuilder {
                 GregorianBuilder::new()
             }
 
             /// The next UUID: a tick greater than the previous one's, from one clock reading.
+            ///
+            /// ```
+            #[doc = concat!("use uuidkit::gen::{FixedClock, ThreadRng, ", stringify!($name), "};")]
+            /// use uuidkit::Timestamp;
+            /// let clock = FixedClock::new(Timestamp::from_gregorian_ticks(1_000));
+            #[doc = concat!("let mut gen = ", stringify!($name), "::new(clock, ThreadRng);")]
+            /// let a = gen.next()?;
+            /// let b = gen.next()?; // the same clock reading: the next 100-ns tick
+            /// assert_eq!((a.gregorian_ticks(), b.gregorian_ticks()), (Some(1_000), Some(1_001)));
+            /// assert_eq!((a.clock_seq(), a.node()), (b.clock_seq(), b.node()));
+            /// # Ok::<(), uuidkit::gen::GenError>(())
+            /// ```
             // Not `Iterator::next`: generation never ends and can fail, which `Option` cannot say;
             // the error must reach the caller.
             #[allow(clippy::should_implement_trait)]
@@ -361,33 +478,93 @@ macro_rules! gregorian_generator {
             /// Fills `out` with UUIDs of increasing timestamps from one clock reading (RFC 9562
             /// §6.2 batches). On an error, the UUIDs before the failing one are written and
             /// count as issued.
+            ///
+            /// ```
+            #[doc = concat!("use uuidkit::gen::{ReplayClock, ThreadRng, ", stringify!($name), "};")]
+            /// use uuidkit::{Timestamp, Uuid};
+            /// let clock = ReplayClock::new([Timestamp::from_gregorian_ticks(1_000)]);
+            #[doc = concat!("let mut gen = ", stringify!($name), "::new(&clock, ThreadRng);")]
+            /// let mut ids = [Uuid::NIL; 4];
+            /// gen.fill(&mut ids)?;
+            /// let ticks = ids.map(|u| u.gregorian_ticks());
+            /// assert_eq!(ticks, [1_000, 1_001, 1_002, 1_003].map(Some));
+            /// assert_eq!(clock.readings(), 1);
+            /// # Ok::<(), uuidkit::gen::GenError>(())
+            /// ```
             pub fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
                 self.core
                     .fill_with(out, |t, _, cs, node| Uuid::$parts(t, cs, node))
             }
 
             /// The node in use.
+            ///
+            /// ```
+            #[doc = concat!("let mut gen = uuidkit::gen::", stringify!($name), "::system();")]
+            /// assert_eq!(gen.node()[0] & 1, 1); // random: the multicast bit set
+            /// assert_eq!(gen.next()?.node(), Some(gen.node()));
+            /// # Ok::<(), uuidkit::gen::GenError>(())
+            /// ```
             pub fn node(&self) -> [u8; 6] {
                 self.core.node
             }
 
             /// The clock sequence in use (14 bits).
+            ///
+            /// ```
+            #[doc = concat!("let mut gen = uuidkit::gen::", stringify!($name), "::system();")]
+            /// assert!(gen.clock_seq() <= 0x3FFF);
+            /// assert_eq!(gen.next()?.clock_seq(), Some(gen.clock_seq()));
+            /// # Ok::<(), uuidkit::gen::GenError>(())
+            /// ```
             pub fn clock_seq(&self) -> u16 {
                 self.core.clock_seq
             }
 
             /// Changes the node; if it differs from the current one, the clock sequence changes
             /// too, to a new random value (RFC 9562 §6.3).
+            ///
+            /// ```
+            #[doc = concat!("let mut gen = uuidkit::gen::", stringify!($name), "::system();")]
+            /// let (old_seq, mac) = (gen.clock_seq(), [0x00, 0x1B, 0x63, 0x84, 0x45, 0xE6]);
+            /// gen.set_node(mac); // differs from the random node, whose multicast bit is set
+            /// assert_eq!(gen.node(), mac);
+            /// assert_ne!(gen.clock_seq(), old_seq);
+            /// assert_eq!(gen.next()?.node(), Some(mac));
+            /// # Ok::<(), uuidkit::gen::GenError>(())
+            /// ```
             pub fn set_node(&mut self, node: [u8; 6]) {
                 self.core.set_node(node)
             }
 
             /// The clock the generator reads.
+            ///
+            /// ```
+            #[doc = concat!("use uuidkit::gen::{StepClock, ThreadRng, ", stringify!($name), "};")]
+            /// use uuidkit::Timestamp;
+            /// let clock = StepClock::new(Timestamp::from_gregorian_ticks(500));
+            #[doc = concat!("let mut gen = ", stringify!($name), "::new(clock, ThreadRng);")]
+            /// assert_eq!(gen.next()?.gregorian_ticks(), Some(500));
+            /// gen.clock().advance(10_000); // 10 µs: 100 ticks
+            /// assert_eq!(gen.next()?.gregorian_ticks(), Some(600));
+            /// # Ok::<(), uuidkit::gen::GenError>(())
+            /// ```
             pub fn clock(&self) -> &C {
                 &self.core.clock
             }
 
             /// The 60-bit timestamp of the last UUID, if any.
+            ///
+            /// ```
+            #[doc = concat!("use uuidkit::gen::{FixedClock, ThreadRng, ", stringify!($name), "};")]
+            /// use uuidkit::Timestamp;
+            /// let clock = FixedClock::new(Timestamp::from_gregorian_ticks(42));
+            #[doc = concat!("let mut gen = ", stringify!($name), "::new(clock, ThreadRng);")]
+            /// assert_eq!(gen.last_ticks(), None);
+            /// let u = gen.next()?;
+            /// assert_eq!(gen.last_ticks(), Some(42));
+            /// assert_eq!(u.gregorian_ticks(), gen.last_ticks());
+            /// # Ok::<(), uuidkit::gen::GenError>(())
+            /// ```
             pub fn last_ticks(&self) -> Option<u64> {
                 self.core.seq.last_tick()
             }
@@ -398,6 +575,16 @@ macro_rules! gregorian_generator {
             /// greater than `ticks`. A clock reading earlier than `ticks` is handled like any
             /// regression (beyond the threshold, `Reset` changes the clock sequence and follows
             /// the clock).
+            ///
+            /// ```
+            #[doc = concat!("use uuidkit::gen::{FixedClock, ThreadRng, ", stringify!($name), "};")]
+            /// use uuidkit::Timestamp;
+            /// let clock = FixedClock::new(Timestamp::from_gregorian_ticks(1_000));
+            #[doc = concat!("let mut gen = ", stringify!($name), "::new(clock, ThreadRng);")]
+            /// gen.resume_after(1_500); // an earlier run, its clock ahead, issued up to tick 1500
+            /// assert_eq!(gen.next()?.gregorian_ticks(), Some(1_501));
+            /// # Ok::<(), uuidkit::gen::GenError>(())
+            /// ```
             pub fn resume_after(&mut self, ticks: u64) {
                 self.core.check_fork();
                 self.core.seq.resume(ticks, 0);

@@ -51,6 +51,15 @@ pub struct V2Generator<C = SystemClock, R = ThreadRng> {
 
 impl V2Generator<SystemClock, ThreadRng> {
     /// A generator on the system clock and the thread's CSPRNG, with a random node.
+    ///
+    /// ```
+    /// use uuidkit::Domain;
+    /// let mut gen = uuidkit::gen::V2Generator::system();
+    /// let u = gen.next(Domain::Person, 501)?;
+    /// assert_eq!(u.version_num(), 2);
+    /// assert_eq!(u.node(), Some(gen.node()));
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn system() -> Self {
         V2Generator::new(SystemClock, ThreadRng)
     }
@@ -62,6 +71,19 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
     }
 
     /// A generator with a random node, a random clock sequence base and default policies.
+    ///
+    /// ```
+    /// use uuidkit::gen::{FixedClock, ThreadRng, V2Generator};
+    /// use uuidkit::{Domain, Timestamp};
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
+    /// let mut gen = V2Generator::new(clock, ThreadRng);
+    /// let u = gen.next(Domain::Person, 1000)?;
+    /// // Source: RFC 9562 Appendix A.1 gives this time as 0x1EC9414C232AB00 ticks; v2 keeps the
+    /// // upper 28 of the 60 bits, as the low 32 hold the id.
+    /// assert_eq!(u.v2_ticks(), Some(0x1EC9414_0000_0000));
+    /// assert_eq!(u.v2_clock_seq(), Some(gen.clock_seq())); // the first of its step: the base
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn new(clock: C, rng: R) -> Self {
         V2Generator {
             core: GregorianCore::new(
@@ -78,6 +100,26 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
     }
 
     /// The next UUID for a local domain and identifier.
+    ///
+    /// ```
+    /// use uuidkit::gen::{FixedClock, GregorianBuilder, OverflowPolicy, ThreadRng};
+    /// use uuidkit::{Domain, Timestamp};
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
+    /// let mut gen = GregorianBuilder::new()
+    ///     .clock_seq(62)
+    ///     .overflow(OverflowPolicy::Error)
+    ///     .build_v2(clock, ThreadRng)?;
+    /// let u = gen.next(Domain::Org, 7)?;
+    /// assert_eq!((u.local_domain(), u.local_id()), (Some(Domain::Org), Some(7)));
+    /// let (v, w) = (gen.next(Domain::Org, 7)?, gen.next(Domain::Group, 9)?);
+    /// let seqs = [v, w].map(|u| u.v2_clock_seq());
+    /// assert_eq!(seqs, [Some(63), Some(0)]); // the 6-bit sequence counts on, whatever the domain
+    /// for _ in 3..64 {
+    ///     gen.next(Domain::Org, 7)?;
+    /// }
+    /// assert!(gen.next(Domain::Org, 7).unwrap_err().is_overflow()); // 64 per time step
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn next(&mut self, domain: Domain, local_id: u32) -> Result<Uuid, GenError> {
         self.core.next_with(|tick, k, base, node| {
             let seq = (base as u128 + k) as u8 & 0x3f;
@@ -87,6 +129,16 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
 
     /// The next UUID for the calling process's real user id (`getuid`), domain
     /// [`Domain::Person`].
+    ///
+    /// ```
+    /// use uuidkit::Domain;
+    /// let mut gen = uuidkit::gen::V2Generator::system();
+    /// let u = gen.next_person()?;
+    /// assert_eq!(u.local_domain(), Some(Domain::Person));
+    /// // SAFETY: getuid has no preconditions and cannot fail.
+    /// assert_eq!(u.local_id(), Some(unsafe { libc::getuid() }));
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     #[cfg(unix)]
     pub fn next_person(&mut self) -> Result<Uuid, GenError> {
         // SAFETY: getuid has no preconditions, touches no memory of ours and cannot fail.
@@ -96,6 +148,16 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
 
     /// The next UUID for the calling process's real group id (`getgid`), domain
     /// [`Domain::Group`].
+    ///
+    /// ```
+    /// use uuidkit::Domain;
+    /// let mut gen = uuidkit::gen::V2Generator::system();
+    /// let u = gen.next_group()?;
+    /// assert_eq!(u.local_domain(), Some(Domain::Group));
+    /// // SAFETY: getgid has no preconditions and cannot fail.
+    /// assert_eq!(u.local_id(), Some(unsafe { libc::getgid() }));
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     #[cfg(unix)]
     pub fn next_group(&mut self) -> Result<Uuid, GenError> {
         // SAFETY: getgid has no preconditions, touches no memory of ours and cannot fail.
@@ -104,16 +166,47 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
     }
 
     /// The node in use.
+    ///
+    /// ```
+    /// use uuidkit::Domain;
+    /// let mut gen = uuidkit::gen::V2Generator::system();
+    /// assert_eq!(gen.node()[0] & 1, 1); // random: the multicast bit set (RFC 9562 §6.10)
+    /// assert_eq!(gen.next(Domain::Person, 0)?.node(), Some(gen.node()));
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn node(&self) -> [u8; 6] {
         self.core.node
     }
 
     /// The base of the 6-bit clock sequence: the first UUID of each time step carries it.
+    ///
+    /// ```
+    /// use uuidkit::gen::{FixedClock, GregorianBuilder, ThreadRng};
+    /// use uuidkit::{Domain, Timestamp};
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
+    /// let mut gen = GregorianBuilder::new().clock_seq(17).build_v2(clock, ThreadRng)?;
+    /// assert_eq!(gen.clock_seq(), 17);
+    /// assert_eq!(gen.next(Domain::Person, 0)?.v2_clock_seq(), Some(17));
+    /// assert_eq!(gen.next(Domain::Person, 0)?.v2_clock_seq(), Some(18)); // the base stays 17
+    /// assert_eq!(gen.clock_seq(), 17);
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn clock_seq(&self) -> u8 {
         self.core.clock_seq as u8
     }
 
     /// Changes the node; if it differs, the clock sequence base changes too.
+    ///
+    /// ```
+    /// use uuidkit::Domain;
+    /// let mut gen = uuidkit::gen::V2Generator::system();
+    /// let (old_base, mac) = (gen.clock_seq(), [0x00, 0x1B, 0x63, 0x84, 0x45, 0xE6]);
+    /// gen.set_node(mac); // differs from the random node, whose multicast bit is set
+    /// assert_eq!(gen.node(), mac);
+    /// assert_ne!(gen.clock_seq(), old_base);
+    /// assert_eq!(gen.next(Domain::Group, 100)?.node(), Some(mac));
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn set_node(&mut self, node: [u8; 6]) {
         self.core.set_node(node)
     }

@@ -236,6 +236,21 @@ impl Default for V7Builder {
 
 impl V7Builder {
     /// Method 1 with a 42-bit counter, default policies, no time offset.
+    ///
+    /// ```
+    /// use uuidkit::gen::{FixedClock, ThreadRng, V7Builder};
+    /// use uuidkit::Timestamp;
+    /// assert_eq!(V7Builder::new(), V7Builder::default());
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(1));
+    /// let mut gen = V7Builder::new().build(clock, ThreadRng)?;
+    /// let u = gen.next()?;
+    /// let counter = gen.last_counter().unwrap_or(u128::MAX);
+    /// assert!(counter < 1 << 41); // seeded with its top bit clear (RFC 9562 §6.2)
+    /// // 42 counter bits: the 12 of rand_a, then the top 30 of rand_b.
+    /// assert_eq!(u.rand_a().map(u128::from), Some(counter >> 30));
+    /// assert_eq!(u.rand_b().map(|b| u128::from(b >> 32)), Some(counter & ((1 << 30) - 1)));
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub const fn new() -> V7Builder {
         V7Builder {
             method: V7Method::Counter { bits: 42 },
@@ -244,6 +259,19 @@ impl V7Builder {
     }
 
     /// Chooses the §6.2 method (default: Method 1 with 42 counter bits).
+    ///
+    /// ```
+    /// use uuidkit::gen::{FixedClock, ThreadRng, V7Builder, V7Method};
+    /// use uuidkit::Timestamp;
+    /// // Method 3: the fraction of the millisecond, in 12 bits, fills rand_a.
+    /// let clock = FixedClock::new(Timestamp::parse_rfc3339("1970-01-01T00:00:01.0005Z")?);
+    /// let method = V7Method::SubMillis { fraction_bits: 12, counter_bits: 0 };
+    /// let mut gen = V7Builder::new().method(method).build(clock, ThreadRng)?;
+    /// let u = gen.next()?;
+    /// assert_eq!(u.unix_ts_ms(), Some(1_000));
+    /// assert_eq!(u.rand_a(), Some(0x800)); // half a millisecond: 2048 of 4096
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub const fn method(mut self, method: V7Method) -> Self {
         self.method = method;
         self
@@ -252,6 +280,22 @@ impl V7Builder {
     policy_setters!();
 
     /// Builds the generator; fails on a width outside its range.
+    ///
+    /// ```
+    /// use uuidkit::gen::{rng::ReplayRandom, FixedClock, SystemClock, ThreadRng};
+    /// use uuidkit::gen::{V7Builder, V7Method};
+    /// use uuidkit::Timestamp;
+    /// // Source: RFC 9562 Appendix A.6. Its time, and its random octets 6 to 15 replayed: Method 2
+    /// // takes all 74 random bits of a new millisecond as they come.
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(0x017F22E279B0));
+    /// let rng = ReplayRandom::new([0x7C, 0xC3, 0x98, 0xC4, 0xDC, 0x0C, 0x0C, 0x07, 0x39, 0x8F]);
+    /// let mut gen = V7Builder::new().method(V7Method::monotonic_random()).build(clock, rng)?;
+    /// assert_eq!(gen.next()?.to_string(), "017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
+    /// // A width out of range is refused when building.
+    /// let narrow = V7Builder::new().method(V7Method::Counter { bits: 8 });
+    /// assert!(narrow.build(SystemClock, ThreadRng).unwrap_err().is_config());
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn build<C: Clock, R: RandomSource>(
         self,
         clock: C,
@@ -293,6 +337,15 @@ pub struct V7Generator<C = SystemClock, R = ThreadRng> {
 
 impl V7Generator<SystemClock, ThreadRng> {
     /// Method 1 (42-bit counter) on the system clock and the thread's CSPRNG.
+    ///
+    /// ```
+    /// let mut gen = uuidkit::gen::V7Generator::system();
+    /// let (a, b) = (gen.next()?, gen.next()?);
+    /// assert_eq!(a.version_num(), 7);
+    /// assert!(a < b);
+    /// assert!(a.unix_ts_ms() > Some(1_600_000_000_000)); // the system clock: after 2020
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn system() -> Self {
         V7Generator::new(SystemClock, ThreadRng)
     }
@@ -300,6 +353,19 @@ impl V7Generator<SystemClock, ThreadRng> {
 
 impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     /// Method 1 (42-bit counter) with default policies.
+    ///
+    /// ```
+    /// use uuidkit::gen::{FixedClock, ThreadRng, V7Generator};
+    /// use uuidkit::{Timestamp, Uuid};
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(0x017F22E279B0));
+    /// let mut gen = V7Generator::new(clock, ThreadRng);
+    /// let (a, b) = (gen.next()?, gen.next()?);
+    /// assert_eq!((a.unix_ts_ms(), b.unix_ts_ms()), (Some(0x017F22E279B0), Some(0x017F22E279B0)));
+    /// // The 42-bit counter: rand_a, then the top 30 bits of rand_b; one more for each UUID.
+    /// let counter = |u: Uuid| Some(u64::from(u.rand_a()?) << 30 | u.rand_b()? >> 32);
+    /// assert_eq!(counter(b), counter(a).map(|c| c + 1));
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn new(clock: C, rng: R) -> Self {
         let layout = Layout {
             frac_bits: 0,
@@ -317,6 +383,16 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     }
 
     /// The builder.
+    ///
+    /// ```
+    /// use uuidkit::gen::{SystemClock, ThreadRng, V7Builder, V7Generator, V7Method};
+    /// // `<…>` takes the default type parameters.
+    /// assert_eq!(<V7Generator>::builder(), V7Builder::new());
+    /// let method = V7Method::MonotonicRandom { increment_bits: 8 };
+    /// let mut gen = <V7Generator>::builder().method(method).build(SystemClock, ThreadRng)?;
+    /// assert!(gen.next()? < gen.next()?);
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub const fn builder() -> V7Builder {
         V7Builder::new()
     }
@@ -366,11 +442,32 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     }
 
     /// The clock the generator reads.
+    ///
+    /// ```
+    /// use uuidkit::gen::{StepClock, ThreadRng, V7Generator};
+    /// use uuidkit::Timestamp;
+    /// let mut gen = V7Generator::new(StepClock::new(Timestamp::from_unix_millis(5)), ThreadRng);
+    /// assert_eq!(gen.next()?.unix_ts_ms(), Some(5));
+    /// gen.clock().advance(2_000_000); // 2 ms
+    /// assert_eq!(gen.next()?.unix_ts_ms(), Some(7));
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn clock(&self) -> &C {
         &self.driver.clock
     }
 
     /// The embedded millisecond of the last UUID, if any.
+    ///
+    /// ```
+    /// use uuidkit::gen::{FixedClock, ThreadRng, V7Generator};
+    /// use uuidkit::Timestamp;
+    /// let mut gen = V7Generator::new(FixedClock::new(Timestamp::from_unix_millis(77)), ThreadRng);
+    /// assert_eq!(gen.last_unix_ms(), None);
+    /// let u = gen.next()?;
+    /// assert_eq!(gen.last_unix_ms(), Some(77));
+    /// assert_eq!(u.unix_ts_ms(), gen.last_unix_ms());
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn last_unix_ms(&self) -> Option<u64> {
         self.driver
             .seq
@@ -381,6 +478,20 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     /// The counter of the last UUID, if any: the Method 1 or Method 3 counter, or Method 2's
     /// 74-bit value (0 for Method 3 without a counter). With [`last_unix_ms`](Self::last_unix_ms)
     /// it is the position to persist and give back to [`resume_after`](Self::resume_after).
+    ///
+    /// ```
+    /// use uuidkit::gen::{FixedClock, ThreadRng, V7Generator};
+    /// use uuidkit::Timestamp;
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(9));
+    /// let mut first = V7Generator::new(clock, ThreadRng);
+    /// let last = first.next()?;
+    /// let (ms, counter) = (first.last_unix_ms(), first.last_counter()); // persisted…
+    /// assert_eq!(ms, Some(9));
+    /// let mut second = V7Generator::new(clock, ThreadRng); // …and read back by a later run
+    /// second.resume_after(9, counter);
+    /// assert!(second.next()? > last); // same millisecond, counter one higher
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn last_counter(&self) -> Option<u128> {
         self.driver.seq.last_counter()
     }

@@ -57,6 +57,15 @@ impl Default for V8TimeBuilder {
 
 impl V8TimeBuilder {
     /// Default policies, no time offset.
+    ///
+    /// ```
+    /// use uuidkit::gen::{SystemClock, ThreadRng, V8TimeBuilder};
+    /// const BUILDER: V8TimeBuilder = V8TimeBuilder::new(); // usable in constants
+    /// assert_eq!(BUILDER, V8TimeBuilder::default());
+    /// let mut gen = BUILDER.build(SystemClock, ThreadRng);
+    /// assert_eq!(gen.next()?.version_num(), 8);
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub const fn new() -> V8TimeBuilder {
         V8TimeBuilder {
             policies: Policies::DEFAULT,
@@ -66,6 +75,18 @@ impl V8TimeBuilder {
     policy_setters!();
 
     /// Builds the generator (no setting of this builder can be invalid).
+    ///
+    /// ```
+    /// use uuidkit::gen::{FixedClock, ThreadRng, V8TimeBuilder};
+    /// use uuidkit::Timestamp;
+    /// // 12,345,670 ns are 1,234,567 = 0x12D687 steps of 10 ns: the top 48 of the 60 bits go to
+    /// // custom_a, the low 12 to custom_b (RFC 9562 Appendix B.1).
+    /// let clock = FixedClock::new(Timestamp::parse_rfc3339("1970-01-01T00:00:00.01234567Z")?);
+    /// let mut gen = V8TimeBuilder::new().build(clock, ThreadRng); // nothing to fail
+    /// let u = gen.next()?;
+    /// assert_eq!((u.custom_a(), u.custom_b()), (Some(0x12D), Some(0x687)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn build<C: Clock, R: RandomSource>(self, clock: C, rng: R) -> V8TimeGenerator<C, R> {
         V8TimeGenerator {
             driver: Driver::new(
@@ -93,6 +114,16 @@ pub struct V8TimeGenerator<C = SystemClock, R = ThreadRng> {
 
 impl V8TimeGenerator<SystemClock, ThreadRng> {
     /// A generator on the system clock and the thread's CSPRNG.
+    ///
+    /// ```
+    /// let mut gen = uuidkit::gen::V8TimeGenerator::system();
+    /// let u = gen.next()?;
+    /// assert_eq!(u.version_num(), 8);
+    /// // 10-ns steps since 1970 in custom_a and custom_b: after 2020, more than 1.6 × 10^17.
+    /// let steps = u.custom_a().zip(u.custom_b()).map(|(a, b)| a << 12 | u64::from(b));
+    /// assert!(steps > Some(160_000_000_000_000_000));
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn system() -> Self {
         V8TimeBuilder::new().build(SystemClock, ThreadRng)
     }
@@ -100,6 +131,17 @@ impl V8TimeGenerator<SystemClock, ThreadRng> {
 
 impl<C: Clock, R: RandomSource> V8TimeGenerator<C, R> {
     /// A generator with default policies.
+    ///
+    /// ```
+    /// use uuidkit::gen::{rng::ReplayRandom, FixedClock, V8TimeGenerator};
+    /// use uuidkit::Timestamp;
+    /// // Source: RFC 9562 Appendix B.1: its time, and its 62 random bits replayed as 8 bytes.
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
+    /// let rng = ReplayRandom::new(0x0EC9_32D5_F691_81C0u64.to_be_bytes());
+    /// let mut gen = V8TimeGenerator::new(clock, rng);
+    /// assert_eq!(gen.next()?.to_string(), "2489e9ad-2ee2-8e00-8ec9-32d5f69181c0");
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn new(clock: C, rng: R) -> Self {
         V8TimeBuilder::new().build(clock, rng)
     }
@@ -113,6 +155,19 @@ impl<C: Clock, R: RandomSource> V8TimeGenerator<C, R> {
     }
 
     /// The next UUID, greater than the previous one.
+    ///
+    /// ```
+    /// use uuidkit::gen::{FixedClock, ThreadRng, V8TimeGenerator};
+    /// use uuidkit::Timestamp;
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(1_000));
+    /// let mut gen = V8TimeGenerator::new(clock, ThreadRng);
+    /// let (a, b) = (gen.next()?, gen.next()?);
+    /// // 1 s is 10^8 = 0x5F5E100 steps of 10 ns; the second UUID takes the next step.
+    /// assert_eq!((a.custom_a(), a.custom_b()), (Some(0x5F5E), Some(0x100)));
+    /// assert_eq!((b.custom_a(), b.custom_b()), (Some(0x5F5E), Some(0x101)));
+    /// assert!(a < b);
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     // Not `Iterator::next`: generation never ends and can fail, which `Option` cannot say;
     // the error must reach the caller.
     #[allow(clippy::should_implement_trait)]
@@ -122,6 +177,18 @@ impl<C: Clock, R: RandomSource> V8TimeGenerator<C, R> {
 
     /// Fills `out` with increasing UUIDs from one clock reading. On an error, the UUIDs before
     /// the failing one are written and count as issued.
+    ///
+    /// ```
+    /// use uuidkit::gen::{ReplayClock, ThreadRng, V8TimeGenerator};
+    /// use uuidkit::{Timestamp, Uuid};
+    /// let clock = ReplayClock::new([Timestamp::UNIX_EPOCH]);
+    /// let mut gen = V8TimeGenerator::new(&clock, ThreadRng);
+    /// let mut ids = [Uuid::NIL; 3];
+    /// gen.fill(&mut ids)?;
+    /// assert_eq!(ids.map(|u| u.custom_b()), [Some(0), Some(1), Some(2)]); // consecutive steps
+    /// assert_eq!(clock.readings(), 1);
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
         self.driver.fill_with(out, Self::make)
     }
@@ -178,6 +245,19 @@ impl Default for DistributedLayout {
 
 impl DistributedLayout {
     /// A layout, or the configuration error naming the width out of range.
+    ///
+    /// ```
+    /// use uuidkit::gen::DistributedLayout;
+    /// // 32-bit seconds, a 16-bit node id, no counter: 74 random bits remain.
+    /// let l = DistributedLayout::new(32, 1_000_000_000, 16, 0)?;
+    /// assert_eq!(l.random_bits(), 74);
+    /// let err = DistributedLayout::new(0, 1_000_000, 16, 16).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "invalid generator configuration: v8 timestamp width is 0 bits, allowed 1 to 63"
+    /// );
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn new(
         timestamp_bits: u8,
         tick_nanos: u64,
@@ -211,22 +291,57 @@ impl DistributedLayout {
     }
 
     /// Width of the timestamp.
+    ///
+    /// ```
+    /// use uuidkit::gen::DistributedLayout;
+    /// assert_eq!(DistributedLayout::default().timestamp_bits(), 48); // as v7
+    /// assert_eq!(DistributedLayout::new(40, 1_000_000_000, 8, 8)?.timestamp_bits(), 40);
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub const fn timestamp_bits(&self) -> u8 {
         self.timestamp_bits
     }
     /// Nanoseconds per timestamp unit.
+    ///
+    /// ```
+    /// use uuidkit::gen::DistributedLayout;
+    /// assert_eq!(DistributedLayout::default().tick_nanos(), 1_000_000); // milliseconds
+    /// assert_eq!(DistributedLayout::new(40, 1_000_000_000, 8, 8)?.tick_nanos(), 1_000_000_000);
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub const fn tick_nanos(&self) -> u64 {
         self.tick_nanos
     }
     /// Width of the node id.
+    ///
+    /// ```
+    /// use uuidkit::gen::DistributedLayout;
+    /// assert_eq!(DistributedLayout::default().node_bits(), 16);
+    /// assert_eq!(DistributedLayout::new(40, 1_000_000_000, 8, 8)?.node_bits(), 8);
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub const fn node_bits(&self) -> u8 {
         self.node_bits
     }
     /// Width of the counter.
+    ///
+    /// ```
+    /// use uuidkit::gen::DistributedLayout;
+    /// assert_eq!(DistributedLayout::default().counter_bits(), 16);
+    /// assert_eq!(DistributedLayout::new(40, 1_000_000_000, 8, 0)?.counter_bits(), 0); // none
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub const fn counter_bits(&self) -> u8 {
         self.counter_bits
     }
     /// Width of the random tail: 122 minus the other three.
+    ///
+    /// ```
+    /// use uuidkit::gen::DistributedLayout;
+    /// assert_eq!(DistributedLayout::default().random_bits(), 122 - 48 - 16 - 16);
+    /// assert_eq!(DistributedLayout::new(63, 1, 59, 0)?.random_bits(), 0); // all 122 bits used
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub const fn random_bits(&self) -> u8 {
         122 - self.timestamp_bits - self.node_bits - self.counter_bits
     }
@@ -265,6 +380,15 @@ pub struct DistributedBuilder {
 
 impl DistributedBuilder {
     /// A builder for `layout`, with a random node id and default policies.
+    ///
+    /// ```
+    /// use uuidkit::gen::{DistributedBuilder, DistributedLayout, SystemClock, ThreadRng};
+    /// let layout = DistributedLayout::new(48, 1_000_000, 10, 12)?;
+    /// let gen = DistributedBuilder::new(layout).build(SystemClock, ThreadRng)?;
+    /// assert_eq!(gen.layout(), layout);
+    /// assert!(gen.node_id() < 1 << 10); // a random node id that fits its 10 bits
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub const fn new(layout: DistributedLayout) -> DistributedBuilder {
         DistributedBuilder {
             layout,
@@ -274,6 +398,18 @@ impl DistributedBuilder {
     }
 
     /// Uses this node id (it must fit the layout's node width) instead of a random one.
+    ///
+    /// ```
+    /// use uuidkit::gen::{DistributedBuilder, DistributedLayout, FixedClock, ThreadRng};
+    /// use uuidkit::Timestamp;
+    /// // 48-bit milliseconds, then a 12-bit node id: the node id is exactly custom_b.
+    /// let layout = DistributedLayout::new(48, 1_000_000, 12, 14)?;
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
+    /// let mut gen = DistributedBuilder::new(layout).node_id(0xABC).build(clock, ThreadRng)?;
+    /// let u = gen.next()?;
+    /// assert_eq!((u.custom_a(), u.custom_b()), (Some(1645557742000), Some(0xABC)));
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub const fn node_id(mut self, id: u64) -> Self {
         self.node_id = Some(id);
         self
@@ -282,6 +418,23 @@ impl DistributedBuilder {
     policy_setters!();
 
     /// Builds the generator; fails if the node id does not fit its field.
+    ///
+    /// ```
+    /// use uuidkit::gen::{DistributedBuilder, DistributedLayout, FixedClock, SystemClock};
+    /// use uuidkit::gen::ThreadRng;
+    /// use uuidkit::{Timestamp, Uuid};
+    /// // 48-bit ms, 12-bit node id, 14-bit counter: the counter leads custom_c's 62 bits.
+    /// let layout = DistributedLayout::new(48, 1_000_000, 12, 14)?;
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(5));
+    /// let mut gen = DistributedBuilder::new(layout).node_id(1).build(clock, ThreadRng)?;
+    /// let (a, b) = (gen.next()?, gen.next()?);
+    /// let counter = |u: Uuid| u.custom_c().map(|c| c >> 48);
+    /// assert!(counter(a) < Some(1 << 13)); // seeded with its top bit clear
+    /// assert_eq!(counter(b), counter(a).map(|c| c + 1));
+    /// let too_big = DistributedBuilder::new(layout).node_id(1 << 12);
+    /// assert!(too_big.build(SystemClock, ThreadRng).unwrap_err().is_config());
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn build<C: Clock, R: RandomSource>(
         self,
         clock: C,
@@ -319,6 +472,19 @@ impl DistributedBuilder {
 
 /// A v8 generator with the distributed layout of RFC 9562 §6.4: timestamp, node id, counter,
 /// random. Every UUID is greater than the previous one.
+///
+/// ```
+/// use uuidkit::gen::{DistributedBuilder, DistributedLayout, FixedClock, ThreadRng};
+/// use uuidkit::Timestamp;
+/// // Two nodes with the default layout: 48-bit ms, 16-bit node id, 16-bit counter.
+/// let node = |id| DistributedBuilder::new(DistributedLayout::default()).node_id(id);
+/// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
+/// let (mut n1, mut n2) = (node(1).build(clock, ThreadRng)?, node(2).build(clock, ThreadRng)?);
+/// let (a, b) = (n2.next()?, n1.next()?);
+/// assert!(b < a); // the same millisecond: node 1 sorts first
+/// assert!(n2.next()? > a); // and each node's own UUIDs increase
+/// # Ok::<(), uuidkit::gen::GenError>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct DistributedGenerator<C = SystemClock, R = ThreadRng> {
     driver: Driver<C, R>,
@@ -328,11 +494,30 @@ pub struct DistributedGenerator<C = SystemClock, R = ThreadRng> {
 
 impl<C: Clock, R: RandomSource> DistributedGenerator<C, R> {
     /// The layout in use.
+    ///
+    /// ```
+    /// use uuidkit::gen::{DistributedBuilder, DistributedLayout, SystemClock, ThreadRng};
+    /// let layout = DistributedLayout::new(40, 1_000_000_000, 20, 10)?;
+    /// let gen = DistributedBuilder::new(layout).build(SystemClock, ThreadRng)?;
+    /// assert_eq!(gen.layout(), layout);
+    /// assert_eq!(gen.layout().random_bits(), 52);
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn layout(&self) -> DistributedLayout {
         self.layout
     }
 
     /// The node id in use.
+    ///
+    /// ```
+    /// use uuidkit::gen::{DistributedBuilder, DistributedLayout, SystemClock, ThreadRng};
+    /// let builder = DistributedBuilder::new(DistributedLayout::default());
+    /// let given = builder.node_id(0xBEEF).build(SystemClock, ThreadRng)?;
+    /// assert_eq!(given.node_id(), 0xBEEF);
+    /// let random = builder.build(SystemClock, ThreadRng)?;
+    /// assert!(random.node_id() <= 0xFFFF); // drawn at random, within 16 bits
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn node_id(&self) -> u64 {
         self.node_id
     }
@@ -357,6 +542,20 @@ impl<C: Clock, R: RandomSource> DistributedGenerator<C, R> {
     }
 
     /// The next UUID, greater than the previous one.
+    ///
+    /// ```
+    /// use uuidkit::gen::{DistributedBuilder, DistributedLayout, StepClock, ThreadRng};
+    /// use uuidkit::Timestamp;
+    /// // 48-bit ms, then an 8-bit node id and a 4-bit counter, which share custom_b.
+    /// let layout = DistributedLayout::new(48, 1_000_000, 8, 4)?;
+    /// let clock = StepClock::new(Timestamp::from_unix_millis(1_000)).with_auto_step(1_000_000);
+    /// let mut gen = DistributedBuilder::new(layout).node_id(0x5A).build(&clock, ThreadRng)?;
+    /// let (a, b) = (gen.next()?, gen.next()?);
+    /// assert_eq!((a.custom_a(), b.custom_a()), (Some(1_000), Some(1_001)));
+    /// assert_eq!(a.custom_b().map(|b| b >> 4), Some(0x5A));
+    /// assert!(a < b);
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     // Not `Iterator::next`: generation never ends and can fail, which `Option` cannot say;
     // the error must reach the caller.
     #[allow(clippy::should_implement_trait)]
@@ -368,6 +567,20 @@ impl<C: Clock, R: RandomSource> DistributedGenerator<C, R> {
 
     /// Fills `out` with increasing UUIDs from one clock reading. On an error, the UUIDs before
     /// the failing one are written and count as issued.
+    ///
+    /// ```
+    /// use uuidkit::gen::{DistributedBuilder, DistributedLayout, ReplayClock, ThreadRng};
+    /// use uuidkit::{Timestamp, Uuid};
+    /// let clock = ReplayClock::new([Timestamp::from_unix_millis(3)]);
+    /// let builder = DistributedBuilder::new(DistributedLayout::default()).node_id(7);
+    /// let mut gen = builder.build(&clock, ThreadRng)?;
+    /// let mut ids = [Uuid::NIL; 16];
+    /// gen.fill(&mut ids)?;
+    /// assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    /// assert!(ids.iter().all(|u| u.custom_a() == Some(3)));
+    /// assert_eq!(clock.readings(), 1);
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
     pub fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
         let (layout, node_id) = (&self.layout, self.node_id);
         self.driver
