@@ -690,11 +690,12 @@ impl ClientConfig {
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
     /// let cached = SystemGenerator::new(ClientConfig::new(&sock).block(8));
-    /// let other = SystemGenerator::new(ClientConfig::new(&sock).block(1));
+    /// let uncached = SystemGenerator::new(ClientConfig::new(&sock).block(1));
+    /// let b1 = uncached.next(TimeVersion::V7)?.uuid;
     /// let a1 = cached.next(TimeVersion::V7)?.uuid; // fetches 8, hands out the first
-    /// let b1 = other.next(TimeVersion::V7)?.uuid; // issued after all 8
-    /// let a2 = cached.next(TimeVersion::V7)?.uuid; // from the cache
-    /// assert!(a1 < a2 && a2 < b1);
+    /// let b2 = uncached.next(TimeVersion::V7)?.uuid; // fetched now, after all 8
+    /// let a2 = cached.next(TimeVersion::V7)?.uuid; // from the cache, issued before b2
+    /// assert!(b1 < a1 && a1 < a2 && a2 < b2);
     /// // Out-of-range sizes are clamped.
     /// assert_eq!(ClientConfig::new(&sock).block(0), ClientConfig::new(&sock).block(1));
     /// # stop.shutdown();
