@@ -1,6 +1,31 @@
 //! Clients of `uuidkit serve`: one blocking [`Connection`], and the [`SystemGenerator`] that
 //! caches a block of UUIDs per process (RFC 9562 §6.3) and falls back to the in-process
 //! generators when the service cannot be reached.
+//!
+//! ```
+//! use uuidkit::service::client::{ClientConfig, Source, SystemGenerator};
+//! use uuidkit::state::{Safety, TimeVersion};
+//! # use uuidkit::service::server::{Server, ServerConfig};
+//! # use uuidkit::state::{DurableGenerator, StateOptions};
+//! # let dir = std::env::temp_dir().join(format!("uk-doc-{}-client", std::process::id()));
+//! # std::fs::create_dir_all(&dir)?;
+//! # let sock = dir.join("s.sock");
+//! # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+//! # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+//! # let stop = server.shutdown_handle();
+//! # let running = std::thread::spawn(move || server.run());
+//! // `sock` is where `uuidkit serve` listens (here: a server run by this process).
+//! let gen = SystemGenerator::new(ClientConfig::new(&sock).block(1));
+//! let a = gen.next(TimeVersion::V7)?;
+//! assert_eq!((a.source, a.safety), (Source::Service, Safety::Durable));
+//! // Once the service is gone, the in-process generator takes over.
+//! stop.shutdown();
+//! # running.join().map_err(|_| "server thread panicked")??;
+//! let b = gen.next(TimeVersion::V7)?;
+//! assert_eq!((b.source, b.safety), (Source::Local, Safety::Volatile));
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use core::fmt;
 use std::io::{self, Read, Write};
@@ -23,8 +48,13 @@ pub const SOCKET_ENV: &str = "UUIDKIT_SOCKET";
 /// ([`default_server_socket`]).
 ///
 /// ```
-/// // Whatever the environment, the answer is a path or nothing.
-/// let _ = uuidkit::service::client::default_socket();
+/// use std::path::PathBuf;
+/// use uuidkit::service::client::{default_server_socket, default_socket, SOCKET_ENV};
+/// std::env::set_var(SOCKET_ENV, "/tmp/my-uuidkit.sock");
+/// assert_eq!(default_socket(), Some(PathBuf::from("/tmp/my-uuidkit.sock")));
+/// // Empty counts as unset: the server's default applies.
+/// std::env::set_var(SOCKET_ENV, "");
+/// assert_eq!(default_socket(), default_server_socket());
 /// ```
 pub fn default_socket() -> Option<PathBuf> {
     match std::env::var_os(SOCKET_ENV) {
@@ -35,6 +65,16 @@ pub fn default_socket() -> Option<PathBuf> {
 
 /// The socket `uuidkit serve` listens on by default: `/run/uuidkit/uuidkit.sock` for root,
 /// `$XDG_RUNTIME_DIR/uuidkit.sock` for other users; `None` when neither applies.
+///
+/// ```
+/// use std::path::PathBuf;
+/// use uuidkit::service::client::default_server_socket;
+/// std::env::remove_var("XDG_RUNTIME_DIR");
+/// let root = default_server_socket().is_some(); // without it, only root has a default
+/// std::env::set_var("XDG_RUNTIME_DIR", "/run/user/1000");
+/// let want = if root { "/run/uuidkit/uuidkit.sock" } else { "/run/user/1000/uuidkit.sock" };
+/// assert_eq!(default_server_socket(), Some(PathBuf::from(want)));
+/// ```
 pub fn default_server_socket() -> Option<PathBuf> {
     // SAFETY: geteuid takes no arguments, cannot fail and has no side effects.
     if unsafe { libc::geteuid() } == 0 {
@@ -47,6 +87,25 @@ pub fn default_server_socket() -> Option<PathBuf> {
 }
 
 /// The kind of a [`ServiceError`].
+///
+/// ```
+/// use std::os::unix::net::UnixListener;
+/// use std::time::Duration;
+/// use uuidkit::service::client::{Connection, ServiceErrorKind};
+/// use uuidkit::state::TimeVersion;
+/// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-kind", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// // Nobody listens on `nobody.sock`: unavailable.
+/// let e = Connection::connect(dir.join("nobody.sock"), Duration::from_secs(5)).unwrap_err();
+/// assert_eq!(e.kind(), ServiceErrorKind::Unavailable);
+/// // A listener that never answers: the read times out, an I/O error.
+/// let _silent = UnixListener::bind(dir.join("silent.sock"))?;
+/// let mut c = Connection::connect(dir.join("silent.sock"), Duration::from_millis(10))?;
+/// let e = c.generate(TimeVersion::V7, 1, &mut Vec::new()).unwrap_err();
+/// assert_eq!(e.kind(), ServiceErrorKind::Io);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ServiceErrorKind {
@@ -65,6 +124,17 @@ pub enum ServiceErrorKind {
 }
 
 /// An error talking to the service (or of the local fallback).
+///
+/// ```
+/// use std::error::Error;
+/// use std::time::Duration;
+/// use uuidkit::service::client::Connection;
+/// let e = Connection::connect("/nonexistent/uuidkit.sock", Duration::from_secs(5)).unwrap_err();
+/// // The message names the socket and the operating system's reason, which is the source.
+/// assert!(e.to_string().contains("/nonexistent/uuidkit.sock"), "{e}");
+/// let os = e.source().and_then(|s| s.downcast_ref::<std::io::Error>());
+/// assert_eq!(os.map(|o| o.kind()), Some(std::io::ErrorKind::NotFound));
+/// ```
 #[derive(Debug)]
 pub struct ServiceError {
     kind: ServiceErrorKind,
@@ -93,17 +163,87 @@ impl ServiceError {
     }
 
     /// The kind of error.
+    ///
+    /// ```
+    /// use uuidkit::service::client::{ClientConfig, ServiceErrorKind, SystemGenerator};
+    /// use uuidkit::state::TimeVersion;
+    /// // Without fallback, an unreachable service is an error of its own kind.
+    /// let cfg = ClientConfig::new("/nonexistent/uuidkit.sock").fallback(false);
+    /// let e = SystemGenerator::new(cfg).next(TimeVersion::V1).unwrap_err();
+    /// assert_eq!(e.kind(), ServiceErrorKind::Unavailable);
+    /// assert_eq!(e.status(), None); // no server answered
+    /// ```
     pub const fn kind(&self) -> ServiceErrorKind {
         self.kind
     }
 
     /// The server's status, for [`ServiceErrorKind::Server`].
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit::service::client::{Connection, ServiceErrorKind};
+    /// use uuidkit::service::protocol::Status;
+    /// use uuidkit::state::TimeVersion;
+    /// # use std::io::{Read, Write};
+    /// # use uuidkit::service::protocol::error_frame;
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-status", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let listener = std::os::unix::net::UnixListener::bind(&sock)?;
+    /// # let fake = std::thread::spawn(move || -> std::io::Result<()> {
+    /// #     let (mut s, _) = listener.accept()?;
+    /// #     s.read_exact(&mut [0u8; 12])?;
+    /// #     let mut out = Vec::new();
+    /// #     error_frame(Status::Generator, 7, "state file not writable", &mut out);
+    /// #     s.write_all(&out)
+    /// # });
+    ///
+    /// // The server at `sock` (a stand-in here) cannot generate: strict mode, state not writable.
+    /// let mut c = Connection::connect(&sock, Duration::from_secs(5))?;
+    /// let e = c.generate(TimeVersion::V7, 1, &mut Vec::new()).unwrap_err();
+    /// assert_eq!((e.kind(), e.status()), (ServiceErrorKind::Server, Some(Status::Generator)));
+    /// assert!(e.to_string().contains("state file not writable"), "{e}");
+    /// # fake.join().map_err(|_| "stand-in server panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub const fn status(&self) -> Option<Status> {
         self.status
     }
 
     /// Whether the service could not be reached or stopped answering (as opposed to answering
     /// with an error): the cases where falling back to local generation makes sense.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit::service::client::Connection;
+    /// use uuidkit::service::protocol::Status;
+    /// use uuidkit::state::TimeVersion;
+    /// # use std::io::{Read, Write};
+    /// # use uuidkit::service::protocol::error_frame;
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-unreach", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let listener = std::os::unix::net::UnixListener::bind(&sock)?;
+    /// # let fake = std::thread::spawn(move || -> std::io::Result<()> {
+    /// #     let (mut s, _) = listener.accept()?;
+    /// #     s.read_exact(&mut [0u8; 12])?;
+    /// #     let mut out = Vec::new();
+    /// #     error_frame(Status::ShuttingDown, 7, "shutting down", &mut out);
+    /// #     s.write_all(&out)
+    /// # });
+    ///
+    /// let e = Connection::connect(dir.join("nobody.sock"), Duration::from_secs(5)).unwrap_err();
+    /// assert!(e.is_unreachable());
+    /// // A server that is stopping (a stand-in at `sock` here) is as good as gone.
+    /// let mut c = Connection::connect(&sock, Duration::from_secs(5))?;
+    /// let e = c.generate(TimeVersion::V7, 1, &mut Vec::new()).unwrap_err();
+    /// assert_eq!(e.status(), Some(Status::ShuttingDown));
+    /// assert!(e.is_unreachable());
+    /// # fake.join().map_err(|_| "stand-in server panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub const fn is_unreachable(&self) -> bool {
         matches!(
             self.kind,
@@ -131,16 +271,30 @@ impl std::error::Error for ServiceError {
 /// One connection to the service. Blocking; not shared between threads (use
 /// [`SystemGenerator`] for that).
 ///
-/// ```no_run
-/// use uuidkit::service::client::Connection;
-/// use uuidkit::state::TimeVersion;
+/// ```
 /// use std::time::Duration;
-/// let mut c = Connection::connect("/run/uuidkit/uuidkit.sock", Duration::from_secs(5))?;
+/// use uuidkit::service::client::Connection;
+/// use uuidkit::state::{Safety, TimeVersion};
+/// # use uuidkit::service::server::{Server, ServerConfig};
+/// # use uuidkit::state::{DurableGenerator, StateOptions};
+/// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-conn", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// # let sock = dir.join("s.sock");
+/// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+/// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+/// # let stop = server.shutdown_handle();
+/// # let running = std::thread::spawn(move || server.run());
+/// // `sock` is where `uuidkit serve` listens (here: a server run by this process).
+/// let mut c = Connection::connect(&sock, Duration::from_secs(5))?;
 /// let mut out = Vec::new();
 /// let safety = c.generate(TimeVersion::V7, 100, &mut out)?;
 /// assert_eq!(out.len(), 100);
-/// # let _ = safety;
-/// # Ok::<(), uuidkit::service::client::ServiceError>(())
+/// assert!(out.windows(2).all(|w| w[0] < w[1]));
+/// assert_eq!(safety, Safety::Durable); // the server's state file covers them
+/// # stop.shutdown();
+/// # running.join().map_err(|_| "server thread panicked")??;
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
 pub struct Connection {
@@ -151,6 +305,29 @@ pub struct Connection {
 
 impl Connection {
     /// Connects, with `timeout` on every later read and write.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit::service::client::{Connection, ServiceErrorKind};
+    /// # use uuidkit::service::server::{Server, ServerConfig};
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-connect", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// let mut c = Connection::connect(&sock, Duration::from_secs(5))?;
+    /// assert_eq!(c.info()?.pid, std::process::id()); // this process runs the server here
+    /// let e = Connection::connect(dir.join("nobody.sock"), Duration::from_secs(5)).unwrap_err();
+    /// assert_eq!(e.kind(), ServiceErrorKind::Unavailable);
+    /// assert!(e.to_string().contains("nobody.sock"), "{e}");
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn connect(path: impl AsRef<Path>, timeout: Duration) -> Result<Connection, ServiceError> {
         let path = path.as_ref();
         let stream = UnixStream::connect(path).map_err(|e| {
@@ -225,6 +402,34 @@ impl Connection {
     /// Asks for `count` UUIDs of `version` (the server sends at most
     /// [`MAX_COUNT`]) and appends them to `out`, in the order issued. Checks that each is of
     /// the version asked and that they increase (v1: by timestamp).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit::service::client::Connection;
+    /// use uuidkit::service::protocol::MAX_COUNT;
+    /// use uuidkit::state::TimeVersion;
+    /// # use uuidkit::service::server::{Server, ServerConfig};
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-generate", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// let mut c = Connection::connect(&sock, Duration::from_secs(5))?;
+    /// let mut out = Vec::new();
+    /// c.generate(TimeVersion::V1, 10, &mut out)?;
+    /// c.generate(TimeVersion::V1, MAX_COUNT + 1, &mut out)?; // appended; MAX_COUNT at most
+    /// assert_eq!(out.len(), 10 + MAX_COUNT as usize);
+    /// assert!(out.iter().all(|u| u.version_num() == 1));
+    /// // v1 does not sort by its bytes; its 60-bit timestamps increase.
+    /// assert!(out.windows(2).all(|w| w[0].gregorian_ticks() < w[1].gregorian_ticks()));
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn generate(
         &mut self,
         version: TimeVersion,
@@ -274,6 +479,29 @@ impl Connection {
     }
 
     /// The server's limits and state.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit::service::client::Connection;
+    /// use uuidkit::service::protocol::MAX_COUNT;
+    /// # use uuidkit::service::server::{Server, ServerConfig};
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-cinfo", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// let info = Connection::connect(&sock, Duration::from_secs(5))?.info()?;
+    /// assert_eq!(info.max_count, MAX_COUNT);
+    /// assert_eq!(info.pid, std::process::id()); // this process runs the server here
+    /// assert!(info.durable && !info.strict); // its state file is written; not strict
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn info(&mut self) -> Result<Info, ServiceError> {
         self.round_trip(&Request::info())?;
         let body = self.buf.get(REPLY_HEADER_LEN..).unwrap_or(&[]);
@@ -282,6 +510,29 @@ impl Connection {
 }
 
 /// Which generator produced a UUID.
+///
+/// ```
+/// use uuidkit::service::client::{ClientConfig, Source, SystemGenerator};
+/// use uuidkit::state::TimeVersion;
+/// # use uuidkit::service::server::{Server, ServerConfig};
+/// # use uuidkit::state::{DurableGenerator, StateOptions};
+/// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-source", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// # let sock = dir.join("s.sock");
+/// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+/// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+/// # let stop = server.shutdown_handle();
+/// # let running = std::thread::spawn(move || server.run());
+/// let served = SystemGenerator::new(ClientConfig::new(&sock));
+/// assert_eq!(served.next(TimeVersion::V7)?.source, Source::Service);
+/// // Nothing listens on `nobody.sock`: the in-process generator answers.
+/// let local = SystemGenerator::new(ClientConfig::new(dir.join("nobody.sock")));
+/// assert_eq!(local.next(TimeVersion::V7)?.source, Source::Local);
+/// # stop.shutdown();
+/// # running.join().map_err(|_| "server thread panicked")??;
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Source {
     /// The system-wide service.
@@ -292,6 +543,27 @@ pub enum Source {
 }
 
 /// One UUID and where it came from.
+///
+/// ```
+/// use uuidkit::service::client::{ClientConfig, Generated, Source, SystemGenerator};
+/// use uuidkit::state::{Safety, TimeVersion};
+/// # use uuidkit::service::server::{Server, ServerConfig};
+/// # use uuidkit::state::{DurableGenerator, StateOptions};
+/// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-generated", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// # let sock = dir.join("s.sock");
+/// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+/// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+/// # let stop = server.shutdown_handle();
+/// # let running = std::thread::spawn(move || server.run());
+/// let g: Generated = SystemGenerator::new(ClientConfig::new(&sock)).next(TimeVersion::V6)?;
+/// assert_eq!(g.uuid.version_num(), 6);
+/// assert_eq!((g.source, g.safety), (Source::Service, Safety::Durable));
+/// # stop.shutdown();
+/// # running.join().map_err(|_| "server thread panicked")??;
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Generated {
     /// The UUID.
@@ -303,6 +575,20 @@ pub struct Generated {
 }
 
 /// Where the UUIDs of one [`SystemGenerator::fill`] came from.
+///
+/// ```
+/// use uuidkit::service::client::{ClientConfig, Source, SystemGenerator};
+/// use uuidkit::state::{Safety, TimeVersion};
+/// use uuidkit::Uuid;
+/// // No service at this path: all five come from the in-process generator.
+/// let gen = SystemGenerator::new(ClientConfig::new("/nonexistent/uuidkit.sock"));
+/// let mut out = [Uuid::NIL; 5];
+/// let f = gen.fill(TimeVersion::V7, &mut out)?;
+/// assert_eq!((f.from_service, f.safety), (0, Safety::Volatile));
+/// assert_eq!(f.source_of(0), Source::Local);
+/// assert!(out.windows(2).all(|w| w[0] < w[1]));
+/// # Ok::<(), uuidkit::service::client::ServiceError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Filled {
     /// `out[..from_service]` came from the service, the rest from the local generator.
@@ -313,6 +599,15 @@ pub struct Filled {
 
 impl Filled {
     /// Which generator made `out[i]`.
+    ///
+    /// ```
+    /// use uuidkit::service::client::{Filled, Source};
+    /// use uuidkit::state::Safety;
+    /// // The service served two, then became unreachable.
+    /// let f = Filled { from_service: 2, safety: Safety::Volatile };
+    /// assert_eq!(f.source_of(1), Source::Service);
+    /// assert_eq!(f.source_of(2), Source::Local);
+    /// ```
     pub const fn source_of(&self, i: usize) -> Source {
         if i < self.from_service {
             Source::Service
@@ -343,6 +638,17 @@ pub struct ClientConfig {
 impl ClientConfig {
     /// The service at `socket`; blocks of 128, kept at most 1 s; local fallback on; 5 s
     /// timeout; after a failure, the service is tried again after 1 s.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use std::time::Duration;
+    /// use uuidkit::service::client::ClientConfig;
+    /// let c = ClientConfig::new("/run/uuidkit/uuidkit.sock");
+    /// assert_eq!(c.socket_path(), Some(Path::new("/run/uuidkit/uuidkit.sock")));
+    /// let s = Duration::from_secs(1);
+    /// let spelled_out = c.clone().block(128).max_age(s).fallback(true);
+    /// assert_eq!(c, spelled_out.timeout(5 * s).retry_after(s));
+    /// ```
     pub fn new(socket: impl Into<PathBuf>) -> ClientConfig {
         ClientConfig {
             socket: Some(socket.into()),
@@ -351,6 +657,12 @@ impl ClientConfig {
     }
 
     /// Like [`new`](Self::new) with the socket of [`default_socket`] (`$UUIDKIT_SOCKET`, …).
+    ///
+    /// ```
+    /// use uuidkit::service::client::{ClientConfig, SOCKET_ENV};
+    /// std::env::set_var(SOCKET_ENV, "/tmp/my-uuidkit.sock");
+    /// assert_eq!(ClientConfig::from_env(), ClientConfig::new("/tmp/my-uuidkit.sock"));
+    /// ```
     pub fn from_env() -> ClientConfig {
         ClientConfig {
             socket: default_socket(),
@@ -364,6 +676,33 @@ impl ClientConfig {
 
     /// How many UUIDs [`SystemGenerator::next`] fetches at once and hands out one by one
     /// (1 to [`MAX_COUNT`]; 1 disables the cache).
+    ///
+    /// ```
+    /// use uuidkit::service::client::{ClientConfig, SystemGenerator};
+    /// use uuidkit::state::TimeVersion;
+    /// # use uuidkit::service::server::{Server, ServerConfig};
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-block", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// let cached = SystemGenerator::new(ClientConfig::new(&sock).block(8));
+    /// let uncached = SystemGenerator::new(ClientConfig::new(&sock).block(1));
+    /// let b1 = uncached.next(TimeVersion::V7)?.uuid;
+    /// let a1 = cached.next(TimeVersion::V7)?.uuid; // fetches 8, hands out the first
+    /// let b2 = uncached.next(TimeVersion::V7)?.uuid; // fetched now, after all 8
+    /// let a2 = cached.next(TimeVersion::V7)?.uuid; // from the cache, issued before b2
+    /// assert!(b1 < a1 && a1 < a2 && a2 < b2);
+    /// // Out-of-range sizes are clamped.
+    /// assert_eq!(ClientConfig::new(&sock).block(0), ClientConfig::new(&sock).block(1));
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn block(mut self, n: u32) -> Self {
         self.block = n.clamp(1, MAX_COUNT);
         self
@@ -371,6 +710,32 @@ impl ClientConfig {
 
     /// How long a cached block may be used: older UUIDs are dropped so that embedded times
     /// stay close to the time of use (default 1 s).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit::service::client::{ClientConfig, SystemGenerator};
+    /// use uuidkit::state::TimeVersion;
+    /// # use uuidkit::service::server::{Server, ServerConfig};
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-maxage", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// // A block may not be used at all after it is fetched: every UUID is fresh.
+    /// let fresh = SystemGenerator::new(ClientConfig::new(&sock).block(8).max_age(Duration::ZERO));
+    /// let other = SystemGenerator::new(ClientConfig::new(&sock).block(1));
+    /// let a1 = fresh.next(TimeVersion::V7)?.uuid;
+    /// let b1 = other.next(TimeVersion::V7)?.uuid;
+    /// let a2 = fresh.next(TimeVersion::V7)?.uuid; // not the cached second of a1's block
+    /// assert!(a1 < b1 && b1 < a2);
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn max_age(mut self, age: Duration) -> Self {
         self.max_age = age;
         self
@@ -378,12 +743,41 @@ impl ClientConfig {
 
     /// Whether to generate in-process when the service cannot be reached (default true).
     /// Server errors are returned either way.
+    ///
+    /// ```
+    /// use uuidkit::service::client::{ClientConfig, ServiceErrorKind, Source, SystemGenerator};
+    /// use uuidkit::state::TimeVersion;
+    /// let cfg = ClientConfig::new("/nonexistent/uuidkit.sock");
+    /// let with = SystemGenerator::new(cfg.clone().fallback(true));
+    /// assert_eq!(with.next(TimeVersion::V7)?.source, Source::Local);
+    /// let without = SystemGenerator::new(cfg.fallback(false));
+    /// let e = without.next(TimeVersion::V7).unwrap_err();
+    /// assert_eq!(e.kind(), ServiceErrorKind::Unavailable);
+    /// # Ok::<(), uuidkit::service::client::ServiceError>(())
+    /// ```
     pub fn fallback(mut self, on: bool) -> Self {
         self.fallback = on;
         self
     }
 
     /// Timeout of connecting-then-each read and write (default 5 s).
+    ///
+    /// ```
+    /// use std::os::unix::net::UnixListener;
+    /// use std::time::Duration;
+    /// use uuidkit::service::client::{ClientConfig, ServiceErrorKind, SystemGenerator};
+    /// use uuidkit::state::TimeVersion;
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-timeout", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// // Something listens on `silent.sock` but never answers.
+    /// let _silent = UnixListener::bind(dir.join("silent.sock"))?;
+    /// let cfg = ClientConfig::new(dir.join("silent.sock")).timeout(Duration::from_millis(10));
+    /// let e = SystemGenerator::new(cfg.fallback(false)).next(TimeVersion::V7).unwrap_err();
+    /// assert_eq!(e.kind(), ServiceErrorKind::Io);
+    /// assert!(e.is_unreachable()); // so with fallback, the local generator would answer
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn timeout(mut self, t: Duration) -> Self {
         self.timeout = t;
         self
@@ -391,12 +785,48 @@ impl ClientConfig {
 
     /// After the service could not be reached, how long to use the fallback before trying it
     /// again (default 1 s).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit::service::client::{ClientConfig, Source, SystemGenerator};
+    /// use uuidkit::state::TimeVersion;
+    /// # use uuidkit::service::server::{Server, ServerConfig};
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-retry", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// let cfg = ClientConfig::new(&sock);
+    /// let patient = SystemGenerator::new(cfg.clone().retry_after(Duration::from_secs(60)));
+    /// let eager = SystemGenerator::new(cfg.retry_after(Duration::ZERO));
+    /// assert_eq!(patient.next(TimeVersion::V7)?.source, Source::Local); // no service yet
+    /// assert_eq!(eager.next(TimeVersion::V7)?.source, Source::Local);
+    /// // The service starts at `sock`.
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// assert_eq!(patient.next(TimeVersion::V7)?.source, Source::Local); // still waiting
+    /// assert_eq!(eager.next(TimeVersion::V7)?.source, Source::Service);
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn retry_after(mut self, t: Duration) -> Self {
         self.retry = t;
         self
     }
 
     /// The socket path, if one is known.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use uuidkit::service::client::{ClientConfig, SOCKET_ENV};
+    /// let c = ClientConfig::new("/tmp/uk.sock");
+    /// assert_eq!(c.socket_path(), Some(Path::new("/tmp/uk.sock")));
+    /// std::env::set_var(SOCKET_ENV, "/tmp/from-env.sock");
+    /// assert_eq!(ClientConfig::from_env().socket_path(), Some(Path::new("/tmp/from-env.sock")));
+    /// ```
     pub fn socket_path(&self) -> Option<&Path> {
         self.socket.as_deref()
     }
@@ -459,6 +889,27 @@ pub struct SystemGenerator {
 
 impl SystemGenerator {
     /// A client with this configuration; nothing is connected until the first UUID.
+    ///
+    /// ```
+    /// use uuidkit::service::client::{ClientConfig, Source, SystemGenerator};
+    /// use uuidkit::state::TimeVersion;
+    /// # use uuidkit::service::server::{Server, ServerConfig};
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-sgnew", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// // Made before the service is up: that is fine, it connects on first use.
+    /// let gen = SystemGenerator::new(ClientConfig::new(&sock));
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), g)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// assert_eq!(gen.next(TimeVersion::V1)?.source, Source::Service);
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(cfg: ClientConfig) -> SystemGenerator {
         SystemGenerator {
             cfg,
@@ -472,6 +923,13 @@ impl SystemGenerator {
     }
 
     /// The configuration.
+    ///
+    /// ```
+    /// use uuidkit::service::client::{ClientConfig, SystemGenerator};
+    /// let cfg = ClientConfig::new("/tmp/uk.sock").block(32);
+    /// let gen = SystemGenerator::new(cfg.clone());
+    /// assert_eq!(gen.config(), &cfg);
+    /// ```
     pub fn config(&self) -> &ClientConfig {
         &self.cfg
     }
@@ -576,6 +1034,29 @@ impl SystemGenerator {
     }
 
     /// The next UUID of `version`.
+    ///
+    /// ```
+    /// use uuidkit::service::client::{ClientConfig, Source, SystemGenerator};
+    /// use uuidkit::state::TimeVersion;
+    /// # use uuidkit::service::server::{Server, ServerConfig};
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-next", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// let gen = SystemGenerator::new(ClientConfig::new(&sock));
+    /// let a = gen.next(TimeVersion::V7)?;
+    /// let b = gen.next(TimeVersion::V7)?; // from the block fetched for `a`
+    /// assert_eq!((a.source, b.source), (Source::Service, Source::Service));
+    /// assert!(a.uuid < b.uuid && b.uuid.version_num() == 7);
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     // Not `Iterator::next`: it takes a version and can fail.
     #[allow(clippy::should_implement_trait)]
     pub fn next(&self, version: TimeVersion) -> Result<Generated, ServiceError> {
@@ -630,6 +1111,30 @@ impl SystemGenerator {
     /// Fills `out` with UUIDs of `version`, increasing: first what the cache holds, then fresh
     /// ones from the service in requests of up to [`MAX_COUNT`]; if the service becomes
     /// unreachable (and fallback is on), the rest locally.
+    ///
+    /// ```
+    /// use uuidkit::service::client::{ClientConfig, SystemGenerator};
+    /// use uuidkit::state::{Safety, TimeVersion};
+    /// use uuidkit::Uuid;
+    /// # use uuidkit::service::server::{Server, ServerConfig};
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-fill", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// let gen = SystemGenerator::new(ClientConfig::new(&sock));
+    /// let mut out = [Uuid::NIL; 100];
+    /// let f = gen.fill(TimeVersion::V6, &mut out)?;
+    /// assert_eq!((f.from_service, f.safety), (100, Safety::Durable));
+    /// assert!(out.windows(2).all(|w| w[0] < w[1]) && out[0].version_num() == 6);
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn fill(&self, version: TimeVersion, out: &mut [Uuid]) -> Result<Filled, ServiceError> {
         let mut inner = self.lock();
         let i = slot(version);
@@ -682,6 +1187,28 @@ impl SystemGenerator {
     }
 
     /// Asks the service for its [`Info`] (no fallback).
+    ///
+    /// ```
+    /// use uuidkit::service::client::{ClientConfig, ServiceErrorKind, SystemGenerator};
+    /// # use uuidkit::service::server::{Server, ServerConfig};
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-sginfo", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// let info = SystemGenerator::new(ClientConfig::new(&sock)).info()?;
+    /// assert_eq!(info.pid, std::process::id()); // this process runs the server here
+    /// // Without a service there is nothing to fall back to.
+    /// let none = SystemGenerator::new(ClientConfig::new(dir.join("nobody.sock")));
+    /// assert_eq!(none.info().unwrap_err().kind(), ServiceErrorKind::Unavailable);
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn info(&self) -> Result<Info, ServiceError> {
         let mut inner = self.lock();
         let Some(path) = self.cfg.socket.clone() else {

@@ -23,6 +23,18 @@
 //! | 3 | the UUID version of the request (0 for info and errors before it is known) |
 //! | 4..8 | `n`, big-endian `u32` |
 //! | 8.. | generate: `n` UUIDs of 16 bytes, in the order issued; info: `n` bytes ([`Info`]); error: `n` bytes of UTF-8 text |
+//!
+//! ```
+//! use uuidkit::service::protocol::{ReplyHeader, Request, Status};
+//! use uuidkit::state::TimeVersion;
+//! // 300 v7: length 8; protocol 1, generate (1), version 7, flags 0; count 300 = 0x012c.
+//! let frame = Request::generate(TimeVersion::V7, 300).encode();
+//! assert_eq!(frame, [0, 0, 0, 8, 1, 1, 7, 0, 0, 0, 0x01, 0x2c]);
+//! // Its reply's header: protocol 1, status 0 (ok), flags 1 (durable), version 7, n = 300.
+//! let h = ReplyHeader::parse(&[1, 0, 1, 7, 0, 0, 0x01, 0x2c])?;
+//! assert_eq!((h.status, h.flags, h.version, h.n), (Status::Ok, 1, 7, 300));
+//! # Ok::<(), String>(())
+//! ```
 
 use crate::state::TimeVersion;
 use crate::Uuid;
@@ -45,6 +57,15 @@ pub const FLAG_DURABLE: u8 = 1;
 pub const INFO_LEN: usize = 16;
 
 /// What a request asks for.
+///
+/// ```
+/// use uuidkit::service::protocol::{Op, Request};
+/// use uuidkit::state::TimeVersion;
+/// // The discriminant is the operation byte (byte 1 of the payload).
+/// assert_eq!(Request::generate(TimeVersion::V6, 1).op, Op::Generate);
+/// assert_eq!(Op::Generate as u8, 1);
+/// assert_eq!(Request::info().encode()[5], Op::Info as u8);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Op {
     /// `count` UUIDs of one version.
@@ -74,6 +95,18 @@ pub struct Request {
 }
 
 /// A reply status.
+///
+/// The discriminant is the status byte (byte 1 of a reply).
+///
+/// ```
+/// use uuidkit::service::protocol::{ReplyHeader, Request, Status};
+/// // UUID version 4 (byte 2) is not served by the service.
+/// let r = Request::parse(&[1, 1, 4, 0, 0, 0, 0, 1]).unwrap_err();
+/// assert_eq!(r.status, Status::BadUuidVersion);
+/// assert_eq!(r.status as u8, 4);
+/// assert_eq!(ReplyHeader::parse(&[1, 4, 0, 4, 0, 0, 0, 0])?.status, r.status);
+/// # Ok::<(), String>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Status {
@@ -100,6 +133,15 @@ pub enum Status {
 
 impl Status {
     /// The status for a byte; `None` for an unknown code.
+    ///
+    /// ```
+    /// use uuidkit::service::protocol::Status;
+    /// assert_eq!(Status::from_u8(0), Some(Status::Ok));
+    /// assert_eq!(Status::from_u8(7), Some(Status::Busy));
+    /// // Every code round-trips through its discriminant; 9 and up are unknown.
+    /// assert!((0..=8).all(|b| Status::from_u8(b).map(|s| s as u8) == Some(b)));
+    /// assert_eq!(Status::from_u8(9), None);
+    /// ```
     pub const fn from_u8(b: u8) -> Option<Status> {
         Some(match b {
             0 => Status::Ok,
@@ -116,12 +158,28 @@ impl Status {
     }
 
     /// Whether the server closes the connection after this reply.
+    ///
+    /// ```
+    /// use uuidkit::service::protocol::Status;
+    /// // A bad frame or protocol leaves the stream out of step: the server hangs up.
+    /// assert!(Status::BadFrame.closes() && Status::BadProtocol.closes() && Status::Busy.closes());
+    /// // A well-framed request it cannot serve gets an error, and the connection stays open.
+    /// assert!(!Status::BadOp.closes() && !Status::Generator.closes() && !Status::Ok.closes());
+    /// ```
     pub const fn closes(self) -> bool {
         matches!(self, Status::BadFrame | Status::BadProtocol | Status::Busy)
     }
 }
 
 /// Why a request payload was rejected: the reply status and its message.
+///
+/// ```
+/// use uuidkit::service::protocol::{Request, Status};
+/// // Flags (byte 3) must be 0.
+/// let r = Request::parse(&[1, 1, 7, 0x80, 0, 0, 0, 1]).unwrap_err();
+/// assert_eq!(r.status, Status::BadFlags);
+/// assert!(r.message.contains("0x80") && r.message.contains("byte 3"), "{}", r.message);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rejection {
     /// The status to reply with.
@@ -132,6 +190,13 @@ pub struct Rejection {
 
 impl Request {
     /// A generate request.
+    ///
+    /// ```
+    /// use uuidkit::service::protocol::{Op, Request};
+    /// use uuidkit::state::TimeVersion;
+    /// let r = Request::generate(TimeVersion::V1, 10);
+    /// assert_eq!((r.op, r.version, r.count), (Op::Generate, Some(TimeVersion::V1), 10));
+    /// ```
     pub const fn generate(version: TimeVersion, count: u32) -> Request {
         Request {
             op: Op::Generate,
@@ -141,6 +206,14 @@ impl Request {
     }
 
     /// An info request.
+    ///
+    /// ```
+    /// use uuidkit::service::protocol::{Op, Request};
+    /// let r = Request::info();
+    /// assert_eq!((r.op, r.version, r.count), (Op::Info, None, 0));
+    /// // Operation 2; UUID version and count are 0.
+    /// assert_eq!(r.encode(), [0, 0, 0, 8, 1, 2, 0, 0, 0, 0, 0, 0]);
+    /// ```
     pub const fn info() -> Request {
         Request {
             op: Op::Info,
@@ -150,6 +223,15 @@ impl Request {
     }
 
     /// The whole frame: length prefix and payload.
+    ///
+    /// ```
+    /// use uuidkit::service::protocol::{Request, PROTOCOL_VERSION, REQUEST_LEN};
+    /// use uuidkit::state::TimeVersion;
+    /// let f = Request::generate(TimeVersion::V6, 0x0102_0304).encode();
+    /// assert_eq!(f[..4], (REQUEST_LEN as u32).to_be_bytes());
+    /// // Protocol, generate, UUID version 6, no flags, then the count big-endian.
+    /// assert_eq!(f[4..], [PROTOCOL_VERSION, 1, 6, 0, 1, 2, 3, 4]);
+    /// ```
     pub fn encode(&self) -> [u8; 4 + REQUEST_LEN] {
         let mut f = [0u8; 4 + REQUEST_LEN];
         f[..4].copy_from_slice(&(REQUEST_LEN as u32).to_be_bytes());
@@ -161,6 +243,18 @@ impl Request {
     }
 
     /// Parses a request payload (after the length prefix).
+    ///
+    /// ```
+    /// use uuidkit::service::protocol::{Request, Status};
+    /// use uuidkit::state::TimeVersion;
+    /// // Bytes past the eighth are room for later versions, and ignored.
+    /// let r = Request::parse(&[1, 1, 7, 0, 0, 0, 1, 0, 0xee, 0xff]);
+    /// assert_eq!(r, Ok(Request::generate(TimeVersion::V7, 256)));
+    /// // Fewer than eight is a bad frame, and the message says how long it was.
+    /// let short = Request::parse(&[1, 2, 0]).unwrap_err();
+    /// assert_eq!(short.status, Status::BadFrame);
+    /// assert!(short.message.contains("3 bytes"), "{}", short.message);
+    /// ```
     pub fn parse(p: &[u8]) -> Result<Request, Rejection> {
         let reject = |status, message: String| Err(Rejection { status, message });
         let (ver, op, uv, flags, count) = match p {
@@ -213,6 +307,16 @@ impl Request {
 }
 
 /// A reply header.
+///
+/// ```
+/// use uuidkit::service::protocol::{ReplyHeader, Status};
+/// // A 12-byte error text in reply to a v1 request.
+/// let h = ReplyHeader { status: Status::Generator, flags: 0, version: 1, n: 12 };
+/// let mut out = Vec::new();
+/// h.encode_into(12, &mut out);
+/// assert_eq!(ReplyHeader::parse(&out[4..])?, h);
+/// # Ok::<(), String>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReplyHeader {
     /// The status.
@@ -228,6 +332,15 @@ pub struct ReplyHeader {
 impl ReplyHeader {
     /// Writes the length prefix and the header for a body of `body_len` bytes into `out`
     /// (cleared first).
+    ///
+    /// ```
+    /// use uuidkit::service::protocol::{ReplyHeader, Status, FLAG_DURABLE};
+    /// let h = ReplyHeader { status: Status::Ok, flags: FLAG_DURABLE, version: 7, n: 2 };
+    /// let mut out = vec![0xaa; 3]; // replaced, not appended to
+    /// h.encode_into(2 * 16, &mut out);
+    /// // Length 8 + 32 = 40; protocol 1, status 0, flags 1, version 7; n = 2.
+    /// assert_eq!(out, [0, 0, 0, 40, 1, 0, 1, 7, 0, 0, 0, 2]);
+    /// ```
     pub fn encode_into(&self, body_len: usize, out: &mut Vec<u8>) {
         out.clear();
         let len = (REPLY_HEADER_LEN + body_len) as u32;
@@ -242,6 +355,16 @@ impl ReplyHeader {
     }
 
     /// Parses a reply payload's header; the error says what is wrong.
+    ///
+    /// ```
+    /// use uuidkit::service::protocol::{ReplyHeader, Status};
+    /// let h = ReplyHeader::parse(&[1, 8, 0, 6, 0, 0, 0, 5, b'b', b'y', b'e'])?;
+    /// assert_eq!((h.status, h.version, h.n), (Status::ShuttingDown, 6, 5));
+    /// assert!(ReplyHeader::parse(&[2, 0, 0, 0, 0, 0, 0, 0]).unwrap_err().contains("version 2"));
+    /// assert!(ReplyHeader::parse(&[1, 99, 0, 0, 0, 0, 0, 0]).unwrap_err().contains("status 99"));
+    /// assert!(ReplyHeader::parse(&[1, 0]).unwrap_err().contains("2 bytes"));
+    /// # Ok::<(), String>(())
+    /// ```
     pub fn parse(p: &[u8]) -> Result<ReplyHeader, String> {
         match p {
             [ver, st, flags, v, n0, n1, n2, n3, ..] => {
@@ -268,6 +391,18 @@ impl ReplyHeader {
 }
 
 /// A whole error reply frame.
+///
+/// ```
+/// use uuidkit::service::protocol::{error_frame, Status};
+/// let mut out = Vec::new();
+/// error_frame(Status::BadOp, 0, "unknown operation", &mut out);
+/// // Length 8 + 17; protocol 1, status 3, no flags, version 0; n = 17 bytes of text.
+/// assert_eq!(out[..12], [0, 0, 0, 25, 1, 3, 0, 0, 0, 0, 0, 17]);
+/// assert_eq!(&out[12..], b"unknown operation");
+/// // The text is cut at 1024 bytes, whatever its length.
+/// error_frame(Status::Generator, 7, &"x".repeat(5000), &mut out);
+/// assert_eq!(out.len(), 4 + 8 + 1024);
+/// ```
 pub fn error_frame(status: Status, version: u8, message: &str, out: &mut Vec<u8>) {
     // Keep error frames small whatever the message.
     let msg = &message.as_bytes()[..message.len().min(1024)];
@@ -282,6 +417,18 @@ pub fn error_frame(status: Status, version: u8, message: &str, out: &mut Vec<u8>
 }
 
 /// A whole generate reply frame.
+///
+/// ```
+/// use uuidkit::service::protocol::uuids_frame;
+/// use uuidkit::state::TimeVersion;
+/// use uuidkit::Uuid;
+/// let mut out = Vec::new();
+/// uuids_frame(TimeVersion::V7, false, &[Uuid::NIL, Uuid::MAX], &mut out);
+/// // Length 8 + 2 × 16 = 40; protocol 1, ok, not durable, version 7; n = 2; the UUIDs in order.
+/// assert_eq!(out[..12], [0, 0, 0, 40, 1, 0, 0, 7, 0, 0, 0, 2]);
+/// assert_eq!(out[12..28], [0; 16]);
+/// assert_eq!(out[28..], [0xff; 16]);
+/// ```
 pub fn uuids_frame(version: TimeVersion, durable: bool, uuids: &[Uuid], out: &mut Vec<u8>) {
     ReplyHeader {
         status: Status::Ok,
@@ -317,6 +464,13 @@ pub struct Info {
 impl Info {
     /// The 16-byte body: max count, pid, then a flags byte (bit 0 durable, bit 1 strict), then
     /// 7 reserved bytes.
+    ///
+    /// ```
+    /// use uuidkit::service::protocol::Info;
+    /// let b = Info { max_count: 8192, pid: 0x0102_0304, durable: false, strict: true }.encode();
+    /// // 8192 = 0x2000, the pid, then flags 0b10 (strict only), then zeros.
+    /// assert_eq!(b, [0, 0, 0x20, 0, 1, 2, 3, 4, 2, 0, 0, 0, 0, 0, 0, 0]);
+    /// ```
     pub fn encode(&self) -> [u8; INFO_LEN] {
         let mut b = [0u8; INFO_LEN];
         b[..4].copy_from_slice(&self.max_count.to_be_bytes());
@@ -326,6 +480,14 @@ impl Info {
     }
 
     /// Parses a body; `None` if it is too short.
+    ///
+    /// ```
+    /// use uuidkit::service::protocol::Info;
+    /// // The first 9 bytes carry everything; reserved bytes may be missing.
+    /// let i = Info::parse(&[0, 0, 0, 16, 0, 0, 0, 7, 0b01]);
+    /// assert_eq!(i, Some(Info { max_count: 16, pid: 7, durable: true, strict: false }));
+    /// assert_eq!(Info::parse(&[0; 8]), None);
+    /// ```
     pub fn parse(b: &[u8]) -> Option<Info> {
         match b {
             [m0, m1, m2, m3, p0, p1, p2, p3, f, ..] => Some(Info {

@@ -27,6 +27,31 @@
 //! [`ShutdownHandle::shutdown`] (or SIGTERM/SIGINT after [`Server::stop_on_signals`]) wakes
 //! the accept loop through a socket pair, which stops accepting, removes the socket file,
 //! writes the exact state ([`DurableGenerator::shut_down`]) and closes the connections.
+//!
+//! ```
+//! use std::time::Duration;
+//! use uuidkit::service::client::Connection;
+//! use uuidkit::service::server::{is_socket, Server, ServerConfig};
+//! use uuidkit::state::{DurableGenerator, StateOptions, TimeVersion};
+//! # let dir = std::env::temp_dir().join(format!("uk-doc-{}-server", std::process::id()));
+//! # std::fs::create_dir_all(&dir)?;
+//! let sock = dir.join("uuidkit.sock");
+//! let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+//! let server = Server::bind(ServerConfig::new(&sock), gen)?;
+//! let stop = server.shutdown_handle();
+//! let running = std::thread::spawn(move || server.run());
+//!
+//! let mut c = Connection::connect(&sock, Duration::from_secs(5))?;
+//! let mut out = Vec::new();
+//! c.generate(TimeVersion::V6, 3, &mut out)?;
+//! assert!(out.len() == 3 && out[0] < out[1] && out[1] < out[2]);
+//!
+//! stop.shutdown();
+//! let summary = running.join().map_err(|_| "server thread panicked")??;
+//! assert!(summary.flushed && !is_socket(&sock));
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use core::fmt;
 use std::collections::{HashMap, VecDeque};
@@ -53,6 +78,22 @@ use crate::Uuid;
 const CONN_STACK: usize = 64 * 1024;
 
 /// An error of the server: the socket cannot be set up, or the state could not be flushed.
+///
+/// ```
+/// use uuidkit::service::server::{Server, ServerConfig};
+/// # use uuidkit::state::{DurableGenerator, StateOptions};
+/// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-serr", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// # let sock = dir.join("s.sock");
+/// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+/// // A file where the socket should go is never replaced.
+/// std::fs::write(&sock, b"precious")?;
+/// let e = Server::bind(ServerConfig::new(&sock), gen).unwrap_err();
+/// assert!(e.to_string().contains("is not a socket"), "{e}");
+/// assert_eq!(std::fs::read(&sock)?, b"precious");
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct ServerError {
     msg: String,
@@ -75,6 +116,22 @@ impl ServerError {
     }
 
     /// The operating system's error, if one caused this.
+    ///
+    /// ```
+    /// use std::io::ErrorKind;
+    /// use uuidkit::service::server::{Server, ServerConfig};
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-ioerr", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// // The socket's directory does not exist: the instance lock cannot be created in it.
+    /// let e = Server::bind(ServerConfig::new(dir.join("missing/s.sock")), gen).unwrap_err();
+    /// assert_eq!(e.io_error().map(|e| e.kind()), Some(ErrorKind::NotFound));
+    /// assert!(e.to_string().contains("missing/s.sock.lock"), "{e}");
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn io_error(&self) -> Option<&io::Error> {
         self.io.as_ref()
     }
@@ -135,6 +192,22 @@ impl fmt::Debug for ServerConfig {
 
 impl ServerConfig {
     /// Listens on `socket` with mode 0600, at most 1024 connections, a 30 s timeout, silent.
+    ///
+    /// ```
+    /// use std::os::unix::fs::PermissionsExt;
+    /// use uuidkit::service::server::{Server, ServerConfig};
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-scnew", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// let mode = std::fs::metadata(&sock)?.permissions().mode();
+    /// assert_eq!(mode & 0o777, 0o600); // only this user may connect
+    /// # drop(server);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(socket: impl Into<PathBuf>) -> ServerConfig {
         ServerConfig {
             socket: socket.into(),
@@ -148,12 +221,45 @@ impl ServerConfig {
     }
 
     /// The socket's permission bits (default 0600: only the owner may connect).
+    ///
+    /// ```
+    /// use std::os::unix::fs::PermissionsExt;
+    /// use uuidkit::service::server::{Server, ServerConfig};
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-mode", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind(ServerConfig::new(&sock).mode(0o660), gen)?;
+    /// let mode = std::fs::metadata(&sock)?.permissions().mode();
+    /// assert_eq!(mode & 0o777, 0o660); // the owner and the socket's group may connect
+    /// # drop(server);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn mode(mut self, mode: u32) -> Self {
         self.mode = mode & 0o777;
         self
     }
 
     /// The socket's group (with a mode such as 0660, lets that group connect).
+    ///
+    /// ```
+    /// use std::os::unix::fs::MetadataExt;
+    /// use uuidkit::service::server::{Server, ServerConfig};
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-group", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// // Root may give the socket any group; others only one of their own, else an error.
+    /// match Server::bind(ServerConfig::new(&sock).mode(0o660).group(4242), gen) {
+    ///     Ok(_server) => assert_eq!(std::fs::metadata(&sock)?.gid(), 4242),
+    ///     Err(e) => assert!(e.to_string().contains("group 4242"), "{e}"),
+    /// }
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn group(mut self, gid: u32) -> Self {
         self.group = Some(gid);
         self
@@ -161,6 +267,36 @@ impl ServerConfig {
 
     /// The most connections open at once (default 1024); more are refused with
     /// [`Status::Busy`].
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use std::os::unix::net::UnixStream;
+    /// use std::time::Duration;
+    /// use uuidkit::service::client::Connection;
+    /// use uuidkit::service::protocol::{ReplyHeader, Status};
+    /// use uuidkit::service::server::{Server, ServerConfig};
+    /// use uuidkit::state::TimeVersion;
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-maxconn", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind(ServerConfig::new(&sock).max_connections(1), gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// let mut first = Connection::connect(&sock, Duration::from_secs(5))?;
+    /// first.generate(TimeVersion::V7, 1, &mut Vec::new())?; // admitted, and stays open
+    /// // A second connection gets a Busy reply, then the server hangs up.
+    /// let mut second = UnixStream::connect(&sock)?;
+    /// second.set_read_timeout(Some(Duration::from_secs(5)))?;
+    /// let mut reply = Vec::new();
+    /// second.read_to_end(&mut reply)?;
+    /// assert_eq!(ReplyHeader::parse(&reply[4..])?.status, Status::Busy);
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn max_connections(mut self, n: usize) -> Self {
         self.max_connections = n.max(1);
         self
@@ -168,24 +304,99 @@ impl ServerConfig {
 
     /// The read and write timeout of every connection (default 30 s): an idle connection is
     /// closed after it, and so is one that stalls mid-frame.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use std::os::unix::net::UnixStream;
+    /// use std::time::Duration;
+    /// use uuidkit::service::server::{Server, ServerConfig};
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-stimeout", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let cfg = ServerConfig::new(&sock).timeout(Duration::from_millis(20));
+    /// let server = Server::bind(cfg, gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// // A client that connects and says nothing is hung up on after 20 ms.
+    /// let mut idle = UnixStream::connect(&sock)?;
+    /// idle.set_read_timeout(Some(Duration::from_secs(5)))?;
+    /// assert_eq!(idle.read_to_end(&mut Vec::new())?, 0);
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn timeout(mut self, t: Duration) -> Self {
         self.timeout = t.max(Duration::from_millis(1));
         self
     }
 
     /// Logs every connection and malformed request too, not only start, stop and errors.
+    ///
+    /// ```
+    /// use std::sync::mpsc;
+    /// use std::time::Duration;
+    /// use uuidkit::service::client::Connection;
+    /// use uuidkit::service::server::{Server, ServerConfig};
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-verbose", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let (tx, lines) = mpsc::channel();
+    /// let log = move |line: &str| drop(tx.send(line.to_string()));
+    /// let server = Server::bind(ServerConfig::new(&sock).verbose(true).log(log), gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// Connection::connect(&sock, Duration::from_secs(5))?.info()?;
+    /// // The connection was logged before it was served.
+    /// assert!(lines.try_iter().any(|l| l.contains("connection") && l.ends_with("open")));
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn verbose(mut self, v: bool) -> Self {
         self.verbose = v;
         self
     }
 
     /// Where log lines go (default: nowhere).
+    ///
+    /// ```
+    /// use std::os::unix::net::UnixListener;
+    /// use std::sync::mpsc;
+    /// use uuidkit::service::server::{Server, ServerConfig};
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-log", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// drop(UnixListener::bind(&sock)?); // a stale socket, as a killed server leaves behind
+    /// let (tx, lines) = mpsc::channel();
+    /// let cfg = ServerConfig::new(&sock).log(move |line| drop(tx.send(line.to_string())));
+    /// let server = Server::bind(cfg, gen)?;
+    /// let line = lines.try_recv()?;
+    /// assert!(line.contains("replacing stale socket"), "{line}");
+    /// # drop(server);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn log(mut self, f: impl Fn(&str) + Send + Sync + 'static) -> Self {
         self.log = Some(Arc::new(f));
         self
     }
 
     /// The socket path.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use uuidkit::service::server::ServerConfig;
+    /// let c = ServerConfig::new("/run/uuidkit/uuidkit.sock").mode(0o660);
+    /// assert_eq!(c.socket_path(), Path::new("/run/uuidkit/uuidkit.sock"));
+    /// ```
     pub fn socket_path(&self) -> &Path {
         &self.socket
     }
@@ -297,6 +508,23 @@ impl<C: Clock> Shared<C> {
 }
 
 /// Stops a running [`Server`] from any thread.
+///
+/// ```
+/// use uuidkit::service::server::{is_socket, Server, ServerConfig};
+/// # use uuidkit::state::{DurableGenerator, StateOptions};
+/// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-handle", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// # let sock = dir.join("s.sock");
+/// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+/// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+/// let handle = server.shutdown_handle(); // Clone + Send + Sync
+/// let stopper = std::thread::spawn(move || handle.shutdown());
+/// let summary = server.run()?; // on this thread, until the other one asks
+/// # stopper.join().map_err(|_| "stopper panicked")?;
+/// assert!(summary.flushed && !is_socket(&sock));
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct ShutdownHandle {
     wake: Arc<UnixStream>,
@@ -304,12 +532,58 @@ pub struct ShutdownHandle {
 
 impl ShutdownHandle {
     /// Asks the server to stop; [`Server::run`] returns once the state is flushed.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit::service::client::Connection;
+    /// use uuidkit::service::server::{is_socket, Server, ServerConfig};
+    /// use uuidkit::state::TimeVersion;
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-shutdown", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// let mut c = Connection::connect(&sock, Duration::from_secs(5))?;
+    /// c.generate(TimeVersion::V7, 1, &mut Vec::new())?;
+    /// stop.shutdown();
+    /// running.join().map_err(|_| "server thread panicked")??;
+    /// // The socket is gone and open connections are closed.
+    /// assert!(!is_socket(&sock));
+    /// assert!(c.generate(TimeVersion::V7, 1, &mut Vec::new()).unwrap_err().is_unreachable());
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn shutdown(&self) {
         let _ = (&*self.wake).write(&[1]);
     }
 }
 
 /// What a finished [`Server::run`] did.
+///
+/// ```
+/// use std::time::Duration;
+/// use uuidkit::service::client::Connection;
+/// use uuidkit::service::server::{RunSummary, Server, ServerConfig};
+/// # use uuidkit::state::{DurableGenerator, StateOptions};
+/// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-summary", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// # let sock = dir.join("s.sock");
+/// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+/// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+/// # let stop = server.shutdown_handle();
+/// # let running = std::thread::spawn(move || server.run());
+/// for _ in 0..2 {
+///     Connection::connect(&sock, Duration::from_secs(5))?.info()?;
+/// }
+/// stop.shutdown();
+/// let summary = running.join().map_err(|_| "server thread panicked")??;
+/// assert_eq!(summary, RunSummary { connections: 2, flushed: true });
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RunSummary {
     /// Connections accepted.
@@ -319,6 +593,29 @@ pub struct RunSummary {
 }
 
 /// A bound server; [`run`](Server::run) serves until shut down.
+///
+/// ```
+/// use uuidkit::service::client::{ClientConfig, Source, SystemGenerator};
+/// use uuidkit::service::server::{Server, ServerConfig};
+/// use uuidkit::state::TimeVersion;
+/// use uuidkit::Uuid;
+/// # use uuidkit::state::{DurableGenerator, StateOptions};
+/// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-srv", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// # let sock = dir.join("s.sock");
+/// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+/// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+/// let stop = server.shutdown_handle();
+/// let running = std::thread::spawn(move || server.run());
+/// // Any client on the machine now gets UUIDs from this one generator.
+/// let client = SystemGenerator::new(ClientConfig::new(&sock));
+/// let mut out = [Uuid::NIL; 3];
+/// assert_eq!(client.fill(TimeVersion::V7, &mut out)?.source_of(2), Source::Service);
+/// stop.shutdown();
+/// running.join().map_err(|_| "server thread panicked")??;
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Server<C: Clock + 'static = SystemClock> {
     listener: UnixListener,
     shared: Arc<Shared<C>>,
@@ -361,6 +658,25 @@ extern "C" fn on_stop_signal(sig: libc::c_int) {
 }
 
 /// The signal that stopped the server, if one did (SIGTERM is 15, SIGINT 2).
+///
+/// ```
+/// use uuidkit::service::server::{received_signal, Server, ServerConfig};
+/// # use uuidkit::state::{DurableGenerator, StateOptions};
+/// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-signal", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// # let sock = dir.join("s.sock");
+/// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+/// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+/// server.stop_on_signals()?;
+/// let running = std::thread::spawn(move || server.run());
+/// assert_eq!(received_signal(), None);
+/// // SAFETY: SIGINT now has the server's handler, which only stores and writes a byte.
+/// assert_eq!(unsafe { libc::raise(libc::SIGINT) }, 0);
+/// running.join().map_err(|_| "server thread panicked")??;
+/// assert_eq!(received_signal(), Some(2));
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn received_signal() -> Option<i32> {
     match SIGNAL_RECEIVED.load(Ordering::Relaxed) {
         0 => None,
@@ -371,6 +687,15 @@ pub fn received_signal() -> Option<i32> {
 /// Ignores SIGXFSZ for the whole process, so that exceeding a file-size limit (`ulimit -f`)
 /// makes a write fail with `EFBIG`, which the state file reports, instead of killing the
 /// process. A server calls it before opening its state.
+///
+/// ```
+/// use uuidkit::service::server::ignore_file_size_signal;
+/// ignore_file_size_signal()?;
+/// // By default SIGXFSZ ends the process; now raising it does nothing.
+/// // SAFETY: raise only delivers SIGXFSZ, whose disposition is now SIG_IGN.
+/// assert_eq!(unsafe { libc::raise(libc::SIGXFSZ) }, 0);
+/// # Ok::<(), uuidkit::service::server::ServerError>(())
+/// ```
 pub fn ignore_file_size_signal() -> Result<(), ServerError> {
     // SAFETY: SIG_IGN is a valid disposition for SIGXFSZ; no handler code runs.
     let old = unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) };
@@ -384,6 +709,15 @@ pub fn ignore_file_size_signal() -> Result<(), ServerError> {
 }
 
 /// The group id for a group name or number (`getgrnam_r`).
+///
+/// ```
+/// use uuidkit::service::server::group_id;
+/// assert_eq!(group_id("4242")?, 4242); // a number is taken as it is
+/// let e = group_id("no-such-group-uk").unwrap_err(); // a name must exist
+/// assert!(e.to_string().contains("no-such-group-uk"), "{e}");
+/// assert!(group_id("wheel\0").is_err());
+/// # Ok::<(), uuidkit::service::server::ServerError>(())
+/// ```
 pub fn group_id(name: &str) -> Result<u32, ServerError> {
     if let Ok(n) = name.parse::<u32>() {
         return Ok(n);
@@ -421,6 +755,21 @@ pub fn group_id(name: &str) -> Result<u32, ServerError> {
 ///
 /// [`Server::bind`] takes it itself; a program that wants to fail before doing anything else
 /// (opening the state file) takes it first and passes it to [`Server::bind_locked`].
+///
+/// ```
+/// use uuidkit::service::server::InstanceLock;
+/// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-ilock", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// let sock = dir.join("s.sock");
+/// let first = InstanceLock::acquire(&sock)?;
+/// // A second server on the same socket fails at once, naming the holder.
+/// let e = InstanceLock::acquire(&sock).unwrap_err();
+/// assert!(e.to_string().contains(&format!("pid {}", std::process::id())), "{e}");
+/// drop(first);
+/// let _again = InstanceLock::acquire(&sock)?;
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct InstanceLock {
     file: File,
@@ -430,6 +779,18 @@ pub struct InstanceLock {
 impl InstanceLock {
     /// Takes the lock for `socket`; fails at once, naming the holder's process id, when
     /// another server holds it.
+    ///
+    /// ```
+    /// use uuidkit::service::server::InstanceLock;
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-acquire", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let _lock = InstanceLock::acquire(dir.join("s.sock"))?;
+    /// // The lock file next to the socket names the holder.
+    /// let holder = std::fs::read_to_string(dir.join("s.sock.lock"))?;
+    /// assert_eq!(holder.trim(), std::process::id().to_string());
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn acquire(socket: impl AsRef<Path>) -> Result<InstanceLock, ServerError> {
         let socket = socket.as_ref();
         Ok(InstanceLock {
@@ -441,12 +802,53 @@ impl InstanceLock {
 
 impl<C: Clock + 'static> Server<C> {
     /// Takes the instance lock, replaces a stale socket, binds and sets permissions.
+    ///
+    /// ```
+    /// use std::os::unix::net::{UnixListener, UnixStream};
+    /// use uuidkit::service::server::{Server, ServerConfig};
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-bind", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// drop(UnixListener::bind(&sock)?); // stale: nobody listens
+    /// assert!(UnixStream::connect(&sock).is_err());
+    /// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// assert!(UnixStream::connect(&sock).is_ok()); // replaced by a listening one
+    /// let gen2 = DurableGenerator::open(dir.join("state2"), StateOptions::new())?;
+    /// let e = Server::bind(ServerConfig::new(&sock), gen2).unwrap_err();
+    /// assert!(e.to_string().contains("already running"), "{e}");
+    /// # drop(server);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn bind(cfg: ServerConfig, gen: DurableGenerator<C>) -> Result<Server<C>, ServerError> {
         let lock = InstanceLock::acquire(&cfg.socket)?;
         Server::bind_locked(cfg, lock, gen)
     }
 
     /// [`bind`](Server::bind) with the instance lock already taken (for the same socket).
+    ///
+    /// ```
+    /// use uuidkit::service::server::{InstanceLock, Server, ServerConfig};
+    /// use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-locked", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let sock = dir.join("s.sock");
+    /// let lock = InstanceLock::acquire(&sock)?; // fails fast, before the state is touched
+    /// let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind_locked(ServerConfig::new(&sock), lock, gen)?;
+    /// assert_eq!(server.socket_path(), sock);
+    /// // A lock for another socket does not do.
+    /// let other = InstanceLock::acquire(dir.join("other.sock"))?;
+    /// let gen2 = DurableGenerator::open(dir.join("state2"), StateOptions::new())?;
+    /// let cfg = ServerConfig::new(dir.join("s2.sock"));
+    /// let e = Server::bind_locked(cfg, other, gen2).unwrap_err();
+    /// assert!(e.to_string().contains("instance lock is for"), "{e}");
+    /// # drop(server);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn bind_locked(
         cfg: ServerConfig,
         lock: InstanceLock,
@@ -491,6 +893,22 @@ impl<C: Clock + 'static> Server<C> {
     }
 
     /// A handle that stops the server from another thread.
+    ///
+    /// ```
+    /// use uuidkit::service::server::{is_socket, Server, ServerConfig};
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-handle2", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// server.shutdown_handle().shutdown(); // asked before it runs: run returns at once
+    /// let summary = server.run()?;
+    /// assert_eq!(summary.connections, 0);
+    /// assert!(!is_socket(&sock));
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn shutdown_handle(&self) -> ShutdownHandle {
         ShutdownHandle {
             wake: Arc::clone(&self.wake_tx),
@@ -498,6 +916,21 @@ impl<C: Clock + 'static> Server<C> {
     }
 
     /// The socket path.
+    ///
+    /// ```
+    /// use uuidkit::service::server::{is_socket, Server, ServerConfig};
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-spath", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// assert_eq!(server.socket_path(), sock);
+    /// assert!(is_socket(server.socket_path()));
+    /// # drop(server);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn socket_path(&self) -> &Path {
         &self.shared.cfg.socket
     }
@@ -506,6 +939,24 @@ impl<C: Clock + 'static> Server<C> {
     /// cleanly, and ignores SIGXFSZ so that a file-size limit makes state writes fail with an
     /// error (reported) instead of killing the process. Call once, from the main thread,
     /// before [`run`](Server::run).
+    ///
+    /// ```
+    /// use uuidkit::service::server::{is_socket, Server, ServerConfig};
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-sigs", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// server.stop_on_signals()?;
+    /// let running = std::thread::spawn(move || server.run());
+    /// // SAFETY: SIGTERM now has the server's handler, which only stores and writes a byte.
+    /// assert_eq!(unsafe { libc::raise(libc::SIGTERM) }, 0);
+    /// let summary = running.join().map_err(|_| "server thread panicked")??;
+    /// assert!(summary.flushed && !is_socket(&sock)); // a clean stop, not a killed process
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn stop_on_signals(&self) -> Result<(), ServerError> {
         SIGNAL_WAKE_FD.store(self.wake_tx.as_raw_fd(), Ordering::Relaxed);
         let stop = on_stop_signal as extern "C" fn(libc::c_int) as *const () as libc::sighandler_t;
@@ -539,6 +990,31 @@ impl<C: Clock + 'static> Server<C> {
     /// [`stop_on_signals`](Server::stop_on_signals)); then stops accepting, removes the
     /// socket, flushes the state and closes the connections. An error only if the final state
     /// write failed.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit::service::client::Connection;
+    /// use uuidkit::service::server::{Server, ServerConfig};
+    /// use uuidkit::state::{State, TimeVersion};
+    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-run", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// let stop = server.shutdown_handle();
+    /// let running = std::thread::spawn(move || server.run());
+    /// let mut out = Vec::new();
+    /// Connection::connect(&sock, Duration::from_secs(5))?.generate(TimeVersion::V7, 5, &mut out)?;
+    /// stop.shutdown();
+    /// assert!(running.join().map_err(|_| "server thread panicked")??.flushed);
+    /// // The state file now records a clean stop at exactly the last UUID issued.
+    /// let state = State::read(dir.join("state"))?;
+    /// assert!(state.clean);
+    /// assert_eq!(Some(state.v7_unix_ms), out[4].unix_ts_ms());
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn run(self) -> Result<RunSummary, ServerError> {
         let shared = Arc::clone(&self.shared);
         let mut accepted = 0u64;
@@ -933,6 +1409,19 @@ fn bind_private(path: &Path, mode: u32, group: Option<u32>) -> Result<UnixListen
 }
 
 /// Whether `path` names a socket file (used by tests and the CLI to wait for readiness).
+///
+/// ```
+/// use std::os::unix::net::UnixListener;
+/// use uuidkit::service::server::is_socket;
+/// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-issock", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// let _listener = UnixListener::bind(dir.join("s.sock"))?;
+/// std::fs::write(dir.join("file"), b"")?;
+/// assert!(is_socket(&dir.join("s.sock")));
+/// assert!(!is_socket(&dir.join("file")) && !is_socket(&dir.join("missing")));
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn is_socket(path: &Path) -> bool {
     fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_socket())
 }
