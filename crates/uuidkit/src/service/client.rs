@@ -212,7 +212,9 @@ impl ServiceError {
     }
 
     /// Whether the service could not be reached or stopped answering (as opposed to answering
-    /// with an error): the cases where falling back to local generation makes sense.
+    /// with an error): the cases where falling back to local generation makes sense. Having no
+    /// socket path at all ([`ServiceErrorKind::NoSocket`]) counts: with no service to ask, a
+    /// generator with fallback on generates locally.
     ///
     /// ```
     /// use std::time::Duration;
@@ -247,7 +249,10 @@ impl ServiceError {
     pub const fn is_unreachable(&self) -> bool {
         matches!(
             self.kind,
-            ServiceErrorKind::Unavailable | ServiceErrorKind::Io | ServiceErrorKind::Protocol
+            ServiceErrorKind::NoSocket
+                | ServiceErrorKind::Unavailable
+                | ServiceErrorKind::Io
+                | ServiceErrorKind::Protocol
         ) || matches!(self.status, Some(Status::ShuttingDown | Status::Busy))
     }
 }
@@ -1231,5 +1236,32 @@ impl SystemGenerator {
             inner.conn = None;
         }
         r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// No socket path anywhere (a user without `XDG_RUNTIME_DIR` or `UUIDKIT_SOCKET`): with
+    /// fallback on, the local generator answers; with it off, the `NoSocket` error comes back.
+    #[test]
+    fn no_socket_path_falls_back_when_allowed() {
+        let without = ClientConfig {
+            socket: None,
+            ..ClientConfig::new("/unused")
+        };
+        let g = SystemGenerator::new(without.clone());
+        let got = g.next(TimeVersion::V7).expect("the local fallback answers");
+        assert_eq!(got.source, Source::Local);
+        assert_eq!(got.uuid.version_num(), 7);
+        let mut many = [Uuid::NIL; 5];
+        let filled = g.fill(TimeVersion::V6, &mut many).expect("fallback fill");
+        assert_eq!(filled.from_service, 0);
+        assert!(many.iter().all(|u| u.version_num() == 6));
+
+        let strict = SystemGenerator::new(without.fallback(false));
+        let e = strict.next(TimeVersion::V7).unwrap_err();
+        assert_eq!(e.kind(), ServiceErrorKind::NoSocket);
     }
 }
