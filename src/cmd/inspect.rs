@@ -580,3 +580,103 @@ fn json_error(out: &mut Out, line: &Line<'_>, e: &form::ParseError) -> Result<()
         e.column()
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The object of `text` as `inspect --json` writes it.
+    fn object(text: &str, dates: &mut DateCache) -> String {
+        let line = Line {
+            no: 1,
+            bytes: text.as_bytes(),
+            len: text.len(),
+        };
+        let u = Uuid::try_parse_ascii(text.as_bytes()).unwrap();
+        let mut buf = [0u8; JSON_ROOM];
+        let n = json_object(&mut buf, &line, &u, dates);
+        String::from_utf8(buf[..n].to_vec()).unwrap()
+    }
+
+    #[test]
+    fn json_object_fits_and_is_json() {
+        let mut dates = DateCache::new();
+        // The widest of each layout: every bit set but version and variant, as a 45-byte URN.
+        for version in 0..16u8 {
+            for variant in ["7", "b", "d", "f"] {
+                let text =
+                    format!("URN:UUID:FFFFFFFF-FFFF-{version:X}FFF-{variant}FFF-FFFFFFFFFFFF");
+                let json = object(&text, &mut dates);
+                // Half the room at most: the bound in `JSON_ROOM`'s docs holds with a margin.
+                assert!(json.len() <= JSON_ROOM / 2, "{} bytes: {json}", json.len());
+                assert!(json.ends_with("}\n"), "{json}");
+                let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+                assert_eq!(v["input"], text.as_str());
+                let hyphenated = text["URN:UUID:".len()..].to_ascii_lowercase();
+                assert_eq!(v["uuid"], hyphenated.as_str());
+                assert_eq!(v["urn"], format!("urn:uuid:{hyphenated}").as_str());
+                let int = u128::from_str_radix(&hyphenated.replace('-', ""), 16).unwrap();
+                assert_eq!(v["int"], int.to_string().as_str());
+            }
+        }
+    }
+
+    #[test]
+    fn cached_dates_write_what_the_library_writes() {
+        let mut dates = DateCache::new();
+        let mut times = vec![
+            Timestamp::from_gregorian_ticks(0),
+            Timestamp::from_gregorian_ticks((1 << 60) - 1),
+            Timestamp::from_unix_millis((1 << 48) - 1),
+            Timestamp::UNIX_EPOCH,
+            Timestamp::from_unix(-1, 999_999_999).unwrap(),
+            Timestamp::from_unix(253_402_300_799, 999_999_999).unwrap(), // 9999-12-31T23:59:59
+            Timestamp::from_unix(253_402_300_800, 0).unwrap(),           // 10000-01-01
+            Timestamp::from_unix(951_782_400, 5).unwrap(),               // 2000-02-29
+        ];
+        // Runs within one day (the cache hit) and jumps between days and centuries (the miss),
+        // from a fixed xorshift stream over the whole v1/v6 range.
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let t = Timestamp::from_gregorian_ticks(x >> 4);
+            times.push(t);
+            times.push(
+                t.checked_add_nanos(i128::from(x % 3_600_000_000_000))
+                    .unwrap(),
+            );
+        }
+        for (i, t) in times.iter().enumerate() {
+            let digits = (i % 10) as u8;
+            let mut buf = [0u8; JSON_ROOM];
+            let mut c = Cursor {
+                buf: &mut buf,
+                at: 0,
+            };
+            dates.write(&mut c, *t, digits);
+            let n = c.at;
+            assert_eq!(
+                std::str::from_utf8(&buf[..n]).unwrap(),
+                t.to_rfc3339(digits).to_string(),
+                "{t:?} with {digits} digits"
+            );
+        }
+    }
+
+    #[test]
+    fn decimal_u64_agrees_with_display() {
+        let mut values = vec![0, 9, 10, 99, 100, u64::MAX];
+        let mut p = 1u64;
+        while let Some(n) = p.checked_mul(10) {
+            values.extend([p - 1, p, p + 1]);
+            p = n;
+        }
+        for v in values {
+            let mut buf = [0u8; 20];
+            let n = decimal_u64(v, &mut buf);
+            assert_eq!(std::str::from_utf8(&buf[..n]).unwrap(), v.to_string());
+        }
+    }
+}
