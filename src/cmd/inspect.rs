@@ -93,7 +93,8 @@ impl Display for Value<'_> {
                 f.write_str(u.encode(*format, uuidkit::Case::Lower, &mut buf))
             }
             Value::Time(t, digits) => t.to_rfc3339(*digits).fmt(f),
-            Value::Node(n) => f.write_str(node_text(n, &mut [0; 17])),
+            // Only ASCII hex digits and colons.
+            Value::Node(n) => f.write_str(std::str::from_utf8(&node_text(n)).unwrap_or_default()),
             Value::Disp(d) => d.fmt(f),
         }
     }
@@ -226,16 +227,15 @@ fn node_note(node: [u8; 6]) -> &'static str {
     }
 }
 
-/// A node as `xx:xx:xx:xx:xx:xx`, written into `buf`.
-fn node_text<'b>(node: &[u8; 6], buf: &'b mut [u8; 17]) -> &'b str {
+/// A node as `xx:xx:xx:xx:xx:xx`.
+fn node_text(node: &[u8; 6]) -> [u8; 17] {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    *buf = *b"00:00:00:00:00:00";
+    let mut b = *b"00:00:00:00:00:00";
     for (i, byte) in node.iter().enumerate() {
-        buf[3 * i] = HEX[usize::from(byte >> 4)];
-        buf[3 * i + 1] = HEX[usize::from(byte & 15)];
+        b[3 * i] = HEX[usize::from(byte >> 4)];
+        b[3 * i + 1] = HEX[usize::from(byte & 15)];
     }
-    // Only ASCII hex digits and colons were written.
-    std::str::from_utf8(buf).unwrap_or_default()
+    b
 }
 
 /// Text: `key:` padded so that the values line up.
@@ -354,10 +354,12 @@ impl DateCache {
         }
         if self.len == 0 || digits > 9 {
             // Not expected (see `fill`); the library's own text then.
-            let _ = fmt::Write::write_fmt(c, format_args!("{}", t.to_rfc3339(digits)));
+            let mut text = [0u8; DISPLAY_ROOM];
+            let n = display_into(&t.to_rfc3339(digits), &mut text);
+            c.put(&text[..n]);
             return;
         }
-        c.put(&self.text[..self.len]);
+        c.put_start(&self.text, self.len);
         let (h, m, s) = (sod / 3600, sod / 60 % 60, sod % 60);
         let [h0, h1] = two_digits(h);
         let [m0, m1] = two_digits(m);
@@ -396,13 +398,8 @@ impl DateCache {
         let Some(t) = Timestamp::from_unix(midnight, 0) else {
             return;
         };
-        let mut buf = [0u8; JSON_ROOM];
-        let mut c = Cursor {
-            buf: &mut buf,
-            at: 0,
-        };
-        let _ = fmt::Write::write_fmt(&mut c, format_args!("{}", t.to_rfc3339(0)));
-        let len = c.at;
+        let mut buf = [0u8; DISPLAY_ROOM];
+        let len = display_into(&t.to_rfc3339(0), &mut buf);
         let text = &buf[..len];
         if let Some(at) = text.iter().position(|&b| b == b'T') {
             if let Some(dst) = self.text.get_mut(..=at) {
@@ -436,6 +433,21 @@ impl Cursor<'_> {
         }
     }
 
+    /// Writes the first `len` bytes of `b` by copying all `N` (a copy of fixed length is a few
+    /// moves, one of variable length a call); the bytes past `len` are overwritten by what
+    /// follows or lie past the end.
+    #[inline(always)]
+    fn put_start<const N: usize>(&mut self, b: &[u8; N], len: usize) {
+        if let Some(room) = self
+            .buf
+            .get_mut(self.at..)
+            .and_then(|r| r.first_chunk_mut::<N>())
+        {
+            *room = *b;
+            self.at += len.min(N);
+        }
+    }
+
     /// Lets `f` write up to `N` bytes and return how many it wrote.
     #[inline(always)]
     fn with<const N: usize>(&mut self, f: impl FnOnce(&mut [u8; N]) -> usize) {
@@ -455,11 +467,32 @@ impl Cursor<'_> {
     }
 }
 
-impl fmt::Write for Cursor<'_> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.put(s.as_bytes());
-        Ok(())
+/// Room for a value written through `Display` in JSON output (see [`display_into`]).
+const DISPLAY_ROOM: usize = 64;
+
+/// Writes `d` into `buf` and returns the length, cut at the end of `buf`. Only for values
+/// without a direct writer, which JSON output does not have in practice: kept out of line so
+/// that the cursor of [`json_object`] never escapes into the formatting machinery (it then
+/// stays in registers).
+#[cold]
+#[inline(never)]
+fn display_into(d: &dyn Display, buf: &mut [u8; DISPLAY_ROOM]) -> usize {
+    struct Cut<'b> {
+        buf: &'b mut [u8; DISPLAY_ROOM],
+        at: usize,
     }
+    impl fmt::Write for Cut<'_> {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            let room = self.buf.len() - self.at;
+            let n = s.len().min(room);
+            self.buf[self.at..self.at + n].copy_from_slice(&s.as_bytes()[..n]);
+            self.at += n;
+            Ok(())
+        }
+    }
+    let mut w = Cut { buf, at: 0 };
+    let _ = fmt::Write::write_fmt(&mut w, format_args!("{d}"));
+    w.at
 }
 
 /// The fields as JSON members (`,"key":value`). Values written through `text` are never
@@ -491,9 +524,11 @@ impl Sink for JsonSink<'_, '_> {
                 u.encode_bytes(format, uuidkit::Case::Lower, enc)
             }),
             Value::Time(t, digits) => self.dates.write(&mut self.c, t, digits),
-            Value::Node(n) => self.c.with::<17>(|b| node_text(&n, b).len()),
+            Value::Node(n) => self.c.put(&node_text(&n)),
             Value::Disp(d) => {
-                let _ = fmt::Write::write_fmt(&mut self.c, format_args!("{d}"));
+                let mut text = [0u8; DISPLAY_ROOM];
+                let n = display_into(d, &mut text);
+                self.c.put(&text[..n]);
             }
         }
         self.c.put(b"\"");
@@ -509,9 +544,17 @@ impl Sink for JsonSink<'_, '_> {
     fn big(&mut self, key: &str, v: u128, _hex: usize) -> Result<(), Self::Error> {
         self.key(key);
         self.c.put(b"\"");
-        let mut dec: uuidkit::DecimalBuffer = [0; uuidkit::MAX_DECIMAL_LEN];
-        self.c
-            .put(Uuid::from_u128(v).encode_decimal(&mut dec).as_bytes());
+        const MAX: usize = uuidkit::MAX_DECIMAL_LEN;
+        // The digits are written right-aligned into the first half of a buffer twice as wide,
+        // so that they can be moved with a copy of fixed length from where they start.
+        let mut wide = [0u8; 2 * MAX];
+        let len = match wide.first_chunk_mut::<MAX>() {
+            Some(dec) => Uuid::from_u128(v).encode_decimal(dec).len(),
+            None => 0,
+        };
+        if let Some(digits) = wide.get(MAX - len..).and_then(|w| w.first_chunk::<MAX>()) {
+            self.c.put_start(digits, len);
+        }
         self.c.put(b"\"");
         Ok(())
     }
@@ -531,12 +574,7 @@ impl Sink for JsonSink<'_, '_> {
 /// here are mostly a few digits long, for which two digits at a time is quickest.
 #[inline(always)]
 fn decimal_u64(v: u64, buf: &mut [u8; 20]) -> usize {
-    let mut n = 1;
-    let mut rest = v / 10;
-    while rest != 0 {
-        n += 1;
-        rest /= 10;
-    }
+    let n = v.checked_ilog10().map_or(1, |d| d as usize + 1);
     let mut v = v;
     let mut at = n;
     while at >= 2 {
