@@ -48,7 +48,8 @@ pub fn run(c: Config) -> CmdResult {
                     }
                     first = false;
                     let mut s = TextSink { out: &mut out };
-                    s.text("input", Value::Disp(&line.lossy()), None)?;
+                    s.key("input")?;
+                    s.out.fmt(format_args!("{}\n", line.lossy()))?;
                     fields(&u, &mut s)?;
                 }
             }
@@ -68,8 +69,8 @@ pub fn run(c: Config) -> CmdResult {
     Ok(status)
 }
 
-/// A text value: the common kinds apart, so that JSON output can write them without the
-/// formatting machinery (which was most of the cost of `inspect --json`).
+/// A value of a field, by kind, so that JSON output can write each without the formatting
+/// machinery (which was most of the cost of `inspect --json`).
 #[derive(Clone, Copy)]
 enum Value<'a> {
     /// Plain ASCII without quotes or backslashes.
@@ -80,8 +81,6 @@ enum Value<'a> {
     Time(Timestamp, u8),
     /// A node as `xx:xx:xx:xx:xx:xx`.
     Node([u8; 6]),
-    /// Anything else (produced here: plain ASCII without quotes or backslashes).
-    Disp(&'a dyn Display),
 }
 
 impl Display for Value<'_> {
@@ -95,7 +94,6 @@ impl Display for Value<'_> {
             Value::Time(t, digits) => t.to_rfc3339(*digits).fmt(f),
             // Only ASCII hex digits and colons.
             Value::Node(n) => f.write_str(std::str::from_utf8(&node_text(n)).unwrap_or_default()),
-            Value::Disp(d) => d.fmt(f),
         }
     }
 }
@@ -470,10 +468,9 @@ impl Cursor<'_> {
 /// Room for a value written through `Display` in JSON output (see [`display_into`]).
 const DISPLAY_ROOM: usize = 64;
 
-/// Writes `d` into `buf` and returns the length, cut at the end of `buf`. Only for values
-/// without a direct writer, which JSON output does not have in practice: kept out of line so
-/// that the cursor of [`json_object`] never escapes into the formatting machinery (it then
-/// stays in registers).
+/// Writes `d` into `buf` and returns the length, cut at the end of `buf` (the RFC 3339 texts
+/// written through it have at most 40 bytes). Out of line so that the cursor of
+/// [`json_object`] never escapes into the formatting machinery: it then stays in registers.
 #[cold]
 #[inline(never)]
 fn display_into(d: &dyn Display, buf: &mut [u8; DISPLAY_ROOM]) -> usize {
@@ -525,11 +522,6 @@ impl Sink for JsonSink<'_, '_> {
             }),
             Value::Time(t, digits) => self.dates.write(&mut self.c, t, digits),
             Value::Node(n) => self.c.put(&node_text(&n)),
-            Value::Disp(d) => {
-                let mut text = [0u8; DISPLAY_ROOM];
-                let n = display_into(d, &mut text);
-                self.c.put(&text[..n]);
-            }
         }
         self.c.put(b"\"");
         Ok(())
