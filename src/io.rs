@@ -5,6 +5,10 @@
 //! Memory stays flat whatever the input: standard input is read in fixed blocks and handed out
 //! as line slices, and a line longer than [`MAX_LINE`] is kept only up to that length (the rest
 //! is counted, not stored), since no UUID form is anywhere near that long.
+//!
+//! `validate` and `convert` read most lines through [`Lines::take_run`]: the lines of a file
+//! of UUIDs have one length, so each is checked for a line end at the length of the last valid
+//! one and parsed in place, and only a line that does not fit is searched for its end.
 
 use std::ffi::OsString;
 use std::fmt;
