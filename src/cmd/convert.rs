@@ -45,10 +45,33 @@ pub fn run(c: Config) -> CmdResult {
     // output's order is the input's.
     let mut batch = [Uuid::NIL; BATCH];
     let mut n = 0;
-    while let Some(line) = lines.next_line()? {
-        progress.tick(line.no);
+    // The length of the last valid line: the lines that follow are tried at that length first
+    // (see `Lines::take_run`), straight into the batch; only a line that does not fit takes
+    // the general path.
+    let mut guess = 36;
+    loop {
+        lines.take_run(guess, |b| {
+            match (batch.get_mut(n), form::parse_bytes(c.from, b)) {
+                (Some(slot), Ok(u)) => {
+                    *slot = u;
+                    n += 1;
+                    true
+                }
+                _ => false,
+            }
+        });
+        progress.tick(lines.count());
+        if n == BATCH {
+            form::write_lines(&mut out, &batch, c.to, c.case)?;
+            n = 0;
+            continue;
+        }
+        let Some(line) = lines.next_line()? else {
+            break;
+        };
         match form::parse(c.from, &line) {
             Ok(u) => {
+                guess = line.bytes.len();
                 if let Some(slot) = batch.get_mut(n) {
                     *slot = u;
                     n += 1;

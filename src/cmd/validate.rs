@@ -43,9 +43,20 @@ pub fn run(c: Config) -> CmdResult {
     let stdin_used = lines.origin() == ui::Origin::Line;
     let mut progress = Progress::new("validated", None, !c.quiet, stdin_used);
     let mut status = Status::Ok;
-    while let Some(line) = lines.next_line()? {
-        progress.tick(line.no);
-        if let Err(e) = form::parse(c.from, &line) {
+    // The length of the last valid line: the lines that follow are tried at that length first
+    // (see `Lines::take_run`), and only a line that does not fit takes the general path.
+    let mut guess = 36;
+    loop {
+        lines.take_run(guess, |b| form::is_valid(c.from, b));
+        progress.tick(lines.count());
+        let Some(line) = lines.next_line()? else {
+            break;
+        };
+        let parsed = form::parse(c.from, &line);
+        if parsed.is_ok() {
+            guess = line.bytes.len();
+        }
+        if let Err(e) = parsed {
             status = Status::Invalid;
             if c.quiet {
                 continue;

@@ -40,64 +40,110 @@ const URN_OID_PREFIX: &[u8; 8] = b"urn:oid:";
 const MAX_OID_URN_LEN: usize = 8 + 5 + MAX_DECIMAL_LEN;
 
 /// 10^19, the largest power of ten below 2^64.
-const TEN19: u128 = 10_000_000_000_000_000_000;
+const TEN19: u64 = 10_000_000_000_000_000_000;
 
-/// "00" to "99".
-const PAIRS: [u8; 200] = {
-    let mut t = [0u8; 200];
-    let mut i = 0;
-    while i < 100 {
-        t[2 * i] = b'0' + (i / 10) as u8;
-        t[2 * i + 1] = b'0' + (i % 10) as u8;
+/// 10^0 to 10^19.
+const POW10: [u64; 20] = {
+    let mut t = [1u64; 20];
+    let mut i = 1;
+    while i < 20 {
+        t[i] = t[i - 1] * 10;
         i += 1;
     }
     t
 };
 
-/// Writes `n` in decimal so that it ends just before `end`, with at least `min` digits (zero
-/// padded); returns where the digits start.
-const fn write_u64(mut n: u64, buf: &mut DecimalBuffer, end: usize, min: usize) -> usize {
-    let mut p = end;
-    // Two digits per step while at least two are left to write, from a table of pairs.
-    while n >= 100 || end - p + 2 <= min {
-        let r = (n % 100) as usize;
-        n /= 100;
-        buf[p - 1] = PAIRS[2 * r + 1];
-        buf[p - 2] = PAIRS[2 * r];
-        p -= 2;
-        if n == 0 && end - p >= min {
-            return p;
-        }
-    }
-    loop {
-        p -= 1;
-        buf[p] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 && end - p >= min {
-            return p;
-        }
-    }
+/// The number of decimal digits of `n` (1 for 0).
+const fn digit_count(n: u64) -> usize {
+    // Setting the low bit makes 0 count as 1 and changes no other count (powers of ten are
+    // even). Bits times log10(2) (1233 / 4096) is then the count or one less; the table says
+    // which.
+    let n = n | 1;
+    let bits = 64 - n.leading_zeros() as usize;
+    let t = (bits * 1233) >> 12;
+    t + (n >= POW10[t]) as usize
+}
+
+/// The eight digits of `n` < 10^8, zero padded, computed in the lanes of one u64: the
+/// number is split into halves of four digits (32-bit lanes), then each into pairs (16-bit
+/// lanes), then into single digits (bytes), each split by one multiplication for all lanes.
+///
+/// Exactness: `x * 10486 >> 20` is `x / 100` for `x` < 43 699 and `x * 103 >> 10` is `x / 10`
+/// for `x` < 179, and no lane's product reaches the next lane (`9999 * 10486 < 2^32`,
+/// `99 * 103 < 2^16`).
+pub(crate) const fn eight(n: u64) -> [u8; 8] {
+    let x = (n / 10_000) | ((n % 10_000) << 32);
+    let q = ((x * 10_486) >> 20) & 0x0000_007f_0000_007f;
+    let x = q | ((x - q * 100) << 16);
+    let q = ((x * 103) >> 10) & 0x000f_000f_000f_000f;
+    let x = q | ((x - q * 10) << 8);
+    // The first digit is in the lowest byte.
+    (x + 0x3030_3030_3030_3030).to_le_bytes()
+}
+
+/// The nineteen digits of `n` < 10^19, zero padded.
+fn nineteen(n: u64, out: &mut [u8; 19]) {
+    const TEN16: u64 = 10_000_000_000_000_000;
+    let top = n / TEN16;
+    let rest = n % TEN16;
+    // `top` < 1000.
+    out[0] = b'0' + (top / 100) as u8;
+    out[1] = b'0' + (top / 10 % 10) as u8;
+    out[2] = b'0' + (top % 10) as u8;
+    out[3..11].copy_from_slice(&eight(rest / 100_000_000));
+    out[11..].copy_from_slice(&eight(rest % 100_000_000));
+}
+
+/// The high 128 bits of the 256-bit product `a * b`.
+const fn mul_high(a: u128, b: u128) -> u128 {
+    const LOW: u128 = u64::MAX as u128;
+    let (a1, a0) = (a >> 64, a & LOW);
+    let (b1, b0) = (b >> 64, b & LOW);
+    let low = a0 * b0;
+    let (m1, m2) = (a1 * b0, a0 * b1);
+    let mid = (low >> 64) + (m1 & LOW) + (m2 & LOW);
+    a1 * b1 + (m1 >> 64) + (m2 >> 64) + (mid >> 64)
+}
+
+/// ceil(2^154 / 5^19), the multiplier of [`div_rem_ten19`].
+const RECIP_5_19: u128 = 1_197_262_141_301_475_670_592_458_614_961_180;
+
+/// `v / 10^19` and `v % 10^19`, by multiplication: a u128 division is a library call costing
+/// more than the whole digit conversion.
+///
+/// `v / 10^19 = (v >> 19) / 5^19`, and for a dividend below 2^109 and a divisor below 2^45,
+/// the quotient is `(n * m) >> 154` with `m = ceil(2^154 / 5^19)` (Granlund and Montgomery,
+/// "Division by invariant integers using multiplication", 1994, Theorem 4.2: it needs
+/// `m * 5^19 - 2^154 <= 2^45`, which a unit test checks).
+const fn div_rem_ten19(v: u128) -> (u128, u64) {
+    let q = mul_high(v >> 19, RECIP_5_19) >> 26;
+    (q, (v - q * TEN19 as u128) as u64)
 }
 
 /// Writes `v` right-aligned into `buf`; returns the index of its first digit.
-const fn write_decimal(v: u128, buf: &mut DecimalBuffer) -> usize {
-    // Three base-10^19 limbs so that the digit loop divides u64s: a u128 division per digit
-    // costs a library call each. The top limb is below 4 (u128::MAX < 4 * 10^38).
-    // One division per limb, the remainder by multiplication: each is a library call.
-    let rest = v / TEN19;
-    let lo = (v - rest * TEN19) as u64;
-    let hi = (rest / TEN19) as u64;
-    let mid = (rest - hi as u128 * TEN19) as u64;
-    let end = MAX_DECIMAL_LEN;
+fn write_decimal(v: u128, buf: &mut DecimalBuffer) -> usize {
+    // Three base-10^19 limbs so that the digits come from u64s; the top limb is below 4
+    // (u128::MAX < 4 * 10^38). Values below 2^64 (most of the fields of a UUID that are
+    // written in decimal) need u64 arithmetic only.
+    let (rest, lo) = match u64::try_from(v) {
+        Ok(v) => ((v / TEN19) as u128, v % TEN19),
+        Err(_) => div_rem_ten19(v),
+    };
+    if let Some(low) = buf.last_chunk_mut::<19>() {
+        nineteen(lo, low);
+    }
+    if rest == 0 {
+        return MAX_DECIMAL_LEN - digit_count(lo);
+    }
+    let (hi, mid) = div_rem_ten19(rest);
+    if let Some(middle) = buf.get_mut(1..20).and_then(|m| m.first_chunk_mut::<19>()) {
+        nineteen(mid, middle);
+    }
+    buf[0] = b'0' + hi as u8;
     if hi != 0 {
-        write_u64(lo, buf, end, 19);
-        write_u64(mid, buf, end - 19, 19);
-        write_u64(hi, buf, end - 38, 1)
-    } else if mid != 0 {
-        write_u64(lo, buf, end, 19);
-        write_u64(mid, buf, end - 19, 1)
+        0
     } else {
-        write_u64(lo, buf, end, 1)
+        MAX_DECIMAL_LEN - 19 - digit_count(mid)
     }
 }
 
@@ -206,11 +252,9 @@ impl Uuid {
             Some(d) => d,
             None => unreachable!(),
         };
-        match core::str::from_utf8(digits) {
-            Ok(s) => s,
-            // Only ASCII digits were written.
-            Err(_) => unreachable!(),
-        }
+        // SAFETY: `write_decimal` wrote ASCII digits from `start` on, and ASCII is UTF-8 (the
+        // check cost as much as the conversion).
+        unsafe { core::str::from_utf8_unchecked(digits) }
     }
 
     /// Reads a UUID written as an unsigned decimal integer (RFC 9562 §4, Figure 3).
@@ -441,5 +485,62 @@ impl fmt::Display for Oid {
 impl fmt::Display for OidUrn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write_with_prefix(f, b"urn:oid:2.25.", self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use std::string::ToString;
+
+    use super::*;
+
+    #[test]
+    fn reciprocal_meets_the_exactness_condition() {
+        // m * 5^19 = 2^154 + e with 0 <= e <= 2^45: the high half is 2^26, the low half e.
+        let d: u128 = 19_073_486_328_125;
+        assert_eq!(d, 5u128.pow(19));
+        assert_eq!(mul_high(RECIP_5_19, d), 1 << 26);
+        assert!(RECIP_5_19.wrapping_mul(d) <= 1 << 45);
+        // And m is the smallest such multiplier (the ceiling): one less falls below 2^154.
+        assert_eq!(mul_high(RECIP_5_19 - 1, d), (1 << 26) - 1);
+    }
+
+    #[test]
+    fn division_and_digits_agree_with_the_standard_library() {
+        // A fixed xorshift stream: values of every bit length, plus the edges.
+        let mut x: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834;
+        let mut values = std::vec![0, 1, u128::MAX, u128::MAX - 1, 1 << 127, (1 << 109) - 1];
+        for i in 0..200_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            values.push(x >> (i % 128));
+        }
+        for v in values {
+            let (q, r) = div_rem_ten19(v);
+            assert_eq!(
+                (q, r as u128),
+                (v / TEN19 as u128, v % TEN19 as u128),
+                "{v}"
+            );
+            let mut buf = [0u8; MAX_DECIMAL_LEN];
+            assert_eq!(Uuid::from_u128(v).encode_decimal(&mut buf), v.to_string());
+            let small = v as u64;
+            assert_eq!(digit_count(small), small.to_string().len(), "{small}");
+        }
+        // The lane arithmetic of `eight`: every value below 10^5 (all the splits of four
+        // digits), then a stride through the rest.
+        for n in (0..100_000)
+            .chain((100_000..100_000_000).step_by(997))
+            .chain([99_999_999])
+        {
+            assert_eq!(eight(n), *std::format!("{n:08}").as_bytes(), "{n}");
+        }
+        for p in POW10 {
+            for n in [p - 1, p, p + 1] {
+                assert_eq!(digit_count(n), n.to_string().len(), "{n}");
+            }
+        }
     }
 }

@@ -327,17 +327,17 @@ impl fmt::Display for Rfc3339 {
                 two(&mut b, 11, sod / 3600);
                 two(&mut b, 14, (sod / 60) % 60);
                 two(&mut b, 17, sod % 60);
-                let digits = self.digits as usize;
-                let mut frac = self.ts.nanos / 10u32.pow(9 - self.digits as u32);
-                for i in (0..digits).rev() {
-                    b[20 + i] = b'0' + (frac % 10) as u8;
-                    frac /= 10;
-                }
+                // The fraction truncated to `digits` digits is the start of all nine.
+                let nanos = self.ts.nanos % 1_000_000_000;
+                b[20] = b'0' + (nanos / 100_000_000) as u8;
+                b[21..29].copy_from_slice(&crate::forms::eight((nanos % 100_000_000).into()));
+                let digits = usize::from(self.digits.min(9));
                 let len = if digits > 0 { 20 + digits } else { 19 };
                 b[len] = b'Z';
-                if let Ok(text) = core::str::from_utf8(&b[..=len]) {
-                    return f.write_str(text);
-                }
+                // SAFETY: the template is ASCII and only ASCII digits were written into it, so
+                // every prefix is UTF-8.
+                let text = unsafe { core::str::from_utf8_unchecked(&b[..=len]) };
+                return f.write_str(text);
             }
         }
         // RFC 3339 has four-digit years; v7 reaches year 10889, written with five.
