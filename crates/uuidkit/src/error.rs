@@ -129,6 +129,14 @@ impl Error {
     }
 
     /// The kind of problem.
+    ///
+    /// ```
+    /// use uuidkit::{ErrorKind, Uuid};
+    /// // The last group has 11 of its 12 digits.
+    /// let e = Uuid::parse_str("67e55044-10b1-426f-9247-bb680e5fe0c").unwrap_err();
+    /// assert_eq!(e.kind(), ErrorKind::GroupLength);
+    /// assert_eq!(Uuid::parse_str("").unwrap_err().kind(), ErrorKind::Length);
+    /// ```
     pub const fn kind(&self) -> ErrorKind {
         match self.detail {
             Detail::Length { .. } => ErrorKind::Length,
@@ -148,44 +156,119 @@ impl Error {
     ///
     /// For a length error it is where the input should have ended (too long) or where it
     /// ended too soon (too short).
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// // The second hyphen (byte 13) is a digit.
+    /// let e = Uuid::parse_str("67e55044-10b10426f-9247-bb680e5fe0c8").unwrap_err();
+    /// assert_eq!(e.position(), 13);
+    /// // Too short: the position is where the input ended.
+    /// assert_eq!(Uuid::parse_str("67e55044").unwrap_err().position(), 8);
+    /// ```
     pub const fn position(&self) -> usize {
         self.pos
     }
 
     /// The input has a length no form accepts.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// assert!(Uuid::parse_str("67e55044").unwrap_err().is_length());
+    /// assert!(!Uuid::parse_str("67e55044-10b1-426f-9247-bb680e5fe0cX").unwrap_err().is_length());
+    /// ```
     pub const fn is_length(&self) -> bool {
         matches!(self.kind(), ErrorKind::Length)
     }
     /// A character that is not allowed where it stands.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// assert!(Uuid::parse_str("67e55044-10b1-426f-9247-bb680e5fe0cX").unwrap_err().is_invalid_char());
+    /// assert!(!Uuid::parse_str("67e55044").unwrap_err().is_invalid_char());
+    /// ```
     pub const fn is_invalid_char(&self) -> bool {
         matches!(self.kind(), ErrorKind::Char)
     }
     /// A misplaced hyphen.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// // A digit where the second hyphen must stand.
+    /// assert!(Uuid::parse_str("67e55044-10b10426f-9247-bb680e5fe0c8").unwrap_err().is_hyphen());
+    /// // The last group one digit short: a group-length error, not a hyphen error.
+    /// assert!(!Uuid::parse_str("67e55044-10b1-426f-9247-bb680e5fe0c").unwrap_err().is_hyphen());
+    /// ```
     pub const fn is_hyphen(&self) -> bool {
         matches!(self.kind(), ErrorKind::Hyphen)
     }
     /// A group of the wrong length.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// let e = Uuid::parse_str("67e55044-10b1-426f-9247-bb680e5fe0c").unwrap_err();
+    /// assert!(e.is_group_length());
+    /// assert_eq!(e.to_string(), "invalid group length: group 5 at byte 24 has 11 digits, expected 12");
+    /// assert!(!Uuid::parse_str("67e55044-10b10426f-9247-bb680e5fe0c8").unwrap_err().is_group_length());
+    /// ```
     pub const fn is_group_length(&self) -> bool {
         matches!(self.kind(), ErrorKind::GroupLength)
     }
     /// A missing or misspelt prefix.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// let e = Uuid::parse_str("urn:uuix:67e55044-10b1-426f-9247-bb680e5fe0c8").unwrap_err();
+    /// assert!(e.is_prefix());
+    /// assert_eq!(e.position(), 7); // the `x` where `urn:uuid:` has its `d`
+    /// assert!(!Uuid::parse_str("67e55044").unwrap_err().is_prefix());
+    /// ```
     pub const fn is_prefix(&self) -> bool {
         matches!(self.kind(), ErrorKind::Prefix)
     }
     /// Unbalanced braces.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// // A closing brace without an opening one.
+    /// let e = Uuid::parse_str("67e55044-10b1-426f-9247-bb680e5fe0c8}").unwrap_err();
+    /// assert!(e.is_braces());
+    /// assert!(!Uuid::parse_str("67e55044").unwrap_err().is_braces());
+    /// ```
     pub const fn is_braces(&self) -> bool {
         matches!(self.kind(), ErrorKind::Braces)
     }
     /// A decimal integer of 2^128 or more.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// // 2^128, one more than the Max UUID.
+    /// assert!(Uuid::parse_decimal(b"340282366920938463463374607431768211456").unwrap_err().is_overflow());
+    /// assert!(!Uuid::parse_decimal(b"0123").unwrap_err().is_overflow());
+    /// ```
     pub const fn is_overflow(&self) -> bool {
         matches!(self.kind(), ErrorKind::Overflow)
     }
     /// A decimal integer with a leading zero.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// let e = Uuid::parse_oid(b"2.25.0123").unwrap_err();
+    /// assert!(e.is_leading_zero());
+    /// assert_eq!(e.position(), 5);
+    /// assert!(!Uuid::parse_oid(b"2.25.12a").unwrap_err().is_leading_zero());
+    /// ```
     pub const fn is_leading_zero(&self) -> bool {
         matches!(self.kind(), ErrorKind::LeadingZero)
     }
 
     /// A valid UUID in a text form not accepted here.
+    ///
+    /// ```
+    /// use uuidkit::ldap;
+    /// // Source: RFC 4530 §2.1 example value, whose syntax allows only the hyphenated form.
+    /// assert!(ldap::validate(b"597ae2f616a6102798f4d28b5365dc14").unwrap_err().is_form());
+    /// assert!(!ldap::validate(b"597ae2f6").unwrap_err().is_form());
+    /// ```
     pub const fn is_form(&self) -> bool {
         matches!(self.kind(), ErrorKind::Form)
     }

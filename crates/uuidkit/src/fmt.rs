@@ -9,9 +9,21 @@ const LOWER: &[u8; 16] = b"0123456789abcdef";
 const UPPER: &[u8; 16] = b"0123456789ABCDEF";
 
 /// The longest text form (URN), in bytes: the size of an [`EncodeBuffer`].
+///
+/// ```
+/// // `urn:uuid:` (9 bytes) and the 36-byte hyphenated form.
+/// assert_eq!(uuidkit::MAX_ENCODED_LEN, 9 + 36);
+/// ```
 pub const MAX_ENCODED_LEN: usize = 45;
 
 /// A stack buffer large enough for any text form.
+///
+/// ```
+/// use uuidkit::{Case, EncodeBuffer, Format, Uuid};
+/// let mut buf: EncodeBuffer = [0; uuidkit::MAX_ENCODED_LEN];
+/// let s = Uuid::NIL.encode(Format::Hyphenated, Case::Lower, &mut buf);
+/// assert_eq!(s, "00000000-0000-0000-0000-000000000000");
+/// ```
 pub type EncodeBuffer = [u8; MAX_ENCODED_LEN];
 
 /// The text forms.
@@ -198,6 +210,12 @@ impl Uuid {
     }
 
     /// A `Display` adapter for the hyphenated form (also what `Uuid`'s `Display` writes).
+    ///
+    /// ```
+    /// let u = uuidkit::Uuid::NAMESPACE_DNS;
+    /// assert_eq!(u.hyphenated().to_string(), "6ba7b810-9dad-11d1-80b4-00c04fd430c8");
+    /// assert_eq!(format!("{:X}", u.hyphenated()), "6BA7B810-9DAD-11D1-80B4-00C04FD430C8");
+    /// ```
     pub const fn hyphenated(self) -> Formatted {
         Formatted(self, Format::Hyphenated)
     }

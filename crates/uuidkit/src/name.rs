@@ -60,6 +60,12 @@ pub enum NameHash {
 
 impl NameHash {
     /// Every hash, in the order the parse error lists them.
+    ///
+    /// ```
+    /// use uuidkit::NameHash;
+    /// assert_eq!(NameHash::ALL.len(), 4);
+    /// assert!(NameHash::ALL.iter().all(|h| h.as_str().parse() == Ok(*h)));
+    /// ```
     pub const ALL: [NameHash; 4] = [
         NameHash::Sha256,
         NameHash::Sha512,
@@ -68,6 +74,12 @@ impl NameHash {
     ];
 
     /// The name the parser accepts: `sha256`, `sha512`, `sha3-256`, `shake128`.
+    ///
+    /// ```
+    /// use uuidkit::NameHash;
+    /// assert_eq!(NameHash::Sha3_256.as_str(), "sha3-256");
+    /// assert_eq!("SHAKE128".parse::<NameHash>().map(NameHash::as_str), Ok("shake128"));
+    /// ```
     pub const fn as_str(self) -> &'static str {
         match self {
             NameHash::Sha256 => "sha256",
@@ -139,6 +151,13 @@ impl ParseNameHashError {
     }
 
     /// The rejected name, cut to its first 32 bytes.
+    ///
+    /// ```
+    /// let e = "sha-1".parse::<uuidkit::NameHash>().unwrap_err();
+    /// assert_eq!(e.input(), "sha-1");
+    /// let long = "x".repeat(40).parse::<uuidkit::NameHash>().unwrap_err();
+    /// assert_eq!(long.input(), "x".repeat(32));
+    /// ```
     pub fn input(&self) -> &str {
         core::str::from_utf8(&self.echo[..self.echo_len]).unwrap_or("")
     }

@@ -5,6 +5,11 @@
 use core::fmt;
 
 /// 100-ns ticks from 1582-10-15T00:00:00Z (the Gregorian reform) to 1970-01-01T00:00:00Z.
+///
+/// ```
+/// // 141,427 days from 1582-10-15 to 1970-01-01, in 100-ns ticks.
+/// assert_eq!(uuidkit::GREGORIAN_OFFSET_TICKS, 141_427 * 86_400 * 10_000_000);
+/// ```
 pub const GREGORIAN_OFFSET_TICKS: u64 = 0x01B2_1DD2_1381_4000;
 
 const NANOS_PER_SEC: i128 = 1_000_000_000;
@@ -25,6 +30,11 @@ pub struct Timestamp {
 }
 
 /// The error for a timestamp that cannot be read or is out of a layout's range.
+///
+/// ```
+/// let e = uuidkit::Timestamp::parse_rfc3339("2022-02-22T19:22:22").unwrap_err();
+/// assert_eq!(e.to_string(), "expected 'Z' or an offset at byte 19");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TimeError {
     msg: &'static str,
@@ -33,6 +43,12 @@ pub struct TimeError {
 
 impl TimeError {
     /// The 0-based byte position of the problem in the input (0 when not about text).
+    ///
+    /// ```
+    /// // 2021 is not a leap year: the day (byte 8) is out of range.
+    /// let e = uuidkit::Timestamp::parse_rfc3339("2021-02-29T00:00:00Z").unwrap_err();
+    /// assert_eq!(e.position(), 8);
+    /// ```
     pub const fn position(&self) -> usize {
         self.pos
     }
@@ -50,6 +66,12 @@ impl core::error::Error for TimeError {}
 
 impl Timestamp {
     /// The Unix epoch, 1970-01-01T00:00:00Z.
+    ///
+    /// ```
+    /// use uuidkit::Timestamp;
+    /// assert_eq!(Timestamp::UNIX_EPOCH.unix_nanos(), 0);
+    /// assert_eq!(Timestamp::UNIX_EPOCH.to_rfc3339(0).to_string(), "1970-01-01T00:00:00Z");
+    /// ```
     pub const UNIX_EPOCH: Timestamp = Timestamp { secs: 0, nanos: 0 };
 
     /// A timestamp from Unix seconds and nanoseconds; `None` if `nanos` ≥ 10^9.
@@ -86,16 +108,37 @@ impl Timestamp {
     }
 
     /// Nanoseconds since the Unix epoch (negative before it).
+    ///
+    /// ```
+    /// use uuidkit::{Timestamp, GREGORIAN_OFFSET_TICKS};
+    /// assert_eq!(Timestamp::from_unix_millis(1_645_557_742_000).unix_nanos(), 1_645_557_742_000_000_000);
+    /// // Gregorian tick 0 lies GREGORIAN_OFFSET_TICKS × 100 ns before the epoch.
+    /// assert_eq!(Timestamp::from_gregorian_ticks(0).unix_nanos(), -(GREGORIAN_OFFSET_TICKS as i128) * 100);
+    /// ```
     pub const fn unix_nanos(&self) -> i128 {
         self.secs as i128 * NANOS_PER_SEC + self.nanos as i128
     }
 
     /// Whole seconds since the Unix epoch, rounded towards negative infinity.
+    ///
+    /// ```
+    /// use uuidkit::Timestamp;
+    /// assert_eq!(Timestamp::from_unix_millis(1_645_557_742_999).unix_seconds(), 1_645_557_742);
+    /// // Half a second before the epoch rounds down to -1.
+    /// assert_eq!(Timestamp::from_unix_nanos(-500_000_000).map(|t| t.unix_seconds()), Some(-1));
+    /// ```
     pub const fn unix_seconds(&self) -> i64 {
         self.secs
     }
 
     /// The nanoseconds within the second, 0 to 999,999,999.
+    ///
+    /// ```
+    /// use uuidkit::Timestamp;
+    /// assert_eq!(Timestamp::from_unix_millis(1_645_557_742_123).subsec_nanos(), 123_000_000);
+    /// // One 100-ns tick after 1582-10-15T00:00:00Z, a whole number of seconds before 1970.
+    /// assert_eq!(Timestamp::from_gregorian_ticks(1).subsec_nanos(), 100);
+    /// ```
     pub const fn subsec_nanos(&self) -> u32 {
         self.nanos
     }
@@ -152,6 +195,13 @@ impl Timestamp {
 
     /// Milliseconds since the Unix epoch, truncated; `None` before 1970 or beyond 48 bits
     /// (after 10889-08-02).
+    ///
+    /// ```
+    /// use uuidkit::Timestamp;
+    /// // Source: RFC 9562 Appendix A.6 (v7) and A.1 (v1): the same instant.
+    /// assert_eq!(Timestamp::from_gregorian_ticks(0x1EC9414C232AB00).unix_millis(), Some(1_645_557_742_000));
+    /// assert_eq!(Timestamp::from_gregorian_ticks(0).unix_millis(), None); // before 1970
+    /// ```
     pub const fn unix_millis(&self) -> Option<u64> {
         if self.secs < 0 {
             return None;
@@ -299,6 +349,13 @@ impl Timestamp {
 }
 
 /// Display adapter returned by [`Timestamp::to_rfc3339`].
+///
+/// ```
+/// // Source: RFC 9562 Appendix A.1: 2022-02-22 2:22:22 PM at UTC-05:00.
+/// let t = uuidkit::Timestamp::from_gregorian_ticks(0x1EC9414C232AB00);
+/// assert_eq!(t.to_rfc3339(7).to_string(), "2022-02-22T19:22:22.0000000Z");
+/// assert_eq!(format!("[{}]", t.to_rfc3339(0)), "[2022-02-22T19:22:22Z]");
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct Rfc3339 {
     ts: Timestamp,
@@ -360,6 +417,15 @@ impl fmt::Display for Rfc3339 {
 #[cfg(feature = "std")]
 impl Timestamp {
     /// The timestamp of a `SystemTime`; `None` if out of range.
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// use uuidkit::Timestamp;
+    /// let t = Timestamp::from_system_time(UNIX_EPOCH + Duration::from_millis(1_645_557_742_000));
+    /// assert_eq!(t, Some(Timestamp::from_unix_millis(1_645_557_742_000)));
+    /// let before = Timestamp::from_system_time(UNIX_EPOCH - Duration::from_secs(1));
+    /// assert_eq!(before, Timestamp::from_unix(-1, 0));
+    /// ```
     pub fn from_system_time(t: std::time::SystemTime) -> Option<Timestamp> {
         match t.duration_since(std::time::UNIX_EPOCH) {
             Ok(d) => Timestamp::from_unix_nanos(d.as_nanos() as i128),
@@ -387,6 +453,14 @@ impl Timestamp {
     }
 
     /// The current time of the system clock.
+    ///
+    /// ```
+    /// use uuidkit::Timestamp;
+    /// // Later than the instant of the RFC 9562 examples, and within v7's 48-bit range.
+    /// let t = Timestamp::now();
+    /// assert!(t > Timestamp::from_unix_millis(1_645_557_742_000));
+    /// assert!(t.unix_millis().is_some());
+    /// ```
     pub fn now() -> Timestamp {
         Timestamp::from_system_time(std::time::SystemTime::now()).unwrap_or(Timestamp::UNIX_EPOCH)
     }

@@ -43,6 +43,13 @@ pub enum Variant {
 
 impl Variant {
     /// The lower-case name used in JSON output: `ncs`, `rfc9562`, `microsoft`, `future`.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// assert_eq!(Uuid::NAMESPACE_DNS.variant().as_str(), "rfc9562");
+    /// assert_eq!(Uuid::NIL.variant().as_str(), "ncs");
+    /// assert_eq!(Uuid::MAX.variant().as_str(), "future");
+    /// ```
     pub const fn as_str(self) -> &'static str {
         match self {
             Variant::Ncs => "ncs",
@@ -85,6 +92,13 @@ pub enum Version {
 
 impl Version {
     /// The version from its number, if RFC 9562 defines it (1 to 8).
+    ///
+    /// ```
+    /// use uuidkit::Version;
+    /// assert_eq!(Version::from_u8(1), Some(Version::Mac));
+    /// assert_eq!(Version::from_u8(8), Some(Version::Custom));
+    /// assert_eq!(Version::from_u8(0), None);
+    /// ```
     pub const fn from_u8(n: u8) -> Option<Version> {
         Some(match n {
             1 => Version::Mac,
@@ -99,6 +113,12 @@ impl Version {
         })
     }
     /// The version number, 1 to 8.
+    ///
+    /// ```
+    /// use uuidkit::{Uuid, Version};
+    /// assert_eq!(Version::Sha1.as_u8(), 5);
+    /// assert_eq!(Uuid::NAMESPACE_DNS.version().map(Version::as_u8), Some(1));
+    /// ```
     pub const fn as_u8(self) -> u8 {
         self as u8
     }
@@ -127,6 +147,15 @@ pub enum Kind {
 
 impl Kind {
     /// `nil`, `max`, `v1` … `v8` or `unknown`.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// assert_eq!(Uuid::NIL.kind().as_str(), "nil");
+    /// // Source: RFC 9562 Appendix A.6.
+    /// assert_eq!(Uuid::parse_str("017f22e2-79b0-7cc3-98c4-dc0c0c07398f")?.kind().as_str(), "v7");
+    /// assert_eq!(Uuid::from_u128(1).kind().as_str(), "unknown");
+    /// # Ok::<(), uuidkit::Error>(())
+    /// ```
     pub const fn as_str(self) -> &'static str {
         match self {
             Kind::Nil => "nil",
@@ -170,6 +199,13 @@ pub enum Domain {
 
 impl Domain {
     /// The domain from its byte.
+    ///
+    /// ```
+    /// use uuidkit::Domain;
+    /// assert_eq!(Domain::from_u8(0), Domain::Person);
+    /// assert_eq!(Domain::from_u8(2), Domain::Org);
+    /// assert_eq!(Domain::from_u8(9), Domain::Other(9));
+    /// ```
     pub const fn from_u8(b: u8) -> Domain {
         match b {
             0 => Domain::Person,
@@ -179,6 +215,12 @@ impl Domain {
         }
     }
     /// The domain's byte.
+    ///
+    /// ```
+    /// use uuidkit::Domain;
+    /// assert_eq!(Domain::Group.as_u8(), 1);
+    /// assert_eq!(Domain::Other(9).as_u8(), 9);
+    /// ```
     pub const fn as_u8(self) -> u8 {
         match self {
             Domain::Person => 0,
@@ -188,6 +230,12 @@ impl Domain {
         }
     }
     /// `person`, `group`, `org`, or `other`.
+    ///
+    /// ```
+    /// use uuidkit::Domain;
+    /// assert_eq!(Domain::Person.as_str(), "person");
+    /// assert_eq!(Domain::Other(9).as_str(), "other");
+    /// ```
     pub const fn as_str(self) -> &'static str {
         match self {
             Domain::Person => "person",
@@ -244,10 +292,25 @@ impl Uuid {
     /// ```
     pub const NAMESPACE_DNS: Uuid = Uuid::from_u128(0x6ba7b810_9dad_11d1_80b4_00c04fd430c8);
     /// Name space ID for URLs (RFC 9562 §6.6).
+    ///
+    /// ```
+    /// // Source: RFC 9562 §6.6, Table 3.
+    /// assert_eq!(uuidkit::Uuid::NAMESPACE_URL.to_string(), "6ba7b811-9dad-11d1-80b4-00c04fd430c8");
+    /// ```
     pub const NAMESPACE_URL: Uuid = Uuid::from_u128(0x6ba7b811_9dad_11d1_80b4_00c04fd430c8);
     /// Name space ID for ISO OIDs (RFC 9562 §6.6).
+    ///
+    /// ```
+    /// // Source: RFC 9562 §6.6, Table 3.
+    /// assert_eq!(uuidkit::Uuid::NAMESPACE_OID.to_string(), "6ba7b812-9dad-11d1-80b4-00c04fd430c8");
+    /// ```
     pub const NAMESPACE_OID: Uuid = Uuid::from_u128(0x6ba7b812_9dad_11d1_80b4_00c04fd430c8);
     /// Name space ID for X.500 DNs in DER or text (RFC 9562 §6.6).
+    ///
+    /// ```
+    /// // Source: RFC 9562 §6.6, Table 3.
+    /// assert_eq!(uuidkit::Uuid::NAMESPACE_X500.to_string(), "6ba7b814-9dad-11d1-80b4-00c04fd430c8");
+    /// ```
     pub const NAMESPACE_X500: Uuid = Uuid::from_u128(0x6ba7b814_9dad_11d1_80b4_00c04fd430c8);
 
     /// A UUID from its 16 bytes in network order.
@@ -308,6 +371,11 @@ impl Uuid {
     }
 
     /// The 16 bytes in network order, by value.
+    ///
+    /// ```
+    /// let b = uuidkit::Uuid::NAMESPACE_DNS.into_bytes();
+    /// assert_eq!(b, 0x6ba7b810_9dad_11d1_80b4_00c04fd430c8u128.to_be_bytes());
+    /// ```
     pub const fn into_bytes(self) -> [u8; 16] {
         self.0
     }
@@ -323,6 +391,11 @@ impl Uuid {
     }
 
     /// The high and low 64 bits.
+    ///
+    /// ```
+    /// let (high, low) = uuidkit::Uuid::NAMESPACE_DNS.as_u64_pair();
+    /// assert_eq!((high, low), (0x6ba7b810_9dad_11d1, 0x80b4_00c0_4fd4_30c8));
+    /// ```
     pub const fn as_u64_pair(&self) -> (u64, u64) {
         let v = self.as_u128();
         ((v >> 64) as u64, v as u64)
@@ -355,6 +428,12 @@ impl Uuid {
     }
 
     /// Whether this is the Max UUID.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// assert!(Uuid::MAX.is_max() && Uuid::from_bytes([0xff; 16]).is_max());
+    /// assert!(!Uuid::NIL.is_max());
+    /// ```
     pub const fn is_max(&self) -> bool {
         self.as_u128() == u128::MAX
     }
@@ -481,6 +560,16 @@ impl Uuid {
     }
 
     /// The local domain of a v2 (DCE Security) UUID, from `clock_seq_low`.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// // DCE 1.1 layout: uid 1000 in time_low, time_mid and time_hi from the RFC 9562 Appendix A.1
+    /// // timestamp, clock sequence 0x2A, domain 0 (person) in clock_seq_low, the A.1 node.
+    /// let v2 = Uuid::parse_str("000003e8-9414-21ec-aa00-9f6bdeced846")?;
+    /// assert_eq!(v2.local_domain(), Some(uuidkit::Domain::Person));
+    /// assert_eq!(Uuid::NAMESPACE_DNS.local_domain(), None); // v1
+    /// # Ok::<(), uuidkit::Error>(())
+    /// ```
     pub const fn local_domain(&self) -> Option<Domain> {
         match self.version() {
             Some(Version::Dce) => Some(Domain::from_u8(self.0[9])),
@@ -489,6 +578,16 @@ impl Uuid {
     }
 
     /// The 32-bit local identifier (POSIX uid or gid) of a v2 UUID, from `time_low`.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// // DCE 1.1 layout: uid 1000 in time_low, time_mid and time_hi from the RFC 9562 Appendix A.1
+    /// // timestamp, clock sequence 0x2A, domain 0 (person) in clock_seq_low, the A.1 node.
+    /// let v2 = Uuid::parse_str("000003e8-9414-21ec-aa00-9f6bdeced846")?;
+    /// assert_eq!(v2.local_id(), Some(1000));
+    /// assert_eq!(Uuid::NAMESPACE_DNS.local_id(), None); // v1
+    /// # Ok::<(), uuidkit::Error>(())
+    /// ```
     pub const fn local_id(&self) -> Option<u32> {
         match self.version() {
             Some(Version::Dce) => Some(be32(&self.0, 0)),
@@ -498,6 +597,17 @@ impl Uuid {
 
     /// The coarse Gregorian timestamp of a v2 UUID: the upper 28 bits of the 60-bit time
     /// (the low 32 bits, taken by the local id, read as zero; a step is about 429.5 s).
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// // DCE 1.1 layout: uid 1000 in time_low, time_mid and time_hi from the RFC 9562 Appendix A.1
+    /// // timestamp, clock sequence 0x2A, domain 0 (person) in clock_seq_low, the A.1 node.
+    /// let v2 = Uuid::parse_str("000003e8-9414-21ec-aa00-9f6bdeced846")?;
+    /// // The A.1 timestamp 0x1EC9414C232AB00 with its low 32 bits read as zero.
+    /// assert_eq!(v2.v2_ticks(), Some(0x1EC9414_0000_0000));
+    /// assert_eq!(Uuid::NAMESPACE_DNS.v2_ticks(), None); // v1
+    /// # Ok::<(), uuidkit::Error>(())
+    /// ```
     pub const fn v2_ticks(&self) -> Option<u64> {
         match self.version() {
             Some(Version::Dce) => {
@@ -509,6 +619,17 @@ impl Uuid {
     }
 
     /// The 6-bit clock sequence of a v2 UUID (its low byte holds the domain).
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// // DCE 1.1 layout: uid 1000 in time_low, time_mid and time_hi from the RFC 9562 Appendix A.1
+    /// // timestamp, clock sequence 0x2A, domain 0 (person) in clock_seq_low, the A.1 node.
+    /// let v2 = Uuid::parse_str("000003e8-9414-21ec-aa00-9f6bdeced846")?;
+    /// // Octet 8 is 0xAA: variant bits 0b10, then the 6-bit clock sequence 0x2A.
+    /// assert_eq!(v2.v2_clock_seq(), Some(0x2A));
+    /// assert_eq!(Uuid::NAMESPACE_DNS.v2_clock_seq(), None); // v1
+    /// # Ok::<(), uuidkit::Error>(())
+    /// ```
     pub const fn v2_clock_seq(&self) -> Option<u8> {
         match self.version() {
             Some(Version::Dce) => Some(self.0[8] & 0x3f),
@@ -535,6 +656,14 @@ impl Uuid {
     }
 
     /// The 12-bit `rand_a` of a v7 UUID.
+    ///
+    /// ```
+    /// // Source: RFC 9562 Appendix A.6.
+    /// let v7 = uuidkit::Uuid::parse_str("017F22E2-79B0-7CC3-98C4-DC0C0C07398F")?;
+    /// assert_eq!(v7.rand_a(), Some(0xCC3));
+    /// assert_eq!(uuidkit::Uuid::NAMESPACE_DNS.rand_a(), None); // v1
+    /// # Ok::<(), uuidkit::Error>(())
+    /// ```
     pub const fn rand_a(&self) -> Option<u16> {
         match self.version() {
             Some(Version::SortRand) => Some(be16(&self.0, 6) & 0x0fff),
@@ -543,6 +672,14 @@ impl Uuid {
     }
 
     /// The 62-bit `rand_b` of a v7 UUID.
+    ///
+    /// ```
+    /// // Source: RFC 9562 Appendix A.6 (rand_b is 0b01 then 0x8C4DC0C0C07398F).
+    /// let v7 = uuidkit::Uuid::parse_str("017F22E2-79B0-7CC3-98C4-DC0C0C07398F")?;
+    /// assert_eq!(v7.rand_b(), Some(0x18C4DC0C0C07398F));
+    /// assert_eq!(uuidkit::Uuid::NAMESPACE_DNS.rand_b(), None); // v1
+    /// # Ok::<(), uuidkit::Error>(())
+    /// ```
     pub const fn rand_b(&self) -> Option<u64> {
         match self.version() {
             Some(Version::SortRand) => Some(be64(&self.0, 8) & 0x3fff_ffff_ffff_ffff),
@@ -564,6 +701,15 @@ impl Uuid {
     }
 
     /// The 12-bit `custom_b` of a v8 UUID.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// // Source: RFC 9562 Appendix B.1 and B.2.
+    /// assert_eq!(Uuid::parse_str("2489E9AD-2EE2-8E00-8EC9-32D5F69181C0")?.custom_b(), Some(0xE00));
+    /// assert_eq!(Uuid::parse_str("5c146b14-3c52-8afd-938a-375d0df1fbf6")?.custom_b(), Some(0xAFD));
+    /// assert_eq!(Uuid::NAMESPACE_DNS.custom_b(), None); // v1
+    /// # Ok::<(), uuidkit::Error>(())
+    /// ```
     pub const fn custom_b(&self) -> Option<u16> {
         match self.version() {
             Some(Version::Custom) => Some(be16(&self.0, 6) & 0x0fff),
@@ -572,6 +718,17 @@ impl Uuid {
     }
 
     /// The 62-bit `custom_c` of a v8 UUID.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// // Source: RFC 9562 Appendix B.1 (0b00, 0xEC932D5F69181C0) and B.2 (0b01, 0x38a375d0df1fbf6).
+    /// let b1 = Uuid::parse_str("2489E9AD-2EE2-8E00-8EC9-32D5F69181C0")?;
+    /// let b2 = Uuid::parse_str("5c146b14-3c52-8afd-938a-375d0df1fbf6")?;
+    /// assert_eq!(b1.custom_c(), Some(0x0EC932D5F69181C0));
+    /// assert_eq!(b2.custom_c(), Some(0x138A375D0DF1FBF6));
+    /// assert_eq!(Uuid::NAMESPACE_DNS.custom_c(), None); // v1
+    /// # Ok::<(), uuidkit::Error>(())
+    /// ```
     pub const fn custom_c(&self) -> Option<u64> {
         match self.version() {
             Some(Version::Custom) => Some(be64(&self.0, 8) & 0x3fff_ffff_ffff_ffff),
@@ -651,6 +808,15 @@ impl Uuid {
 
     /// A v2 (DCE Security) UUID: the upper 28 bits of the 60-bit timestamp, a 6-bit clock
     /// sequence, the local domain and id, and the node.
+    ///
+    /// ```
+    /// use uuidkit::{Domain, Uuid};
+    /// // The RFC 9562 Appendix A.1 timestamp and node, clock sequence 0x2A, uid 1000: DCE 1.1 puts
+    /// // the uid in time_low (dropping the timestamp's low 32 bits) and the domain in clock_seq_low.
+    /// let node = [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46];
+    /// let u = Uuid::from_v2_parts(0x1EC9414C232AB00, 0x2A, Domain::Person, 1000, node);
+    /// assert_eq!(u.to_string(), "000003e8-9414-21ec-aa00-9f6bdeced846");
+    /// ```
     pub const fn from_v2_parts(
         ticks: u64,
         clock_seq: u8,
@@ -694,6 +860,12 @@ impl Uuid {
     }
 
     /// A v8 UUID from `custom_a` (48 bits), `custom_b` (12 bits) and `custom_c` (62 bits).
+    ///
+    /// ```
+    /// // Source: RFC 9562 Appendix B.1.
+    /// let u = uuidkit::Uuid::from_v8_parts(0x2489E9AD2EE2, 0xE00, 0x0EC932D5F69181C0);
+    /// assert_eq!(u.to_string(), "2489e9ad-2ee2-8e00-8ec9-32d5f69181c0");
+    /// ```
     pub const fn from_v8_parts(custom_a: u64, custom_b: u16, custom_c: u64) -> Uuid {
         Uuid::from_u128(
             ((custom_a as u128 & 0xffff_ffff_ffff) << 80)
@@ -730,6 +902,15 @@ impl Uuid {
 
     /// The v1 UUID with the same timestamp, clock sequence and node as this v6 UUID;
     /// `None` if this is not a v6 UUID.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// // Source: RFC 9562 Appendix A.5 (v6) and A.1 (v1): the same time, clock sequence and node.
+    /// let v6 = Uuid::parse_str("1EC9414C-232A-6B00-B3C8-9F6BDECED846")?;
+    /// assert_eq!(v6.to_v1(), Some(Uuid::parse_str("C232AB00-9414-11EC-B3C8-9F6BDECED846")?));
+    /// assert_eq!(Uuid::NAMESPACE_DNS.to_v1(), None); // already v1
+    /// # Ok::<(), uuidkit::Error>(())
+    /// ```
     pub const fn to_v1(&self) -> Option<Uuid> {
         match self.version() {
             Some(Version::SortMac) => {
