@@ -59,51 +59,35 @@ mod x86 {
     /// "expand 32-byte k" as four little-endian words (RFC 8439 §2.3).
     const SIGMA: [u32; 4] = [0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574];
 
+    /// Byte shuffles that rotate each 32-bit word left by 16 and by 8 bits.
+    const ROT16: [i8; 16] = [2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13];
+    const ROT8: [i8; 16] = [3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14];
+
+    /// Rotates each word by whole bytes, as the shuffle `t` (in both 128-bit lanes) says.
     #[inline(always)]
-    fn rotl16(x: __m256i) -> __m256i {
+    fn rotl_bytes(x: __m256i, t: [i8; 16]) -> __m256i {
         // SAFETY: the intrinsics of these `#[inline(always)]` helpers need only AVX2, which
         // their one caller (`blocks8`, `#[target_feature(enable = "avx2")]`) has; they touch no
-        // memory.
-        unsafe {
-            _mm256_shuffle_epi8(
-                x,
-                _mm256_set_epi8(
-                    13, 12, 15, 14, 9, 8, 11, 10, 5, 4, 7, 6, 1, 0, 3, 2, 13, 12, 15, 14, 9, 8, 11,
-                    10, 5, 4, 7, 6, 1, 0, 3, 2,
-                ),
-            )
-        }
-    }
-
-    #[inline(always)]
-    fn rotl8(x: __m256i) -> __m256i {
-        // SAFETY: see `rotl16`.
-        unsafe {
-            _mm256_shuffle_epi8(
-                x,
-                _mm256_set_epi8(
-                    14, 13, 12, 15, 10, 9, 8, 11, 6, 5, 4, 7, 2, 1, 0, 3, 14, 13, 12, 15, 10, 9, 8,
-                    11, 6, 5, 4, 7, 2, 1, 0, 3,
-                ),
-            )
-        }
+        // memory, and `[[i8; 16]; 2]` has the size of `__m256i` with every bit pattern valid
+        // for both.
+        unsafe { _mm256_shuffle_epi8(x, core::mem::transmute::<[[i8; 16]; 2], __m256i>([t, t])) }
     }
 
     #[inline(always)]
     fn rotl<const L: i32, const R: i32>(x: __m256i) -> __m256i {
-        // SAFETY: see `rotl16`.
+        // SAFETY: see `rotl_bytes`.
         unsafe { _mm256_or_si256(_mm256_slli_epi32::<L>(x), _mm256_srli_epi32::<R>(x)) }
     }
 
     #[inline(always)]
     fn add(a: __m256i, b: __m256i) -> __m256i {
-        // SAFETY: see `rotl16`.
+        // SAFETY: see `rotl_bytes`.
         unsafe { _mm256_add_epi32(a, b) }
     }
 
     #[inline(always)]
     fn xor(a: __m256i, b: __m256i) -> __m256i {
-        // SAFETY: see `rotl16`.
+        // SAFETY: see `rotl_bytes`.
         unsafe { _mm256_xor_si256(a, b) }
     }
 
@@ -111,11 +95,11 @@ mod x86 {
     #[inline(always)]
     fn quarter(x: &mut [__m256i; 16], a: usize, b: usize, c: usize, d: usize) {
         x[a] = add(x[a], x[b]);
-        x[d] = rotl16(xor(x[d], x[a]));
+        x[d] = rotl_bytes(xor(x[d], x[a]), ROT16);
         x[c] = add(x[c], x[d]);
         x[b] = rotl::<12, 20>(xor(x[b], x[c]));
         x[a] = add(x[a], x[b]);
-        x[d] = rotl8(xor(x[d], x[a]));
+        x[d] = rotl_bytes(xor(x[d], x[a]), ROT8);
         x[c] = add(x[c], x[d]);
         x[b] = rotl::<7, 25>(xor(x[b], x[c]));
     }
@@ -124,7 +108,7 @@ mod x86 {
     /// `i` is lane `i` of input `j`.
     #[inline(always)]
     fn transpose8(r: [__m256i; 8]) -> [__m256i; 8] {
-        // SAFETY: see `rotl16`.
+        // SAFETY: see `rotl_bytes`.
         unsafe {
             let t0 = _mm256_unpacklo_epi32(r[0], r[1]);
             let t1 = _mm256_unpackhi_epi32(r[0], r[1]);

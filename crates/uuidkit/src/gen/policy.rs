@@ -791,25 +791,10 @@ impl Sequencer {
     /// the reading.
     #[inline]
     pub(crate) fn next_same_reading(&mut self, r: &Reading) -> Option<Issued> {
-        let bits = match self.counter {
-            Counter::Fixed { bits } | Counter::Sequential { bits } => bits,
-            Counter::None | Counter::Random { .. } => return None,
-        };
-        let last = self.last.as_mut()?;
-        // `step` with this reading: no regression, effective tick and nanoseconds unchanged,
-        // and the tick not past the last one, so it increments the counter.
-        if r.tick != last.reading_tick || r.nanos != last.reading_nanos || r.tick > last.tick {
-            return None;
-        }
-        let next = last.counter.checked_add(1)?;
-        if next >> bits != 0 {
-            return None;
-        }
-        last.counter = next;
-        last.issued += 1;
+        let (tick, counter, _) = self.issue_run(r, 1)?;
         Some(Issued {
-            tick: last.tick,
-            counter: next,
+            tick,
+            counter,
             reset: false,
         })
     }
@@ -824,6 +809,8 @@ impl Sequencer {
             Counter::None | Counter::Random { .. } => return None,
         };
         let last = self.last.as_mut()?;
+        // `step` with this reading: no regression, effective tick and nanoseconds unchanged,
+        // and the tick not past the last one, so it increments the counter.
         if r.tick != last.reading_tick || r.nanos != last.reading_nanos || r.tick > last.tick {
             return None;
         }
