@@ -888,6 +888,20 @@ fn configuration_errors_name_the_value_and_the_range() {
         .build_v2(FixedClock::new(t0()), SeqRandom::new(0))
         .unwrap_err()
         .is_config());
+    // The one setting counted in nanoseconds rather than bits.
+    assert_eq!(
+        DistributedLayout::new(48, 0, 16, 16)
+            .unwrap_err()
+            .to_string(),
+        "invalid generator configuration: v8 timestamp unit is 0 ns, allowed 1 to \
+         18446744073709551615"
+    );
+    assert_eq!(
+        DistributedLayout::new(48, 1_000_000, 16, 64)
+            .unwrap_err()
+            .to_string(),
+        "invalid generator configuration: v8 counter width is 64 bits, allowed 0 to 63"
+    );
 }
 
 #[test]

@@ -302,6 +302,23 @@ impl GenError {
         }
     }
 
+    /// `Ok` if `value` lies in `min..=max`, else the configuration error naming `what` (with
+    /// `unit` after the value: `" bits"`, `" ns"` or `""`): the one range check of every
+    /// generator setting.
+    pub(crate) fn check_range(
+        what: &'static str,
+        value: i128,
+        unit: &'static str,
+        min: i128,
+        max: i128,
+    ) -> Result<(), GenError> {
+        if value < min || value > max {
+            Err(GenError::config(what, value, unit, min, max))
+        } else {
+            Ok(())
+        }
+    }
+
     pub(crate) const fn time_range(
         layout: &'static str,
         at_nanos: i128,

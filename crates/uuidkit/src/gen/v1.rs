@@ -160,11 +160,8 @@ impl GregorianBuilder {
         seq_bits: u32,
         what: &'static str,
     ) -> Result<GregorianCore<C, R>, GenError> {
-        let max = (1u16 << seq_bits) - 1;
         if let Some(s) = self.clock_seq {
-            if s > max {
-                return Err(GenError::config(what, s as i128, "", 0, max as i128));
-            }
+            GenError::check_range(what, s.into(), "", 0, (1 << seq_bits) - 1)?;
         }
         Ok(GregorianCore::new(
             clock,

@@ -93,22 +93,12 @@ struct Layout {
 
 impl Layout {
     fn of(method: V7Method) -> Result<Layout, GenError> {
-        let check = |what, v: u8, min: u8, max: u8| {
-            if v < min || v > max {
-                Err(GenError::config(
-                    what,
-                    v as i128,
-                    " bits",
-                    min as i128,
-                    max as i128,
-                ))
-            } else {
-                Ok(v as u32)
-            }
+        let width = |what, v: u8, min, max| {
+            GenError::check_range(what, v.into(), " bits", min, max).map(|()| u32::from(v))
         };
         Ok(match method {
             V7Method::Counter { bits } => {
-                let bits = check("v7 counter width", bits, 12, 42)?;
+                let bits = width("v7 counter width", bits, 12, 42)?;
                 Layout {
                     frac_bits: 0,
                     counter: Counter::Fixed { bits },
@@ -116,7 +106,7 @@ impl Layout {
                 }
             }
             V7Method::MonotonicRandom { increment_bits } => {
-                let inc_bits = check("v7 monotonic random increment width", increment_bits, 1, 64)?;
+                let inc_bits = width("v7 monotonic random increment width", increment_bits, 1, 64)?;
                 Layout {
                     frac_bits: 0,
                     counter: Counter::Random { bits: 74, inc_bits },
@@ -127,8 +117,8 @@ impl Layout {
                 fraction_bits,
                 counter_bits,
             } => {
-                let f = check("v7 sub-millisecond fraction width", fraction_bits, 1, 12)?;
-                let c = check("v7 counter width", counter_bits, 0, 42)?;
+                let f = width("v7 sub-millisecond fraction width", fraction_bits, 1, 12)?;
+                let c = width("v7 counter width", counter_bits, 0, 42)?;
                 Layout {
                     frac_bits: f,
                     counter: if c == 0 {
