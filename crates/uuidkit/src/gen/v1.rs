@@ -377,7 +377,7 @@ impl<C: Clock, R: RandomSource> GregorianCore<C, R> {
 }
 
 macro_rules! gregorian_generator {
-    ($name:ident, $parts:ident, $doc:literal) => {
+    ($name:ident, $build:ident, $parts:ident, $doc:literal) => {
         #[doc = $doc]
         ///
         /// Build one with [`GregorianBuilder`], or [`new`](Self::new) for the defaults.
@@ -420,17 +420,11 @@ macro_rules! gregorian_generator {
             /// # Ok::<(), uuidkit::gen::GenError>(())
             /// ```
             pub fn new(clock: C, rng: R) -> Self {
-                $name {
-                    core: GregorianCore::new(
-                        clock,
-                        rng,
-                        GREGORIAN,
-                        Counter::None,
-                        14,
-                        None,
-                        None,
-                        &Policies::DEFAULT,
-                    ),
+                match GregorianBuilder::new().$build(clock, rng) {
+                    Ok(gen) => gen,
+                    // Without a clock sequence there is nothing to refuse (this function's
+                    // example runs it).
+                    Err(e) => unreachable!("the default builder failed: {e}"),
                 }
             }
 
@@ -592,6 +586,7 @@ macro_rules! gregorian_generator {
 
 gregorian_generator!(
     V1Generator,
+    build_v1,
     from_v1_parts,
     "A version 1 generator (RFC 9562 §5.1): Gregorian time, clock sequence and node.\n\n\
      ```\n\
@@ -605,6 +600,7 @@ gregorian_generator!(
 
 gregorian_generator!(
     V6Generator,
+    build_v6,
     from_v6_parts,
     "A version 6 generator (RFC 9562 §5.6): the v1 fields reordered so that UUIDs sort by \
      time.\n\n\

@@ -156,7 +156,8 @@ impl Layout {
 
     /// [`make`](Self::make) for the counters `first..first + slots.len()` at one tick: the
     /// same UUIDs from the same random bytes (10 per UUID, as `rand74` draws them), but drawn
-    /// in one request per chunk and packed in a loop with nothing else in it.
+    /// in one request per chunk and packed in a loop with nothing else in it. Only layouts
+    /// with random bits get here: the Method 2 counter (all 74 bits) never issues runs.
     fn make_run<R: RandomSource + ?Sized>(
         &self,
         tick: u64,
@@ -167,13 +168,6 @@ impl Layout {
         const CHUNK: usize = 64;
         let ms = tick >> self.frac_bits;
         let mut counter = first;
-        if self.random_bits == 0 {
-            for slot in slots.iter_mut() {
-                *slot = Uuid::from_v7_parts(ms, (counter >> 62) as u16, counter as u64);
-                counter += 1;
-            }
-            return;
-        }
         let frac = ((tick as u128) & mask128(self.frac_bits)) << (74 - self.frac_bits);
         let random_mask = mask128(self.random_bits);
         let mut bytes = [0u8; CHUNK * 10];
@@ -357,18 +351,10 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     /// # Ok::<(), uuidkit::gen::GenError>(())
     /// ```
     pub fn new(clock: C, rng: R) -> Self {
-        let layout = Layout {
-            frac_bits: 0,
-            counter: Counter::Fixed { bits: 42 },
-            random_bits: 32,
-        };
-        V7Generator {
-            driver: Driver::new(
-                Sequencer::new(layout.scale(), layout.counter, &Policies::DEFAULT),
-                clock,
-                rng,
-            ),
-            layout,
+        match V7Builder::new().build(clock, rng) {
+            Ok(gen) => gen,
+            // The default method is valid (this function's example runs it).
+            Err(e) => unreachable!("the default v7 builder failed: {e}"),
         }
     }
 
