@@ -51,7 +51,8 @@ impl<C: Clock, R: RandomSource> Driver<C, R> {
     }
 
     /// Fills `out` with increasing UUIDs from one clock reading (re-read only while waiting
-    /// under the Wait policy). On an error, the UUIDs before the failing one are written and
+    /// under the Wait policy), one step per slot: for layouts that count ticks, not a counter,
+    /// and so never issue runs. On an error, the UUIDs before the failing one are written and
     /// count as issued.
     pub(crate) fn fill_with(
         &mut self,
@@ -64,12 +65,7 @@ impl<C: Clock, R: RandomSource> Driver<C, R> {
         }
         let mut reading = self.seq.read(&self.clock)?;
         for slot in out.iter_mut() {
-            // The plain-counter increment is the batch's inner loop; it issues exactly what
-            // the general step would.
-            let i = match self.seq.next_same_reading(&reading) {
-                Some(i) => i,
-                None => self.seq.next(&self.clock, &mut reading, &mut self.rng)?,
-            };
+            let i = self.seq.next(&self.clock, &mut reading, &mut self.rng)?;
             *slot = make(i, &mut self.rng);
         }
         Ok(())
@@ -78,7 +74,7 @@ impl<C: Clock, R: RandomSource> Driver<C, R> {
     /// As [`fill_with`](Self::fill_with), but runs of consecutive counters within one clock
     /// reading go to `run` (tick, first counter, the slots, the random source) in one call, so
     /// that the layout can pack them in a tight loop; `make` handles every other step. Issues
-    /// exactly what `fill_with` issues.
+    /// exactly what one step per slot would issue.
     pub(crate) fn fill_runs(
         &mut self,
         out: &mut [Uuid],

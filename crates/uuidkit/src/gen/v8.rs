@@ -572,7 +572,19 @@ impl<C: Clock, R: RandomSource> DistributedGenerator<C, R> {
     /// ```
     pub fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
         let (layout, node_id) = (&self.layout, self.node_id);
-        self.driver
-            .fill_with(out, |i, rng| Self::make(layout, node_id, i, rng))
+        let make = |i, rng: &mut R| Self::make(layout, node_id, i, rng);
+        // A run of consecutive counters (no stepping of the state per UUID) is still packed
+        // one slot at a time, by the same `make`.
+        let run = |tick, first, slots: &mut [Uuid], rng: &mut R| {
+            for (k, slot) in (0u128..).zip(slots.iter_mut()) {
+                let i = Issued {
+                    tick,
+                    counter: first + k,
+                    reset: false,
+                };
+                *slot = make(i, rng);
+            }
+        };
+        self.driver.fill_runs(out, make, run)
     }
 }
