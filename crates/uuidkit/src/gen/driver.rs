@@ -2,8 +2,8 @@
 //! clock reading per call or batch, the [`Sequencer`] for ordering, overflow and regression,
 //! and then the layout's own packing of the issued (tick, counter) pair into a UUID.
 //!
-//! (v1, v2 and v6 have their own core in `v1.rs`: their fork and regression handling also
-//! changes the clock sequence and node.)
+//! v1, v2 and v6 wrap it in `GregorianCore` (`v1.rs`), whose fork and regression handling
+//! also renews the clock sequence and node.
 
 use super::policy::{GenError, Issued, Sequencer};
 use super::rng::fork_generation;
@@ -30,13 +30,16 @@ impl<C: Clock, R: RandomSource> Driver<C, R> {
     }
 
     /// In a forked child the parent's sequence must not go on (RFC 9562 §6.9): forget it, so
-    /// that the child starts afresh from its own clock reading and random counter seed.
-    pub(crate) fn check_fork(&mut self) {
+    /// that the child starts afresh from its own clock reading and random counter seed. Says
+    /// whether this is the first call since a fork, for state beyond the sequence to renew.
+    pub(crate) fn check_fork(&mut self) -> bool {
         let g = fork_generation();
-        if g != self.fork_gen {
-            self.fork_gen = g;
-            self.seq.forget();
+        if g == self.fork_gen {
+            return false;
         }
+        self.fork_gen = g;
+        self.seq.forget();
+        true
     }
 
     /// One UUID from a fresh clock reading, packed by `make`.

@@ -30,8 +30,9 @@
 //! # Ok::<(), uuidkit::gen::GenError>(())
 //! ```
 
+use super::driver::Driver;
 use super::policy::{policy_setters, Counter, Policies, Scale, Sequencer};
-use super::rng::{fork_generation, ThreadRng};
+use super::rng::ThreadRng;
 use super::{Clock, GenError, RandomSource, SystemClock};
 use crate::{Uuid, GREGORIAN_OFFSET_TICKS};
 
@@ -271,17 +272,15 @@ impl GregorianBuilder {
     }
 }
 
-/// The state shared by the v1, v2 and v6 generators.
+/// The state shared by the v1, v2 and v6 generators: the [`Driver`] of every counter-based
+/// generator, plus the clock sequence and node, which a fork or a regression reset renews.
 #[derive(Debug, Clone)]
 pub(crate) struct GregorianCore<C, R> {
-    pub(crate) seq: Sequencer,
-    pub(crate) clock: C,
-    pub(crate) rng: R,
+    pub(crate) driver: Driver<C, R>,
     pub(crate) clock_seq: u16,
     seq_bits: u32,
     pub(crate) node: [u8; 6],
     node_random: bool,
-    fork_gen: u64,
 }
 
 impl<C: Clock, R: RandomSource> GregorianCore<C, R> {
@@ -307,32 +306,26 @@ impl<C: Clock, R: RandomSource> GregorianCore<C, R> {
             None => (random_node(&mut rng), true),
         };
         GregorianCore {
-            seq: Sequencer::new(scale, counter, policies),
-            clock,
-            rng,
+            driver: Driver::new(Sequencer::new(scale, counter, policies), clock, rng),
             clock_seq,
             seq_bits,
             node,
             node_random,
-            fork_gen: fork_generation(),
         }
     }
 
     fn change_clock_seq(&mut self) {
-        self.clock_seq = new_clock_seq(&mut self.rng, self.seq_bits, self.clock_seq);
+        self.clock_seq = new_clock_seq(&mut self.driver.rng, self.seq_bits, self.clock_seq);
     }
 
     /// In a forked child the parent's clock sequence (and random node) must not go on: the
     /// parent keeps issuing from the same ticks.
     fn check_fork(&mut self) {
-        let g = fork_generation();
-        if g != self.fork_gen {
-            self.fork_gen = g;
+        if self.driver.check_fork() {
             self.change_clock_seq();
             if self.node_random {
-                self.node = random_node(&mut self.rng);
+                self.node = random_node(&mut self.driver.rng);
             }
-            self.seq.forget();
         }
     }
 
@@ -352,18 +345,13 @@ impl<C: Clock, R: RandomSource> GregorianCore<C, R> {
         make: impl Fn(u64, u128, u16, [u8; 6]) -> Uuid,
     ) -> Result<(), GenError> {
         self.check_fork();
-        if out.is_empty() {
-            return Ok(());
-        }
-        let mut reading = self.seq.read(&self.clock)?;
-        for slot in out.iter_mut() {
-            let i = self.seq.next(&self.clock, &mut reading, &mut self.rng)?;
+        let (seq_bits, node, clock_seq) = (self.seq_bits, self.node, &mut self.clock_seq);
+        self.driver.fill_with(out, |i, rng| {
             if i.reset {
-                self.change_clock_seq();
+                *clock_seq = new_clock_seq(rng, seq_bits, *clock_seq);
             }
-            *slot = make(i.tick, i.counter, self.clock_seq, self.node);
-        }
-        Ok(())
+            make(i.tick, i.counter, *clock_seq, node)
+        })
     }
 
     pub(crate) fn next_with(
@@ -540,7 +528,7 @@ macro_rules! gregorian_generator {
             /// # Ok::<(), uuidkit::gen::GenError>(())
             /// ```
             pub fn clock(&self) -> &C {
-                &self.core.clock
+                &self.core.driver.clock
             }
 
             /// The 60-bit timestamp of the last UUID, if any.
@@ -557,7 +545,7 @@ macro_rules! gregorian_generator {
             /// # Ok::<(), uuidkit::gen::GenError>(())
             /// ```
             pub fn last_ticks(&self) -> Option<u64> {
-                self.core.seq.last_tick()
+                self.core.driver.seq.last_tick()
             }
 
             /// Continues after UUIDs issued before with the same clock sequence and node,
@@ -578,7 +566,7 @@ macro_rules! gregorian_generator {
             /// ```
             pub fn resume_after(&mut self, ticks: u64) {
                 self.core.check_fork();
-                self.core.seq.resume(ticks, 0);
+                self.core.driver.seq.resume(ticks, 0);
             }
         }
     };
