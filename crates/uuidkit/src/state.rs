@@ -1917,16 +1917,13 @@ impl<C: Clock> DurableGenerator<C> {
         }
         match version {
             TimeVersion::V1 | TimeVersion::V6 => {
-                self.gen6
-                    .fill(out)
-                    .map_err(|e| StateError::gen(&self.file.path, e))?;
-                if version == TimeVersion::V1 {
-                    for u in out.iter_mut() {
-                        if let Some(v1) = u.to_v1() {
-                            *u = v1;
-                        }
-                    }
-                }
+                // One v1/v6 timeline: the v6 generator issues both layouts.
+                let r = if version == TimeVersion::V1 {
+                    self.gen6.fill_v1(out)
+                } else {
+                    self.gen6.fill(out)
+                };
+                r.map_err(|e| StateError::gen(&self.file.path, e))?;
                 let last = self.gen6.last_ticks();
                 self.cover(last, None)
             }

@@ -599,3 +599,39 @@ gregorian_generator!(
      # Ok::<(), uuidkit::gen::GenError>(())\n\
      ```"
 );
+
+impl<C: Clock, R: RandomSource> V6Generator<C, R> {
+    /// [`fill`](V6Generator::fill), but each UUID laid out as v1 (the same timestamp, clock
+    /// sequence and node): the durable generator issues v1 and v6 from one timeline.
+    pub(crate) fn fill_v1(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
+        self.core
+            .fill_with(out, |t, _, cs, node| Uuid::from_v1_parts(t, cs, node))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::{SeqRandom, StepClock};
+    use crate::Timestamp;
+
+    #[test]
+    fn fill_v1_is_fill_converted_to_v1() {
+        let at = Timestamp::from_unix_millis(1645557742000);
+        let clocks = [StepClock::new(at), StepClock::new(at)];
+        let mut v6 = V6Generator::new(&clocks[0], SeqRandom::new(9));
+        let mut v1 = V6Generator::new(&clocks[1], SeqRandom::new(9));
+        let mut seqs = Vec::new();
+        // A fill, then one after the clock went back an hour: a new clock sequence.
+        for _ in 0..2 {
+            let (mut a, mut b) = ([Uuid::NIL; 300], [Uuid::NIL; 300]);
+            v6.fill(&mut a).unwrap();
+            v1.fill_v1(&mut b).unwrap();
+            assert_eq!(a.map(|u| u.to_v1()), b.map(Some));
+            assert_eq!(b[0].version_num(), 1);
+            seqs.push(b[0].clock_seq());
+            clocks.iter().for_each(|c| c.step_back(3_600_000_000_000));
+        }
+        assert_ne!(seqs[0], seqs[1]);
+    }
+}
