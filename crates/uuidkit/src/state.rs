@@ -1338,8 +1338,6 @@ pub struct DurableGenerator<C: Clock = SystemClock> {
     clock: Arc<C>,
     gen6: V6Generator<SharedClock<C>, ThreadRng>,
     gen7: V7Generator<SharedClock<C>, ThreadRng>,
-    clock_seq: u16,
-    node: [u8; 6],
     /// The v1/v6 position issued before this run with the current clock sequence, if any.
     greg_floor: Option<u64>,
     /// The v7 position issued before this run, if any.
@@ -1598,8 +1596,6 @@ impl<C: Clock> DurableGenerator<C> {
             clock,
             gen6,
             gen7,
-            clock_seq,
-            node,
             greg_floor,
             v7_floor,
             durable_greg: None,
@@ -1688,8 +1684,8 @@ impl<C: Clock> DurableGenerator<C> {
             .min((1 << 48) - 1);
         State {
             gregorian_ticks: greg,
-            clock_seq: self.clock_seq,
-            node: self.node,
+            clock_seq: self.gen6.clock_seq(),
+            node: self.gen6.node(),
             v7_unix_ms: v7,
             v7_counter: None,
             clean: false,
@@ -1974,8 +1970,8 @@ impl<C: Clock> DurableGenerator<C> {
         self.wait_writer();
         self.write_now(State {
             gregorian_ticks: greg,
-            clock_seq: self.clock_seq,
-            node: self.node,
+            clock_seq: self.gen6.clock_seq(),
+            node: self.gen6.node(),
             v7_unix_ms: v7_ms,
             v7_counter,
             clean: true,
@@ -2145,7 +2141,7 @@ impl<C: Clock> DurableGenerator<C> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn clock_seq(&self) -> u16 {
-        self.clock_seq
+        self.gen6.clock_seq()
     }
 
     /// The v1/v6 node in use.
@@ -2164,7 +2160,7 @@ impl<C: Clock> DurableGenerator<C> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn node(&self) -> [u8; 6] {
-        self.node
+        self.gen6.node()
     }
 
     /// Whether strict safety is on.
