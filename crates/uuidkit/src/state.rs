@@ -78,7 +78,7 @@ use std::time::{Duration, Instant};
 use sha2::{Digest, Sha256};
 
 use crate::gen::{
-    fork_generation, Clock, GenError, GregorianBuilder, SystemClock, ThreadRng, V6Generator,
+    fork_generation, v1, Clock, GenError, GregorianBuilder, SystemClock, ThreadRng, V6Generator,
     V7Builder, V7Generator,
 };
 use crate::{Timestamp, Uuid};
@@ -1487,19 +1487,10 @@ impl<C: Clock> DurableGenerator<C> {
         let now_ticks = now.gregorian_ticks().unwrap_or(0);
         let now_ms = now.unix_millis().unwrap_or(0);
         let mut rng = ThreadRng;
-        let random_node = |rng: &mut ThreadRng| {
-            let mut n = [0u8; 6];
-            n.copy_from_slice(&crate::gen::RandomSource::next_u64(rng).to_be_bytes()[..6]);
-            n[0] |= 0x01; // multicast bit: cannot clash with an IEEE 802 address (RFC 9562 §6.10)
-            n
-        };
-        let random_seq =
-            |rng: &mut ThreadRng| crate::gen::RandomSource::next_u64(rng) as u16 & CLOCK_SEQ_MASK;
-
         let (clock_seq, node, greg_floor, v7_floor, writes) = match stored {
             None => (
-                random_seq(&mut rng),
-                opts.node.unwrap_or_else(|| random_node(&mut rng)),
+                v1::random_clock_seq(&mut rng, 14),
+                opts.node.unwrap_or_else(|| v1::random_node(&mut rng)),
                 None,
                 None,
                 0,
@@ -1507,10 +1498,7 @@ impl<C: Clock> DurableGenerator<C> {
             Some(s) => {
                 let node = opts.node.unwrap_or(s.node);
                 let (seq, floor) = if node != s.node {
-                    let mut seq = random_seq(&mut rng);
-                    if seq == s.clock_seq {
-                        seq = (seq + 1) & CLOCK_SEQ_MASK;
-                    }
+                    let seq = v1::new_clock_seq(&mut rng, 14, s.clock_seq);
                     warnings.push(StateWarning::new(
                         WarningKind::NodeChanged,
                         format!(

@@ -56,10 +56,15 @@ pub(crate) fn random_node<R: RandomSource + ?Sized>(rng: &mut R) -> [u8; 6] {
     node
 }
 
+/// A random clock sequence of `bits` bits.
+pub(crate) fn random_clock_seq<R: RandomSource + ?Sized>(rng: &mut R, bits: u32) -> u16 {
+    rng.next_u64() as u16 & ((1u32 << bits) - 1) as u16
+}
+
 /// A random clock sequence of `bits` bits different from `old`.
 pub(crate) fn new_clock_seq<R: RandomSource + ?Sized>(rng: &mut R, bits: u32, old: u16) -> u16 {
     let mask = ((1u32 << bits) - 1) as u16;
-    let seq = rng.next_u64() as u16 & mask;
+    let seq = random_clock_seq(rng, bits);
     if seq == old {
         // A changed sequence is the point; stepping by one is as unpredictable as the draw.
         seq.wrapping_add(1) & mask
@@ -296,10 +301,9 @@ impl<C: Clock, R: RandomSource> GregorianCore<C, R> {
         clock_seq: Option<u16>,
         policies: &Policies,
     ) -> Self {
-        let mask = ((1u32 << seq_bits) - 1) as u16;
         let clock_seq = match clock_seq {
-            Some(s) => s & mask,
-            None => rng.next_u64() as u16 & mask,
+            Some(s) => s & ((1u32 << seq_bits) - 1) as u16,
+            None => random_clock_seq(&mut rng, seq_bits),
         };
         let (node, node_random) = match node {
             Some(n) => (n, false),
