@@ -69,15 +69,8 @@ fn main() -> ExitCode {
         Some("clocks") => {
             let n = arg(&args, 1, 10_000_000);
             let mut ok = true;
-            for clock in [ClockKind::Frozen, ClockKind::Stepped, ClockKind::Jitter] {
-                for gen in [
-                    GenKind::V7Counter42,
-                    GenKind::V7Counter12,
-                    GenKind::V7Monotonic,
-                    GenKind::V7SubMillis,
-                    GenKind::V6,
-                    GenKind::V1,
-                ] {
+            for clock in ClockKind::ALL {
+                for gen in GenKind::ALL {
                     let t = Instant::now();
                     let r = clock_run(clock, gen, n, 42);
                     println!(

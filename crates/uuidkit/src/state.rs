@@ -78,7 +78,7 @@ use std::time::{Duration, Instant};
 use sha2::{Digest, Sha256};
 
 use crate::gen::{
-    fork_generation, Clock, GenError, GregorianBuilder, SystemClock, ThreadRng, V6Generator,
+    fork_generation, v1, Clock, GenError, GregorianBuilder, SystemClock, ThreadRng, V6Generator,
     V7Builder, V7Generator,
 };
 use crate::{Timestamp, Uuid};
@@ -1338,8 +1338,6 @@ pub struct DurableGenerator<C: Clock = SystemClock> {
     clock: Arc<C>,
     gen6: V6Generator<SharedClock<C>, ThreadRng>,
     gen7: V7Generator<SharedClock<C>, ThreadRng>,
-    clock_seq: u16,
-    node: [u8; 6],
     /// The v1/v6 position issued before this run with the current clock sequence, if any.
     greg_floor: Option<u64>,
     /// The v7 position issued before this run, if any.
@@ -1489,19 +1487,10 @@ impl<C: Clock> DurableGenerator<C> {
         let now_ticks = now.gregorian_ticks().unwrap_or(0);
         let now_ms = now.unix_millis().unwrap_or(0);
         let mut rng = ThreadRng;
-        let random_node = |rng: &mut ThreadRng| {
-            let mut n = [0u8; 6];
-            n.copy_from_slice(&crate::gen::RandomSource::next_u64(rng).to_be_bytes()[..6]);
-            n[0] |= 0x01; // multicast bit: cannot clash with an IEEE 802 address (RFC 9562 §6.10)
-            n
-        };
-        let random_seq =
-            |rng: &mut ThreadRng| crate::gen::RandomSource::next_u64(rng) as u16 & CLOCK_SEQ_MASK;
-
         let (clock_seq, node, greg_floor, v7_floor, writes) = match stored {
             None => (
-                random_seq(&mut rng),
-                opts.node.unwrap_or_else(|| random_node(&mut rng)),
+                v1::random_clock_seq(&mut rng, 14),
+                opts.node.unwrap_or_else(|| v1::random_node(&mut rng)),
                 None,
                 None,
                 0,
@@ -1509,10 +1498,7 @@ impl<C: Clock> DurableGenerator<C> {
             Some(s) => {
                 let node = opts.node.unwrap_or(s.node);
                 let (seq, floor) = if node != s.node {
-                    let mut seq = random_seq(&mut rng);
-                    if seq == s.clock_seq {
-                        seq = (seq + 1) & CLOCK_SEQ_MASK;
-                    }
+                    let seq = v1::new_clock_seq(&mut rng, 14, s.clock_seq);
                     warnings.push(StateWarning::new(
                         WarningKind::NodeChanged,
                         format!(
@@ -1598,8 +1584,6 @@ impl<C: Clock> DurableGenerator<C> {
             clock,
             gen6,
             gen7,
-            clock_seq,
-            node,
             greg_floor,
             v7_floor,
             durable_greg: None,
@@ -1688,8 +1672,8 @@ impl<C: Clock> DurableGenerator<C> {
             .min((1 << 48) - 1);
         State {
             gregorian_ticks: greg,
-            clock_seq: self.clock_seq,
-            node: self.node,
+            clock_seq: self.gen6.clock_seq(),
+            node: self.gen6.node(),
             v7_unix_ms: v7,
             v7_counter: None,
             clean: false,
@@ -1917,16 +1901,13 @@ impl<C: Clock> DurableGenerator<C> {
         }
         match version {
             TimeVersion::V1 | TimeVersion::V6 => {
-                self.gen6
-                    .fill(out)
-                    .map_err(|e| StateError::gen(&self.file.path, e))?;
-                if version == TimeVersion::V1 {
-                    for u in out.iter_mut() {
-                        if let Some(v1) = u.to_v1() {
-                            *u = v1;
-                        }
-                    }
-                }
+                // One v1/v6 timeline: the v6 generator issues both layouts.
+                let r = if version == TimeVersion::V1 {
+                    self.gen6.fill_v1(out)
+                } else {
+                    self.gen6.fill(out)
+                };
+                r.map_err(|e| StateError::gen(&self.file.path, e))?;
                 let last = self.gen6.last_ticks();
                 self.cover(last, None)
             }
@@ -1977,8 +1958,8 @@ impl<C: Clock> DurableGenerator<C> {
         self.wait_writer();
         self.write_now(State {
             gregorian_ticks: greg,
-            clock_seq: self.clock_seq,
-            node: self.node,
+            clock_seq: self.gen6.clock_seq(),
+            node: self.gen6.node(),
             v7_unix_ms: v7_ms,
             v7_counter,
             clean: true,
@@ -2148,7 +2129,7 @@ impl<C: Clock> DurableGenerator<C> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn clock_seq(&self) -> u16 {
-        self.clock_seq
+        self.gen6.clock_seq()
     }
 
     /// The v1/v6 node in use.
@@ -2167,7 +2148,7 @@ impl<C: Clock> DurableGenerator<C> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn node(&self) -> [u8; 6] {
-        self.node
+        self.gen6.node()
     }
 
     /// Whether strict safety is on.

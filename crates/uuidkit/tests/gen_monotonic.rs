@@ -552,6 +552,55 @@ fn fill_issues_what_successive_next_calls_issue() {
     }
 }
 
+/// The same for the other generators with a batch path: v1 and v6 (a tick per UUID), the B.1
+/// v8 layout, and distributed v8 layouts whose counter runs out every few UUIDs on a frozen
+/// clock (Advance moves the tick on), with and without random bits.
+#[test]
+fn other_fills_issue_what_successive_next_calls_issue() {
+    macro_rules! compare {
+        ($what:expr, $build:expr) => {{
+            let build = $build;
+            let (mut one, mut many) = (build(), build());
+            let (mut singles, mut batched) = (Vec::new(), Vec::new());
+            for size in [1usize, 7, 64, 65, 1000, 4096] {
+                for _ in 0..size + 1 {
+                    singles.push(one.next().unwrap());
+                }
+                let mut batch = vec![Uuid::NIL; size];
+                many.fill(&mut batch).unwrap();
+                batched.extend_from_slice(&batch);
+                batched.push(many.next().unwrap());
+            }
+            assert_eq!(singles.len(), batched.len());
+            if let Some(i) = (0..singles.len()).find(|&i| singles[i] != batched[i]) {
+                panic!(
+                    "{}: UUID {i} differs: next {} fill {}",
+                    $what, singles[i], batched[i]
+                );
+            }
+        }};
+    }
+    let clock = FixedClock::new(t0());
+    compare!("v1", || V1Generator::new(clock, SeqRandom::new(1)));
+    compare!("v6", || V6Generator::new(clock, SeqRandom::new(2)));
+    compare!("v8 B.1", || V8TimeGenerator::new(clock, SeqRandom::new(3)));
+    let layouts = [
+        (48, 1_000_000, 16, 4),
+        (48, 1_000_000, 10, 12),
+        (40, 1_000_000_000, 8, 0),
+        (63, 1, 55, 4), // no random bits
+    ];
+    for (i, (t, unit, node, counter)) in layouts.into_iter().enumerate() {
+        let layout = DistributedLayout::new(t, unit, node, counter).unwrap();
+        compare!(format!("v8 {layout:?}"), || {
+            DistributedBuilder::new(layout)
+                .node_id(5)
+                .build(clock, SeqRandom::new(10 + i as u64))
+                .unwrap()
+        });
+    }
+}
+
 #[test]
 fn fill_stops_at_the_error_with_the_earlier_uuids_written() {
     let mut gen = V7Builder::new()
@@ -888,6 +937,20 @@ fn configuration_errors_name_the_value_and_the_range() {
         .build_v2(FixedClock::new(t0()), SeqRandom::new(0))
         .unwrap_err()
         .is_config());
+    // The one setting counted in nanoseconds rather than bits.
+    assert_eq!(
+        DistributedLayout::new(48, 0, 16, 16)
+            .unwrap_err()
+            .to_string(),
+        "invalid generator configuration: v8 timestamp unit is 0 ns, allowed 1 to \
+         18446744073709551615"
+    );
+    assert_eq!(
+        DistributedLayout::new(48, 1_000_000, 16, 64)
+            .unwrap_err()
+            .to_string(),
+        "invalid generator configuration: v8 counter width is 64 bits, allowed 0 to 63"
+    );
 }
 
 #[test]

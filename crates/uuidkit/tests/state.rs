@@ -611,11 +611,15 @@ fn a_forked_child_never_writes_the_parents_state() {
     let pid = unsafe { libc::fork() };
     if pid == 0 {
         let r = g.next(TimeVersion::V1);
-        let mut msg = [0u8; 17];
+        // The UUID, whether it is volatile, and the clock sequence and node the child's
+        // generator reports after issuing it.
+        let mut msg = [0u8; 25];
         if let Ok((u, s)) = r {
             msg[..16].copy_from_slice(u.as_bytes());
             msg[16] = u8::from(s == Safety::Volatile);
         }
+        msg[17..19].copy_from_slice(&g.clock_seq().to_be_bytes());
+        msg[19..].copy_from_slice(&g.node());
         let _ = g.flush(); // must not write
                            // SAFETY: the pipe's write end; `msg` is live.
         unsafe { libc::write(fds[1], msg.as_ptr().cast(), msg.len()) };
@@ -631,10 +635,21 @@ fn a_forked_child_never_writes_the_parents_state() {
     let mut status = 0;
     // SAFETY: waits for our child.
     unsafe { libc::waitpid(pid, &mut status, 0) };
-    assert_eq!(msg.len(), 17);
+    assert_eq!(msg.len(), 25);
     assert_eq!(msg[16], 1, "the child's UUIDs are volatile");
     let child_v1 = Uuid::from_bytes(msg[..16].try_into().unwrap());
     assert_ne!(child_v1.clock_seq(), parent_v1.clock_seq());
+    // The child's accessors report what its UUIDs carry, not the parent's values.
+    let child_seq = u16::from_be_bytes([msg[17], msg[18]]);
+    assert_eq!(child_v1.clock_seq(), Some(child_seq));
+    assert_eq!(
+        child_v1.node().map(|n| n.to_vec()),
+        Some(msg[19..].to_vec())
+    );
+    assert_eq!(
+        (g.clock_seq(), g.node()),
+        (parent_v1.clock_seq().unwrap(), parent_v1.node().unwrap())
+    );
     assert_eq!(fs::read(&p).unwrap(), before, "the child wrote the state");
     assert_eq!(g.next(TimeVersion::V1).unwrap().1, Safety::Durable);
 }

@@ -36,15 +36,8 @@ fn v7_across_forked_processes_and_threads_then_every_clock() {
     );
     assert_eq!(dups, 0, "duplicates among {records} v7 UUIDs");
 
-    for clock in [ClockKind::Frozen, ClockKind::Stepped, ClockKind::Jitter] {
-        for gen in [
-            GenKind::V7Counter42,
-            GenKind::V7Counter12,
-            GenKind::V7Monotonic,
-            GenKind::V7SubMillis,
-            GenKind::V6,
-            GenKind::V1,
-        ] {
+    for clock in ClockKind::ALL {
+        for gen in GenKind::ALL {
             let n = 20_000 * scale();
             let r = clock_run(clock, gen, n, 7);
             assert!(r.generated >= n, "{clock:?} {gen:?}: {r:?}");

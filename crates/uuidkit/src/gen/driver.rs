@@ -2,8 +2,8 @@
 //! clock reading per call or batch, the [`Sequencer`] for ordering, overflow and regression,
 //! and then the layout's own packing of the issued (tick, counter) pair into a UUID.
 //!
-//! (v1, v2 and v6 have their own core in `v1.rs`: their fork and regression handling also
-//! changes the clock sequence and node.)
+//! v1, v2 and v6 wrap it in `GregorianCore` (`v1.rs`), whose fork and regression handling
+//! also renews the clock sequence and node.
 
 use super::policy::{GenError, Issued, Sequencer};
 use super::rng::fork_generation;
@@ -30,13 +30,16 @@ impl<C: Clock, R: RandomSource> Driver<C, R> {
     }
 
     /// In a forked child the parent's sequence must not go on (RFC 9562 §6.9): forget it, so
-    /// that the child starts afresh from its own clock reading and random counter seed.
-    pub(crate) fn check_fork(&mut self) {
+    /// that the child starts afresh from its own clock reading and random counter seed. Says
+    /// whether this is the first call since a fork, for state beyond the sequence to renew.
+    pub(crate) fn check_fork(&mut self) -> bool {
         let g = fork_generation();
-        if g != self.fork_gen {
-            self.fork_gen = g;
-            self.seq.forget();
+        if g == self.fork_gen {
+            return false;
         }
+        self.fork_gen = g;
+        self.seq.forget();
+        true
     }
 
     /// One UUID from a fresh clock reading, packed by `make`.
@@ -51,7 +54,8 @@ impl<C: Clock, R: RandomSource> Driver<C, R> {
     }
 
     /// Fills `out` with increasing UUIDs from one clock reading (re-read only while waiting
-    /// under the Wait policy). On an error, the UUIDs before the failing one are written and
+    /// under the Wait policy), one step per slot: for layouts that count ticks, not a counter,
+    /// and so never issue runs. On an error, the UUIDs before the failing one are written and
     /// count as issued.
     pub(crate) fn fill_with(
         &mut self,
@@ -64,12 +68,7 @@ impl<C: Clock, R: RandomSource> Driver<C, R> {
         }
         let mut reading = self.seq.read(&self.clock)?;
         for slot in out.iter_mut() {
-            // The plain-counter increment is the batch's inner loop; it issues exactly what
-            // the general step would.
-            let i = match self.seq.next_same_reading(&reading) {
-                Some(i) => i,
-                None => self.seq.next(&self.clock, &mut reading, &mut self.rng)?,
-            };
+            let i = self.seq.next(&self.clock, &mut reading, &mut self.rng)?;
             *slot = make(i, &mut self.rng);
         }
         Ok(())
@@ -78,7 +77,7 @@ impl<C: Clock, R: RandomSource> Driver<C, R> {
     /// As [`fill_with`](Self::fill_with), but runs of consecutive counters within one clock
     /// reading go to `run` (tick, first counter, the slots, the random source) in one call, so
     /// that the layout can pack them in a tight loop; `make` handles every other step. Issues
-    /// exactly what `fill_with` issues.
+    /// exactly what one step per slot would issue.
     pub(crate) fn fill_runs(
         &mut self,
         out: &mut [Uuid],

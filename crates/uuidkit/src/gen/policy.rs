@@ -302,6 +302,23 @@ impl GenError {
         }
     }
 
+    /// `Ok` if `value` lies in `min..=max`, else the configuration error naming `what` (with
+    /// `unit` after the value: `" bits"`, `" ns"` or `""`): the one range check of every
+    /// generator setting.
+    pub(crate) fn check_range(
+        what: &'static str,
+        value: i128,
+        unit: &'static str,
+        min: i128,
+        max: i128,
+    ) -> Result<(), GenError> {
+        if value < min || value > max {
+            Err(GenError::config(what, value, unit, min, max))
+        } else {
+            Ok(())
+        }
+    }
+
     pub(crate) const fn time_range(
         layout: &'static str,
         at_nanos: i128,
@@ -782,27 +799,13 @@ impl Sequencer {
         })
     }
 
-    /// The next pair for the same reading as the previous call, when that is a plain
-    /// increment of a counter that draws no randomness: exactly what [`Sequencer::step`]
-    /// would issue and record then, without its general checks. `None` means: take the
-    /// general path (a new reading, a random or exhausted counter, nothing issued yet).
-    ///
-    /// This is the inner loop of a batch (`fill`), where every UUID after the first shares
-    /// the reading.
-    #[inline]
-    pub(crate) fn next_same_reading(&mut self, r: &Reading) -> Option<Issued> {
-        let (tick, counter, _) = self.issue_run(r, 1)?;
-        Some(Issued {
-            tick,
-            counter,
-            reset: false,
-        })
-    }
-
-    /// Up to `max` pairs at once, as `max` calls of [`next_same_reading`](Self::next_same_reading)
-    /// would issue them: the tick, the first counter and how many (at least 1; `None` where
-    /// that method would give `None`). The counters are `first..first + n`, all in range. The
-    /// batch loops use it to pack a run of UUIDs without stepping the state for each.
+    /// Up to `max` pairs for the same reading as the previous call, when each is a plain
+    /// increment of a counter that draws no randomness: exactly what `max` calls of
+    /// [`step`](Self::step) would issue and record, without its general checks. Returns the
+    /// tick, the first counter and how many (at least 1); the counters are `first..first + n`,
+    /// all in range. `None` means: take the general path (a new reading, a random or exhausted
+    /// counter, nothing issued yet). The batch loops use it to pack a run of UUIDs without
+    /// stepping the state for each.
     pub(crate) fn issue_run(&mut self, r: &Reading, max: usize) -> Option<(u64, u128, usize)> {
         let bits = match self.counter {
             Counter::Fixed { bits } | Counter::Sequential { bits } => bits,

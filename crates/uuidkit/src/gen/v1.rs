@@ -30,8 +30,9 @@
 //! # Ok::<(), uuidkit::gen::GenError>(())
 //! ```
 
+use super::driver::Driver;
 use super::policy::{policy_setters, Counter, Policies, Scale, Sequencer};
-use super::rng::{fork_generation, ThreadRng};
+use super::rng::ThreadRng;
 use super::{Clock, GenError, RandomSource, SystemClock};
 use crate::{Uuid, GREGORIAN_OFFSET_TICKS};
 
@@ -55,10 +56,15 @@ pub(crate) fn random_node<R: RandomSource + ?Sized>(rng: &mut R) -> [u8; 6] {
     node
 }
 
+/// A random clock sequence of `bits` bits.
+pub(crate) fn random_clock_seq<R: RandomSource + ?Sized>(rng: &mut R, bits: u32) -> u16 {
+    rng.next_u64() as u16 & ((1u32 << bits) - 1) as u16
+}
+
 /// A random clock sequence of `bits` bits different from `old`.
 pub(crate) fn new_clock_seq<R: RandomSource + ?Sized>(rng: &mut R, bits: u32, old: u16) -> u16 {
     let mask = ((1u32 << bits) - 1) as u16;
-    let seq = rng.next_u64() as u16 & mask;
+    let seq = random_clock_seq(rng, bits);
     if seq == old {
         // A changed sequence is the point; stepping by one is as unpredictable as the draw.
         seq.wrapping_add(1) & mask
@@ -160,11 +166,8 @@ impl GregorianBuilder {
         seq_bits: u32,
         what: &'static str,
     ) -> Result<GregorianCore<C, R>, GenError> {
-        let max = (1u16 << seq_bits) - 1;
         if let Some(s) = self.clock_seq {
-            if s > max {
-                return Err(GenError::config(what, s as i128, "", 0, max as i128));
-            }
+            GenError::check_range(what, s.into(), "", 0, (1 << seq_bits) - 1)?;
         }
         Ok(GregorianCore::new(
             clock,
@@ -274,17 +277,15 @@ impl GregorianBuilder {
     }
 }
 
-/// The state shared by the v1, v2 and v6 generators.
+/// The state shared by the v1, v2 and v6 generators: the [`Driver`] of every counter-based
+/// generator, plus the clock sequence and node, which a fork or a regression reset renews.
 #[derive(Debug, Clone)]
 pub(crate) struct GregorianCore<C, R> {
-    pub(crate) seq: Sequencer,
-    pub(crate) clock: C,
-    pub(crate) rng: R,
+    pub(crate) driver: Driver<C, R>,
     pub(crate) clock_seq: u16,
     seq_bits: u32,
     pub(crate) node: [u8; 6],
     node_random: bool,
-    fork_gen: u64,
 }
 
 impl<C: Clock, R: RandomSource> GregorianCore<C, R> {
@@ -300,42 +301,35 @@ impl<C: Clock, R: RandomSource> GregorianCore<C, R> {
         clock_seq: Option<u16>,
         policies: &Policies,
     ) -> Self {
-        let mask = ((1u32 << seq_bits) - 1) as u16;
         let clock_seq = match clock_seq {
-            Some(s) => s & mask,
-            None => rng.next_u64() as u16 & mask,
+            Some(s) => s & ((1u32 << seq_bits) - 1) as u16,
+            None => random_clock_seq(&mut rng, seq_bits),
         };
         let (node, node_random) = match node {
             Some(n) => (n, false),
             None => (random_node(&mut rng), true),
         };
         GregorianCore {
-            seq: Sequencer::new(scale, counter, policies),
-            clock,
-            rng,
+            driver: Driver::new(Sequencer::new(scale, counter, policies), clock, rng),
             clock_seq,
             seq_bits,
             node,
             node_random,
-            fork_gen: fork_generation(),
         }
     }
 
     fn change_clock_seq(&mut self) {
-        self.clock_seq = new_clock_seq(&mut self.rng, self.seq_bits, self.clock_seq);
+        self.clock_seq = new_clock_seq(&mut self.driver.rng, self.seq_bits, self.clock_seq);
     }
 
     /// In a forked child the parent's clock sequence (and random node) must not go on: the
     /// parent keeps issuing from the same ticks.
     fn check_fork(&mut self) {
-        let g = fork_generation();
-        if g != self.fork_gen {
-            self.fork_gen = g;
+        if self.driver.check_fork() {
             self.change_clock_seq();
             if self.node_random {
-                self.node = random_node(&mut self.rng);
+                self.node = random_node(&mut self.driver.rng);
             }
-            self.seq.forget();
         }
     }
 
@@ -355,18 +349,13 @@ impl<C: Clock, R: RandomSource> GregorianCore<C, R> {
         make: impl Fn(u64, u128, u16, [u8; 6]) -> Uuid,
     ) -> Result<(), GenError> {
         self.check_fork();
-        if out.is_empty() {
-            return Ok(());
-        }
-        let mut reading = self.seq.read(&self.clock)?;
-        for slot in out.iter_mut() {
-            let i = self.seq.next(&self.clock, &mut reading, &mut self.rng)?;
+        let (seq_bits, node, clock_seq) = (self.seq_bits, self.node, &mut self.clock_seq);
+        self.driver.fill_with(out, |i, rng| {
             if i.reset {
-                self.change_clock_seq();
+                *clock_seq = new_clock_seq(rng, seq_bits, *clock_seq);
             }
-            *slot = make(i.tick, i.counter, self.clock_seq, self.node);
-        }
-        Ok(())
+            make(i.tick, i.counter, *clock_seq, node)
+        })
     }
 
     pub(crate) fn next_with(
@@ -380,7 +369,7 @@ impl<C: Clock, R: RandomSource> GregorianCore<C, R> {
 }
 
 macro_rules! gregorian_generator {
-    ($name:ident, $parts:ident, $doc:literal) => {
+    ($name:ident, $build:ident, $parts:ident, $doc:literal) => {
         #[doc = $doc]
         ///
         /// Build one with [`GregorianBuilder`], or [`new`](Self::new) for the defaults.
@@ -423,17 +412,11 @@ macro_rules! gregorian_generator {
             /// # Ok::<(), uuidkit::gen::GenError>(())
             /// ```
             pub fn new(clock: C, rng: R) -> Self {
-                $name {
-                    core: GregorianCore::new(
-                        clock,
-                        rng,
-                        GREGORIAN,
-                        Counter::None,
-                        14,
-                        None,
-                        None,
-                        &Policies::DEFAULT,
-                    ),
+                match GregorianBuilder::new().$build(clock, rng) {
+                    Ok(gen) => gen,
+                    // Without a clock sequence there is nothing to refuse (this function's
+                    // example runs it).
+                    Err(e) => unreachable!("the default builder failed: {e}"),
                 }
             }
 
@@ -549,7 +532,7 @@ macro_rules! gregorian_generator {
             /// # Ok::<(), uuidkit::gen::GenError>(())
             /// ```
             pub fn clock(&self) -> &C {
-                &self.core.clock
+                &self.core.driver.clock
             }
 
             /// The 60-bit timestamp of the last UUID, if any.
@@ -566,7 +549,7 @@ macro_rules! gregorian_generator {
             /// # Ok::<(), uuidkit::gen::GenError>(())
             /// ```
             pub fn last_ticks(&self) -> Option<u64> {
-                self.core.seq.last_tick()
+                self.core.driver.seq.last_tick()
             }
 
             /// Continues after UUIDs issued before with the same clock sequence and node,
@@ -587,7 +570,7 @@ macro_rules! gregorian_generator {
             /// ```
             pub fn resume_after(&mut self, ticks: u64) {
                 self.core.check_fork();
-                self.core.seq.resume(ticks, 0);
+                self.core.driver.seq.resume(ticks, 0);
             }
         }
     };
@@ -595,6 +578,7 @@ macro_rules! gregorian_generator {
 
 gregorian_generator!(
     V1Generator,
+    build_v1,
     from_v1_parts,
     "A version 1 generator (RFC 9562 §5.1): Gregorian time, clock sequence and node.\n\n\
      ```\n\
@@ -608,6 +592,7 @@ gregorian_generator!(
 
 gregorian_generator!(
     V6Generator,
+    build_v6,
     from_v6_parts,
     "A version 6 generator (RFC 9562 §5.6): the v1 fields reordered so that UUIDs sort by \
      time.\n\n\
@@ -618,3 +603,39 @@ gregorian_generator!(
      # Ok::<(), uuidkit::gen::GenError>(())\n\
      ```"
 );
+
+impl<C: Clock, R: RandomSource> V6Generator<C, R> {
+    /// [`fill`](V6Generator::fill), but each UUID laid out as v1 (the same timestamp, clock
+    /// sequence and node): the durable generator issues v1 and v6 from one timeline.
+    pub(crate) fn fill_v1(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
+        self.core
+            .fill_with(out, |t, _, cs, node| Uuid::from_v1_parts(t, cs, node))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::{SeqRandom, StepClock};
+    use crate::Timestamp;
+
+    #[test]
+    fn fill_v1_is_fill_converted_to_v1() {
+        let at = Timestamp::from_unix_millis(1645557742000);
+        let clocks = [StepClock::new(at), StepClock::new(at)];
+        let mut v6 = V6Generator::new(&clocks[0], SeqRandom::new(9));
+        let mut v1 = V6Generator::new(&clocks[1], SeqRandom::new(9));
+        let mut seqs = Vec::new();
+        // A fill, then one after the clock went back an hour: a new clock sequence.
+        for _ in 0..2 {
+            let (mut a, mut b) = ([Uuid::NIL; 300], [Uuid::NIL; 300]);
+            v6.fill(&mut a).unwrap();
+            v1.fill_v1(&mut b).unwrap();
+            assert_eq!(a.map(|u| u.to_v1()), b.map(Some));
+            assert_eq!(b[0].version_num(), 1);
+            seqs.push(b[0].clock_seq());
+            clocks.iter().for_each(|c| c.step_back(3_600_000_000_000));
+        }
+        assert_ne!(seqs[0], seqs[1]);
+    }
+}

@@ -85,17 +85,11 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
     /// # Ok::<(), uuidkit::gen::GenError>(())
     /// ```
     pub fn new(clock: C, rng: R) -> Self {
-        V2Generator {
-            core: GregorianCore::new(
-                clock,
-                rng,
-                COARSE,
-                super::policy::Counter::Sequential { bits: 6 },
-                6,
-                None,
-                None,
-                &super::policy::Policies::DEFAULT,
-            ),
+        match super::GregorianBuilder::new().build_v2(clock, rng) {
+            Ok(gen) => gen,
+            // Without a clock sequence there is nothing to refuse (this function's example
+            // runs it).
+            Err(e) => unreachable!("the default builder failed: {e}"),
         }
     }
 

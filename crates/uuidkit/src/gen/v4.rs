@@ -21,17 +21,7 @@ use crate::Uuid;
 /// ```
 #[inline]
 pub fn v4() -> Uuid {
-    from_random(with_thread_rng(|rng| rng.next_16()))
-}
-
-/// [`Uuid::new_v4_from_bytes`] on whole words: the same UUID, but the byte-wise version and
-/// variant edits compile to a byte shuffle through the stack, which costs as much as the rest
-/// of a v4 together.
-#[inline(always)]
-fn from_random(b: [u8; 16]) -> Uuid {
-    const CLEAR: u128 = !((0xf << 76) | (0x3 << 62));
-    const SET: u128 = (0x4 << 76) | (0x2 << 62);
-    Uuid::from_u128((u128::from_be_bytes(b) & CLEAR) | SET)
+    Uuid::new_v4_from_bytes(with_thread_rng(|rng| rng.next_16()))
 }
 
 /// A version 4 UUID from 16 bytes of `rng`.
@@ -58,25 +48,7 @@ pub fn v4_from<R: RandomSource + ?Sized>(rng: &mut R) -> Uuid {
 pub fn fill_v4(out: &mut [Uuid]) {
     with_thread_rng(|rng| {
         for u in out.iter_mut() {
-            *u = from_random(rng.next_16());
+            *u = Uuid::new_v4_from_bytes(rng.next_16());
         }
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::gen::rng::SeqRandom;
-
-    #[test]
-    fn word_form_matches_the_byte_form() {
-        let mut rng = SeqRandom::new(1);
-        for _ in 0..10_000 {
-            let mut b = [0u8; 16];
-            rng.fill_bytes(&mut b);
-            assert_eq!(from_random(b), Uuid::new_v4_from_bytes(b));
-        }
-        assert_eq!(from_random([0; 16]), Uuid::new_v4_from_bytes([0; 16]));
-        assert_eq!(from_random([0xff; 16]), Uuid::new_v4_from_bytes([0xff; 16]));
-    }
 }

@@ -93,22 +93,12 @@ struct Layout {
 
 impl Layout {
     fn of(method: V7Method) -> Result<Layout, GenError> {
-        let check = |what, v: u8, min: u8, max: u8| {
-            if v < min || v > max {
-                Err(GenError::config(
-                    what,
-                    v as i128,
-                    " bits",
-                    min as i128,
-                    max as i128,
-                ))
-            } else {
-                Ok(v as u32)
-            }
+        let width = |what, v: u8, min, max| {
+            GenError::check_range(what, v.into(), " bits", min, max).map(|()| u32::from(v))
         };
         Ok(match method {
             V7Method::Counter { bits } => {
-                let bits = check("v7 counter width", bits, 12, 42)?;
+                let bits = width("v7 counter width", bits, 12, 42)?;
                 Layout {
                     frac_bits: 0,
                     counter: Counter::Fixed { bits },
@@ -116,7 +106,7 @@ impl Layout {
                 }
             }
             V7Method::MonotonicRandom { increment_bits } => {
-                let inc_bits = check("v7 monotonic random increment width", increment_bits, 1, 64)?;
+                let inc_bits = width("v7 monotonic random increment width", increment_bits, 1, 64)?;
                 Layout {
                     frac_bits: 0,
                     counter: Counter::Random { bits: 74, inc_bits },
@@ -127,8 +117,8 @@ impl Layout {
                 fraction_bits,
                 counter_bits,
             } => {
-                let f = check("v7 sub-millisecond fraction width", fraction_bits, 1, 12)?;
-                let c = check("v7 counter width", counter_bits, 0, 42)?;
+                let f = width("v7 sub-millisecond fraction width", fraction_bits, 1, 12)?;
+                let c = width("v7 counter width", counter_bits, 0, 42)?;
                 Layout {
                     frac_bits: f,
                     counter: if c == 0 {
@@ -166,7 +156,8 @@ impl Layout {
 
     /// [`make`](Self::make) for the counters `first..first + slots.len()` at one tick: the
     /// same UUIDs from the same random bytes (10 per UUID, as `rand74` draws them), but drawn
-    /// in one request per chunk and packed in a loop with nothing else in it.
+    /// in one request per chunk and packed in a loop with nothing else in it. Only layouts
+    /// with random bits get here: the Method 2 counter (all 74 bits) never issues runs.
     fn make_run<R: RandomSource + ?Sized>(
         &self,
         tick: u64,
@@ -177,13 +168,6 @@ impl Layout {
         const CHUNK: usize = 64;
         let ms = tick >> self.frac_bits;
         let mut counter = first;
-        if self.random_bits == 0 {
-            for slot in slots.iter_mut() {
-                *slot = Uuid::from_v7_parts(ms, (counter >> 62) as u16, counter as u64);
-                counter += 1;
-            }
-            return;
-        }
         let frac = ((tick as u128) & mask128(self.frac_bits)) << (74 - self.frac_bits);
         let random_mask = mask128(self.random_bits);
         let mut bytes = [0u8; CHUNK * 10];
@@ -367,18 +351,10 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     /// # Ok::<(), uuidkit::gen::GenError>(())
     /// ```
     pub fn new(clock: C, rng: R) -> Self {
-        let layout = Layout {
-            frac_bits: 0,
-            counter: Counter::Fixed { bits: 42 },
-            random_bits: 32,
-        };
-        V7Generator {
-            driver: Driver::new(
-                Sequencer::new(layout.scale(), layout.counter, &Policies::DEFAULT),
-                clock,
-                rng,
-            ),
-            layout,
+        match V7Builder::new().build(clock, rng) {
+            Ok(gen) => gen,
+            // The default method is valid (this function's example runs it).
+            Err(e) => unreachable!("the default v7 builder failed: {e}"),
         }
     }
 

@@ -264,24 +264,19 @@ impl DistributedLayout {
         node_bits: u8,
         counter_bits: u8,
     ) -> Result<DistributedLayout, GenError> {
-        let range = |what, v: i128, min: i128, max: i128| {
-            let unit = if what == "v8 timestamp unit" {
-                " ns"
-            } else {
-                " bits"
-            };
-            if v < min || v > max {
-                Err(GenError::config(what, v, unit, min, max))
-            } else {
-                Ok(())
-            }
-        };
-        range("v8 timestamp width", timestamp_bits as i128, 1, 63)?;
-        range("v8 timestamp unit", tick_nanos as i128, 1, u64::MAX as i128)?;
-        range("v8 node id width", node_bits as i128, 0, 64)?;
-        range("v8 counter width", counter_bits as i128, 0, 63)?;
-        let sum = timestamp_bits as i128 + node_bits as i128 + counter_bits as i128;
-        range("v8 timestamp + node + counter width", sum, 1, 122)?;
+        let bits = |what, v: i128, min, max| GenError::check_range(what, v, " bits", min, max);
+        bits("v8 timestamp width", timestamp_bits.into(), 1, 63)?;
+        GenError::check_range(
+            "v8 timestamp unit",
+            tick_nanos.into(),
+            " ns",
+            1,
+            u64::MAX.into(),
+        )?;
+        bits("v8 node id width", node_bits.into(), 0, 64)?;
+        bits("v8 counter width", counter_bits.into(), 0, 63)?;
+        let sum = i128::from(timestamp_bits) + i128::from(node_bits) + i128::from(counter_bits);
+        bits("v8 timestamp + node + counter width", sum, 1, 122)?;
         Ok(DistributedLayout {
             timestamp_bits,
             tick_nanos,
@@ -442,16 +437,10 @@ impl DistributedBuilder {
     ) -> Result<DistributedGenerator<C, R>, GenError> {
         let max = mask64(self.layout.node_bits as u32);
         let node_id = match self.node_id {
-            Some(id) if id > max => {
-                return Err(GenError::config(
-                    "v8 node id",
-                    id as i128,
-                    "",
-                    0,
-                    max as i128,
-                ))
+            Some(id) => {
+                GenError::check_range("v8 node id", id.into(), "", 0, max.into())?;
+                id
             }
-            Some(id) => id,
             None => rng.next_u64() & max,
         };
         let counter = match self.layout.counter_bits {
@@ -583,7 +572,19 @@ impl<C: Clock, R: RandomSource> DistributedGenerator<C, R> {
     /// ```
     pub fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
         let (layout, node_id) = (&self.layout, self.node_id);
-        self.driver
-            .fill_with(out, |i, rng| Self::make(layout, node_id, i, rng))
+        let make = |i, rng: &mut R| Self::make(layout, node_id, i, rng);
+        // A run of consecutive counters (no stepping of the state per UUID) is still packed
+        // one slot at a time, by the same `make`.
+        let run = |tick, first, slots: &mut [Uuid], rng: &mut R| {
+            for (k, slot) in (0u128..).zip(slots.iter_mut()) {
+                let i = Issued {
+                    tick,
+                    counter: first + k,
+                    reset: false,
+                };
+                *slot = make(i, rng);
+            }
+        };
+        self.driver.fill_runs(out, make, run)
     }
 }

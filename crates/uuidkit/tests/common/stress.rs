@@ -249,6 +249,11 @@ pub enum ClockKind {
     Jitter,
 }
 
+impl ClockKind {
+    /// Every clock, in the order the runs report them.
+    pub const ALL: [ClockKind; 3] = [ClockKind::Frozen, ClockKind::Stepped, ClockKind::Jitter];
+}
+
 /// The generators of [`clock_run`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GenKind {
@@ -264,6 +269,18 @@ pub enum GenKind {
     V6,
     /// v1 (ordered by its timestamp).
     V1,
+}
+
+impl GenKind {
+    /// Every generator, in the order the runs report them.
+    pub const ALL: [GenKind; 6] = [
+        GenKind::V7Counter42,
+        GenKind::V7Counter12,
+        GenKind::V7Monotonic,
+        GenKind::V7SubMillis,
+        GenKind::V6,
+        GenKind::V1,
+    ];
 }
 
 /// What [`clock_run`] saw.
@@ -337,8 +354,10 @@ fn run_on<C: Clock>(clock: &C, gen: GenKind, n: u64, seed: u64) -> ClockReport {
                     g.fill(out)
                 };
                 if r.is_err() {
+                    // The first error ends the run: retrying a generator that keeps failing
+                    // would loop for ever instead of reporting it (the callers require none).
                     report.errors += 1;
-                    continue;
+                    break;
                 }
                 for u in out.iter() {
                     let key = $key(u);
