@@ -1051,6 +1051,28 @@ fn gen_v2_domain_and_local_id() {
     assert_eq!(set.len(), 3, "{l:?}");
 }
 
+/// Without --local-id, every v2 UUID of a run carries the current user's (person) or group's
+/// id, as `id -u` / `id -g` print it, also past the first batch.
+#[cfg(unix)]
+#[test]
+fn gen_v2_defaults_to_the_current_user_and_group() {
+    for (domain, domain_no, id_flag) in [("person", 0, "-u"), ("group", 1, "-g")] {
+        let id = Command::new("id").arg(id_flag).output().expect("run id");
+        let want: u64 = String::from_utf8_lossy(&id.stdout)
+            .trim()
+            .parse()
+            .expect("id prints a number");
+        let l = gen_lines(&["v2", "--domain", domain, "-C", "600"]);
+        let i = run(&["inspect", "--json"], l.join("\n").as_bytes());
+        let j = json_lines(&i);
+        assert_eq!(j.len(), 600);
+        for v in &j {
+            assert_eq!(v["local_domain"], domain_no, "{domain}: {v}");
+            assert_eq!(v["local_id"], want, "{domain}: {v}");
+        }
+    }
+}
+
 #[test]
 fn gen_time_out_of_the_layout_range_fails_with_status_two() {
     // v1/v6 time starts at 1582-10-15 (RFC 9562 §5.1); v7 at the Unix epoch (§5.7).

@@ -67,6 +67,30 @@ enum V2Id {
     Given(Domain, u32),
 }
 
+impl V2Id {
+    /// The next UUID for this id. The current user's or group's id is asked of the OS once,
+    /// with the first UUID, and then kept as a given one: a system call per UUID would cost
+    /// more than making the UUID.
+    fn next(&mut self, gen: &mut V2Generator<CliClock, Csprng>) -> Result<Uuid, GenError> {
+        match *self {
+            V2Id::Given(domain, id) => gen.next(domain, id),
+            #[cfg(unix)]
+            V2Id::CurrentUser => gen.next_person().map(|u| self.keep(u)),
+            #[cfg(unix)]
+            V2Id::CurrentGroup => gen.next_group().map(|u| self.keep(u)),
+        }
+    }
+
+    /// Turns this into the domain and id that `u` carries, and returns `u`.
+    #[cfg(unix)]
+    fn keep(&mut self, u: Uuid) -> Uuid {
+        if let (Some(domain), Some(id)) = (u.local_domain(), u.local_id()) {
+            *self = V2Id::Given(domain, id);
+        }
+        u
+    }
+}
+
 /// Where the UUIDs come from.
 enum Source {
     /// The same UUID every time: nil, max, and the name-based versions.
@@ -468,13 +492,7 @@ pub fn run(c: Config) -> CmdResult {
             // Served by run_system; never reached here.
             Source::System { .. } => Ok(()),
             Source::V2 { gen, who } => slots.iter_mut().try_for_each(|s| {
-                *s = match *who {
-                    #[cfg(unix)]
-                    V2Id::CurrentUser => gen.next_person()?,
-                    #[cfg(unix)]
-                    V2Id::CurrentGroup => gen.next_group()?,
-                    V2Id::Given(domain, id) => gen.next(domain, id)?,
-                };
+                *s = who.next(gen)?;
                 Ok(())
             }),
         };
