@@ -21,10 +21,12 @@ Errors:
   problem. Commands with --json report invalid input as JSON on standard output instead.
 
 Terminal:
-  Colour only when the output is a terminal; NO_COLOR (any non-empty value) turns it off,
-  CLICOLOR_FORCE=1 turns it on anywhere. Long runs of gen, convert and validate show a
-  progress line on standard error when it is a terminal and standard output is not (it is
-  cleared at the end and never written to a file or pipe).
+  Colour only when the output is a terminal and TERM is not dumb; NO_COLOR (any non-empty
+  value) turns it off, CLICOLOR_FORCE (non-empty, not 0) turns it on anywhere. Help and
+  usage errors follow clap's rule, which differs: CLICOLOR=0 or an unset TERM also turn
+  their colour off. Long runs of gen, convert and validate show a progress line on standard
+  error when it is a terminal and standard output is not (it is cleared at the end and never
+  written to a file or pipe).
 
 Exit status:
   0  success
