@@ -406,30 +406,10 @@ pub enum LdapCommand {
     Schema,
     /// Evaluate uuidMatch (RFC 4530 §2.2): print TRUE or FALSE.
     #[command(after_help = LDAP_MATCH_EXAMPLES)]
-    Match {
-        /// Write a JSON object instead of TRUE or FALSE.
-        #[arg(long)]
-        json: bool,
-        /// The assertion value.
-        #[arg(value_name = "ASSERTION")]
-        assertion: OsString,
-        /// The stored attribute value.
-        #[arg(value_name = "VALUE")]
-        value: OsString,
-    },
+    Match(LdapRuleArgs),
     /// Evaluate uuidOrderingMatch (RFC 4530 §2.3): print TRUE or FALSE.
     #[command(after_help = LDAP_ORDER_EXAMPLES)]
-    Order {
-        /// Write a JSON object instead of TRUE or FALSE.
-        #[arg(long)]
-        json: bool,
-        /// The assertion value.
-        #[arg(value_name = "ASSERTION")]
-        assertion: OsString,
-        /// The stored attribute value.
-        #[arg(value_name = "VALUE")]
-        value: OsString,
-    },
+    Order(LdapRuleArgs),
     /// Add an entryUUID to every entry of the LDIF on standard input.
     #[command(name = "add-entryuuid", after_help = LDAP_ADD_EXAMPLES)]
     AddEntryUuid {
@@ -437,6 +417,20 @@ pub enum LdapCommand {
         #[arg(long, value_name = "4|7", default_value_t = 4)]
         version: u8,
     },
+}
+
+/// `uuidkit ldap match` and `uuidkit ldap order`: the two values a matching rule compares.
+#[derive(Debug, Args)]
+pub struct LdapRuleArgs {
+    /// Write a JSON object instead of TRUE or FALSE.
+    #[arg(long)]
+    pub json: bool,
+    /// The assertion value.
+    #[arg(value_name = "ASSERTION")]
+    pub assertion: OsString,
+    /// The stored attribute value.
+    #[arg(value_name = "VALUE")]
+    pub value: OsString,
 }
 
 const GEN_EXAMPLES: &str = "\
