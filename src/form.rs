@@ -105,6 +105,15 @@ impl fmt::Display for ParseError {
     }
 }
 
+/// The case of hex digits for `--upper` (`-U`).
+pub fn case(upper: bool) -> Case {
+    if upper {
+        Case::Upper
+    } else {
+        Case::Lower
+    }
+}
+
 /// The longest input a form accepts, in bytes.
 pub const fn max_len(form: FromForm) -> usize {
     match form {

@@ -23,7 +23,7 @@ impl Config {
         Config {
             from: a.from,
             to: a.to,
-            case: if a.upper { Case::Upper } else { Case::Lower },
+            case: form::case(a.upper),
             inputs: a.uuids,
         }
     }
