@@ -552,9 +552,7 @@ fn run_system(
             }
         };
         volatile |= !filled.safety.is_durable();
-        for u in &batch[..n] {
-            form::write_line(&mut out, u, to, case)?;
-        }
+        form::write_lines(&mut out, &batch[..n], to, case)?;
         left -= n as u64;
     }
     out.flush()?;

@@ -55,9 +55,7 @@ pub fn run(c: Config) -> CmdResult {
         all.reverse();
     }
     let mut out = Out::stdout();
-    for u in &all {
-        form::write_line(&mut out, u, ToForm::Hyphenated, Case::Lower)?;
-    }
+    form::write_lines(&mut out, &all, ToForm::Hyphenated, Case::Lower)?;
     out.flush()?;
     Ok(status)
 }
