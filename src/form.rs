@@ -69,20 +69,16 @@ pub fn report(origin: crate::ui::Origin, line: &Line<'_>, e: &ParseError) {
     crate::ui::report_input(origin, line.no, line.bytes, line.is_cut(), e.position(), e);
 }
 
-/// Writes the JSON object for an invalid input, keys in this order:
-/// `{"line", "column", "kind", "message", "input"}`, and a newline.
-pub fn json_invalid(
-    out: &mut Out,
-    no: u64,
-    column: usize,
-    kind: &str,
-    message: &dyn fmt::Display,
-    input: &str,
-) -> Result<(), Fatal> {
+/// Writes the JSON object for invalid input number `no`, keys in this order:
+/// `{"line", "column", "kind", "message", "input"}` (column, kind and message all from `e`),
+/// and a newline.
+pub fn json_invalid(out: &mut Out, no: u64, e: &ParseError, input: &str) -> Result<(), Fatal> {
     out.fmt(format_args!(
-        "{{\"line\":{no},\"column\":{column},\"kind\":\"{kind}\",\"message\":"
+        "{{\"line\":{no},\"column\":{},\"kind\":\"{}\",\"message\":",
+        e.column(),
+        e.kind_name()
     ))?;
-    json_string(out, &message.to_string())?;
+    json_string(out, &e.to_string())?;
     out.bytes(b",\"input\":")?;
     json_string(out, input)?;
     out.bytes(b"}\n")

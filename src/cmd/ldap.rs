@@ -120,9 +120,7 @@ fn evaluate(rule: Rule, assertion: &OsString, value: &OsString, json: bool) -> C
                 form::json_invalid(
                     &mut out,
                     arg,
-                    err.position() + 1,
-                    form::error_kind_name(err.kind()),
-                    &err,
+                    &form::ParseError::Uuid(err),
                     &String::from_utf8_lossy(bytes),
                 )?;
             } else {

@@ -103,7 +103,7 @@ pub fn parse_arg(
     match form::parse(FromForm::Text, &line) {
         Ok(u) => Ok(Some(u)),
         Err(e) if json => {
-            form::json_invalid(out, no, e.column(), e.kind_name(), &e, &line.lossy())?;
+            form::json_invalid(out, no, &e, &line.lossy())?;
             Ok(None)
         }
         Err(e) => {
