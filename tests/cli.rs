@@ -5,11 +5,11 @@
 //! from the tool's own output.
 
 use std::io::{Read, Write};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-use serde_json::Value;
-
-const BIN: &str = env!("CARGO_BIN_EXE_uuidkit");
+#[path = "common/cli.rs"]
+mod common;
+use common::{code, json_lines, keys_in_order, run, stderr, stdout, BIN};
 
 // Source: RFC 9562 Appendix A.1, A.3, A.5, A.6.
 const V1: &str = "C232AB00-9414-11EC-B3C8-9F6BDECED846";
@@ -25,71 +25,6 @@ const VECTOR_TIME_7: &str = "2022-02-22T19:22:22.0000000Z";
 const VECTOR_TIME_3: &str = "2022-02-22T19:22:22.000Z";
 /// Source: RFC 9562 Appendix A: 0x1EC9414C232AB00 (138648505420000000).
 const VECTOR_TICKS: u64 = 138648505420000000;
-
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .env_remove("NO_COLOR")
-        .spawn()
-        .expect("spawn uuidkit");
-    let mut sin = child.stdin.take().expect("stdin");
-    let input = stdin.to_vec();
-    // A writer thread, so that a large input cannot deadlock against a full output pipe.
-    let writer = std::thread::spawn(move || {
-        let _ = sin.write_all(&input);
-    });
-    let out = child.wait_with_output().expect("wait");
-    writer.join().expect("writer thread");
-    out
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().expect("exited normally")
-}
-
-fn json_lines(o: &Output) -> Vec<Value> {
-    stdout(o)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect()
-}
-
-fn keys(v: &Value) -> Vec<String> {
-    v.as_object()
-        .expect("object")
-        .keys()
-        .cloned()
-        .collect::<Vec<_>>()
-}
-
-/// The keys of a one-line JSON object in the order written (serde_json's map sorts them).
-/// Good enough for the tool's output, whose values contain no `":` sequences except `input`,
-/// which comes first.
-fn keys_in_order(line: &str) -> Vec<String> {
-    let v: Value = serde_json::from_str(line).expect("json");
-    let mut found: Vec<(usize, String)> = keys(&v)
-        .into_iter()
-        .map(|k| {
-            let at = line
-                .find(&format!("\"{k}\":"))
-                .unwrap_or_else(|| panic!("{k} in {line}"));
-            (at, k)
-        })
-        .collect();
-    found.sort();
-    found.into_iter().map(|(_, k)| k).collect()
-}
 
 const GENERAL_KEYS: [&str; 8] = [
     "input", "uuid", "variant", "version", "kind", "time", "int", "urn",
