@@ -21,10 +21,12 @@ Errors:
   problem. Commands with --json report invalid input as JSON on standard output instead.
 
 Terminal:
-  Colour only when the output is a terminal; NO_COLOR (any non-empty value) turns it off,
-  CLICOLOR_FORCE=1 turns it on anywhere. Long runs of gen, convert and validate show a
-  progress line on standard error when it is a terminal and standard output is not (it is
-  cleared at the end and never written to a file or pipe).
+  Colour only when the output is a terminal and TERM is not dumb; NO_COLOR (any non-empty
+  value) turns it off, CLICOLOR_FORCE (non-empty, not 0) turns it on anywhere. Help and
+  usage errors follow clap's rule, which differs: CLICOLOR=0 or an unset TERM also turn
+  their colour off. Long runs of gen, convert and validate show a progress line on standard
+  error when it is a terminal and standard output is not (it is cleared at the end and never
+  written to a file or pipe).
 
 Exit status:
   0  success
@@ -404,30 +406,10 @@ pub enum LdapCommand {
     Schema,
     /// Evaluate uuidMatch (RFC 4530 §2.2): print TRUE or FALSE.
     #[command(after_help = LDAP_MATCH_EXAMPLES)]
-    Match {
-        /// Write a JSON object instead of TRUE or FALSE.
-        #[arg(long)]
-        json: bool,
-        /// The assertion value.
-        #[arg(value_name = "ASSERTION")]
-        assertion: OsString,
-        /// The stored attribute value.
-        #[arg(value_name = "VALUE")]
-        value: OsString,
-    },
+    Match(LdapRuleArgs),
     /// Evaluate uuidOrderingMatch (RFC 4530 §2.3): print TRUE or FALSE.
     #[command(after_help = LDAP_ORDER_EXAMPLES)]
-    Order {
-        /// Write a JSON object instead of TRUE or FALSE.
-        #[arg(long)]
-        json: bool,
-        /// The assertion value.
-        #[arg(value_name = "ASSERTION")]
-        assertion: OsString,
-        /// The stored attribute value.
-        #[arg(value_name = "VALUE")]
-        value: OsString,
-    },
+    Order(LdapRuleArgs),
     /// Add an entryUUID to every entry of the LDIF on standard input.
     #[command(name = "add-entryuuid", after_help = LDAP_ADD_EXAMPLES)]
     AddEntryUuid {
@@ -435,6 +417,20 @@ pub enum LdapCommand {
         #[arg(long, value_name = "4|7", default_value_t = 4)]
         version: u8,
     },
+}
+
+/// `uuidkit ldap match` and `uuidkit ldap order`: the two values a matching rule compares.
+#[derive(Debug, Args)]
+pub struct LdapRuleArgs {
+    /// Write a JSON object instead of TRUE or FALSE.
+    #[arg(long)]
+    pub json: bool,
+    /// The assertion value.
+    #[arg(value_name = "ASSERTION")]
+    pub assertion: OsString,
+    /// The stored attribute value.
+    #[arg(value_name = "VALUE")]
+    pub value: OsString,
 }
 
 const GEN_EXAMPLES: &str = "\

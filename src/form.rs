@@ -69,20 +69,16 @@ pub fn report(origin: crate::ui::Origin, line: &Line<'_>, e: &ParseError) {
     crate::ui::report_input(origin, line.no, line.bytes, line.is_cut(), e.position(), e);
 }
 
-/// Writes the JSON object for an invalid input, keys in this order:
-/// `{"line", "column", "kind", "message", "input"}`, and a newline.
-pub fn json_invalid(
-    out: &mut Out,
-    no: u64,
-    column: usize,
-    kind: &str,
-    message: &dyn fmt::Display,
-    input: &str,
-) -> Result<(), Fatal> {
+/// Writes the JSON object for invalid input number `no`, keys in this order:
+/// `{"line", "column", "kind", "message", "input"}` (column, kind and message all from `e`),
+/// and a newline.
+pub fn json_invalid(out: &mut Out, no: u64, e: &ParseError, input: &str) -> Result<(), Fatal> {
     out.fmt(format_args!(
-        "{{\"line\":{no},\"column\":{column},\"kind\":\"{kind}\",\"message\":"
+        "{{\"line\":{no},\"column\":{},\"kind\":\"{}\",\"message\":",
+        e.column(),
+        e.kind_name()
     ))?;
-    json_string(out, &message.to_string())?;
+    json_string(out, &e.to_string())?;
     out.bytes(b",\"input\":")?;
     json_string(out, input)?;
     out.bytes(b"}\n")
@@ -105,14 +101,23 @@ impl fmt::Display for ParseError {
     }
 }
 
+/// The case of hex digits for `--upper` (`-U`).
+pub fn case(upper: bool) -> Case {
+    if upper {
+        Case::Upper
+    } else {
+        Case::Lower
+    }
+}
+
 /// The longest input a form accepts, in bytes.
 pub const fn max_len(form: FromForm) -> usize {
     match form {
-        FromForm::Text => 45,
-        // 2^128 - 1 has 39 digits.
-        FromForm::Int => 39,
-        FromForm::Oid => 13 + 39,
-        FromForm::GuidHex => 32,
+        // urn:uuid: and the hyphenated form.
+        FromForm::Text => uuidkit::MAX_ENCODED_LEN,
+        FromForm::Int => uuidkit::MAX_DECIMAL_LEN,
+        FromForm::Oid => "urn:oid:2.25.".len() + uuidkit::MAX_DECIMAL_LEN,
+        FromForm::GuidHex => Format::Simple.len(),
     }
 }
 
@@ -143,17 +148,24 @@ pub fn is_valid(form: FromForm, b: &[u8]) -> bool {
     parse_bytes(form, b).is_ok()
 }
 
+/// The library's text form that `to` names; `None` for the forms written otherwise (the
+/// decimal ones and the GUID byte order).
+#[inline]
+fn text_format(to: ToForm) -> Option<Format> {
+    match to {
+        ToForm::Hyphenated => Some(Format::Hyphenated),
+        ToForm::Simple => Some(Format::Simple),
+        ToForm::Braced => Some(Format::Braced),
+        ToForm::Urn => Some(Format::Urn),
+        ToForm::GuidHex | ToForm::Int | ToForm::Oid | ToForm::OidUrn => None,
+    }
+}
+
 /// Writes each of `us` in the given form, each followed by a newline: the text forms with one
 /// call of the library's batch encoder, in place in the output buffer.
 pub fn write_lines(out: &mut Out, us: &[Uuid], to: ToForm, case: Case) -> Result<(), Fatal> {
-    let format = match to {
-        ToForm::Hyphenated => Format::Hyphenated,
-        ToForm::Simple => Format::Simple,
-        ToForm::Braced => Format::Braced,
-        ToForm::Urn => Format::Urn,
-        ToForm::GuidHex | ToForm::Int | ToForm::Oid | ToForm::OidUrn => {
-            return us.iter().try_for_each(|u| write_line(out, u, to, case));
-        }
+    let Some(format) = text_format(to) else {
+        return us.iter().try_for_each(|u| write_line(out, u, to, case));
     };
     // Chunks small enough for the output buffer.
     for chunk in us.chunks(1024) {
@@ -167,27 +179,22 @@ pub fn write_lines(out: &mut Out, us: &[Uuid], to: ToForm, case: Case) -> Result
 /// Writes `u` in the given form, followed by a newline.
 #[inline]
 pub fn write_line(out: &mut Out, u: &Uuid, to: ToForm, case: Case) -> Result<(), Fatal> {
-    let format = match to {
-        ToForm::Hyphenated => Format::Hyphenated,
-        ToForm::Simple => Format::Simple,
-        ToForm::Braced => Format::Braced,
-        ToForm::Urn => Format::Urn,
-        ToForm::GuidHex => {
+    let Some(format) = text_format(to) else {
+        if to == ToForm::GuidHex {
             let le = Uuid::from_bytes(u.to_bytes_le()).encode_simple(case);
             out.bytes(&le)?;
             return out.bytes(b"\n");
         }
-        ToForm::Int | ToForm::Oid | ToForm::OidUrn => {
-            let prefix: &[u8] = match to {
-                ToForm::Oid => b"2.25.",
-                ToForm::OidUrn => b"urn:oid:2.25.",
-                _ => b"",
-            };
-            let mut dec: uuidkit::DecimalBuffer = [0; uuidkit::MAX_DECIMAL_LEN];
-            out.bytes(prefix)?;
-            out.bytes(u.encode_decimal(&mut dec).as_bytes())?;
-            return out.bytes(b"\n");
-        }
+        // The decimal forms.
+        let prefix: &[u8] = match to {
+            ToForm::Oid => b"2.25.",
+            ToForm::OidUrn => b"urn:oid:2.25.",
+            _ => b"",
+        };
+        let mut dec: uuidkit::DecimalBuffer = [0; uuidkit::MAX_DECIMAL_LEN];
+        out.bytes(prefix)?;
+        out.bytes(u.encode_decimal(&mut dec).as_bytes())?;
+        return out.bytes(b"\n");
     };
     // The text forms are written in place in the output buffer, newline included.
     out.slot::<{ uuidkit::MAX_ENCODED_LEN + 1 }>(|line| {
@@ -201,4 +208,23 @@ pub fn write_line(out: &mut Out, u: &Uuid, to: ToForm, case: Case) -> Result<(),
         }
         n + 1
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn max_len_is_the_longest_input_each_form_accepts() {
+        let longest = [
+            (FromForm::Text, format!("urn:uuid:{}", Uuid::MAX)),
+            (FromForm::Int, u128::MAX.to_string()),
+            (FromForm::Oid, format!("urn:oid:2.25.{}", u128::MAX)),
+            (FromForm::GuidHex, "f".repeat(32)),
+        ];
+        for (form, s) in longest {
+            assert!(parse_bytes(form, s.as_bytes()).is_ok(), "{s}");
+            assert_eq!(max_len(form), s.len(), "{form:?}");
+        }
+    }
 }

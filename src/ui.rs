@@ -42,8 +42,12 @@ fn ansi_terminal() -> bool {
 
 /// The colour rule, given the environment and whether the stream is a terminal: `NO_COLOR`
 /// (any non-empty value) turns colour off; otherwise `CLICOLOR_FORCE` (non-empty, not `0`)
-/// turns it on; otherwise colour is used on a terminal that is not `TERM=dumb`. These are the
-/// conventions clap follows for its own help and usage errors, so all output agrees.
+/// turns it on; otherwise colour is used on a terminal that is not `TERM=dumb`.
+///
+/// clap colours its own help and usage errors by a rule that is close but not the same, so in
+/// some environments the two disagree: clap also turns colour off for `CLICOLOR=0` and when
+/// `TERM` is unset; it turns it on for a terminal with `CLICOLOR` (not `0`) or `CI` set even
+/// when `TERM=dumb`; and it takes any non-empty `CLICOLOR_FORCE`, `0` included, as forcing.
 pub fn color_rule(no_color: bool, force: bool, terminal: bool, ansi: bool) -> bool {
     if no_color {
         false

@@ -5,11 +5,11 @@
 //! from the tool's own output.
 
 use std::io::{Read, Write};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-use serde_json::Value;
-
-const BIN: &str = env!("CARGO_BIN_EXE_uuidkit");
+#[path = "common/cli.rs"]
+mod common;
+use common::{code, json_lines, keys_in_order, run, stderr, stdout, BIN};
 
 // Source: RFC 9562 Appendix A.1, A.3, A.5, A.6.
 const V1: &str = "C232AB00-9414-11EC-B3C8-9F6BDECED846";
@@ -25,71 +25,6 @@ const VECTOR_TIME_7: &str = "2022-02-22T19:22:22.0000000Z";
 const VECTOR_TIME_3: &str = "2022-02-22T19:22:22.000Z";
 /// Source: RFC 9562 Appendix A: 0x1EC9414C232AB00 (138648505420000000).
 const VECTOR_TICKS: u64 = 138648505420000000;
-
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .env_remove("NO_COLOR")
-        .spawn()
-        .expect("spawn uuidkit");
-    let mut sin = child.stdin.take().expect("stdin");
-    let input = stdin.to_vec();
-    // A writer thread, so that a large input cannot deadlock against a full output pipe.
-    let writer = std::thread::spawn(move || {
-        let _ = sin.write_all(&input);
-    });
-    let out = child.wait_with_output().expect("wait");
-    writer.join().expect("writer thread");
-    out
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().expect("exited normally")
-}
-
-fn json_lines(o: &Output) -> Vec<Value> {
-    stdout(o)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect()
-}
-
-fn keys(v: &Value) -> Vec<String> {
-    v.as_object()
-        .expect("object")
-        .keys()
-        .cloned()
-        .collect::<Vec<_>>()
-}
-
-/// The keys of a one-line JSON object in the order written (serde_json's map sorts them).
-/// Good enough for the tool's output, whose values contain no `":` sequences except `input`,
-/// which comes first.
-fn keys_in_order(line: &str) -> Vec<String> {
-    let v: Value = serde_json::from_str(line).expect("json");
-    let mut found: Vec<(usize, String)> = keys(&v)
-        .into_iter()
-        .map(|k| {
-            let at = line
-                .find(&format!("\"{k}\":"))
-                .unwrap_or_else(|| panic!("{k} in {line}"));
-            (at, k)
-        })
-        .collect();
-    found.sort();
-    found.into_iter().map(|(_, k)| k).collect()
-}
 
 const GENERAL_KEYS: [&str; 8] = [
     "input", "uuid", "variant", "version", "kind", "time", "int", "urn",
@@ -1049,6 +984,28 @@ fn gen_v2_domain_and_local_id() {
     }
     let set: std::collections::HashSet<&String> = l.iter().collect();
     assert_eq!(set.len(), 3, "{l:?}");
+}
+
+/// Without --local-id, every v2 UUID of a run carries the current user's (person) or group's
+/// id, as `id -u` / `id -g` print it, also past the first batch.
+#[cfg(unix)]
+#[test]
+fn gen_v2_defaults_to_the_current_user_and_group() {
+    for (domain, domain_no, id_flag) in [("person", 0, "-u"), ("group", 1, "-g")] {
+        let id = Command::new("id").arg(id_flag).output().expect("run id");
+        let want: u64 = String::from_utf8_lossy(&id.stdout)
+            .trim()
+            .parse()
+            .expect("id prints a number");
+        let l = gen_lines(&["v2", "--domain", domain, "-C", "600"]);
+        let i = run(&["inspect", "--json"], l.join("\n").as_bytes());
+        let j = json_lines(&i);
+        assert_eq!(j.len(), 600);
+        for v in &j {
+            assert_eq!(v["local_domain"], domain_no, "{domain}: {v}");
+            assert_eq!(v["local_id"], want, "{domain}: {v}");
+        }
+    }
 }
 
 #[test]

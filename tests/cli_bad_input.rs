@@ -13,7 +13,9 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_uuidkit");
+#[path = "common/cli.rs"]
+mod common;
+use common::BIN;
 
 /// The flat-memory bound: far below the sizes of the inputs below (64 MiB and more), and
 /// generous above the tool's idle footprint (about 3 MiB).

@@ -5,70 +5,14 @@
 //! Expected positions come from the input strings themselves (where the bad byte is), and JSON
 //! keys from the documented lists in `--help`, not from the tool's output.
 
-use std::process::{Command, Output, Stdio};
+#[path = "common/cli.rs"]
+mod common;
+use common::{code, json_lines, keys_in_order, run, run_env, text};
 
-use serde_json::Value;
-
-const BIN: &str = env!("CARGO_BIN_EXE_uuidkit");
 // Source: RFC 9562 Appendix A.6.
 const V7: &str = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f";
 // Source: RFC 4530 §2.1 example.
 const LDAP_EXAMPLE: &str = "597ae2f6-16a6-1027-98f4-d28b5365dc14";
-
-fn run_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
-    use std::io::Write;
-    let mut cmd = Command::new(BIN);
-    cmd.args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .env_remove("NO_COLOR")
-        .env_remove("CLICOLOR_FORCE");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let mut child = cmd.spawn().expect("spawn uuidkit");
-    let mut sin = child.stdin.take().expect("stdin");
-    let input = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = sin.write_all(&input);
-    });
-    let out = child.wait_with_output().expect("wait");
-    writer.join().expect("writer thread");
-    out
-}
-
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    run_env(args, stdin, &[])
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8(b.to_vec()).expect("UTF-8")
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().expect("exited normally")
-}
-
-fn json_lines(o: &Output) -> Vec<Value> {
-    text(&o.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect()
-}
-
-/// The keys of a one-line JSON object in the order written.
-fn key_order(line: &str) -> Vec<String> {
-    let v: Value = serde_json::from_str(line).expect("json");
-    let mut keys: Vec<(usize, String)> = v
-        .as_object()
-        .expect("object")
-        .keys()
-        .map(|k| (line.find(&format!("\"{k}\":")).expect("key"), k.clone()))
-        .collect();
-    keys.sort();
-    keys.into_iter().map(|(_, k)| k).collect()
-}
 
 // ---- error reports ------------------------------------------------------------------------
 
@@ -166,7 +110,10 @@ fn validate_json_one_object_per_invalid_input() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3, "{out}");
     for l in &lines {
-        assert_eq!(key_order(l), ["line", "column", "kind", "message", "input"]);
+        assert_eq!(
+            keys_in_order(l),
+            ["line", "column", "kind", "message", "input"]
+        );
     }
     let j = json_lines(&o);
     // Line 2: the '{' at byte 0 is not closed; the '}' would be at byte 37 (column 38).
@@ -237,7 +184,7 @@ fn compare_json() {
     );
     assert_eq!(code(&o), 0);
     let out = text(&o.stdout);
-    assert_eq!(key_order(out.trim_end()), ["a", "b", "result"]);
+    assert_eq!(keys_in_order(out.trim_end()), ["a", "b", "result"]);
     let j = json_lines(&o);
     assert_eq!(j[0]["a"], V7);
     assert_eq!(j[0]["b"], "00000000-0000-0000-0000-000000000000");
@@ -261,7 +208,7 @@ fn ldap_match_and_order_json() {
     assert_eq!(code(&o), 0);
     let out = text(&o.stdout);
     assert_eq!(
-        key_order(out.trim_end()),
+        keys_in_order(out.trim_end()),
         ["rule", "assertion", "value", "result"]
     );
     let j = json_lines(&o);

@@ -23,7 +23,7 @@ impl Config {
         Config {
             from: a.from,
             to: a.to,
-            case: if a.upper { Case::Upper } else { Case::Lower },
+            case: form::case(a.upper),
             inputs: a.uuids,
         }
     }
@@ -72,13 +72,10 @@ pub fn run(c: Config) -> CmdResult {
         match form::parse(c.from, &line) {
             Ok(u) => {
                 guess = line.bytes.len();
+                // A full batch goes out at the top of the loop.
                 if let Some(slot) = batch.get_mut(n) {
                     *slot = u;
                     n += 1;
-                }
-                if n == BATCH {
-                    form::write_lines(&mut out, &batch, c.to, c.case)?;
-                    n = 0;
                 }
             }
             Err(e) => {

@@ -1,9 +1,9 @@
 //! `uuidkit gen`: generate UUIDs of any version, streamed.
 //!
 //! `resolve` checks the flags against the version (a flag that the version does not use is a
-//! usage error rather than silently ignored) and turns them into a [`Source`]; `run` then
-//! writes COUNT UUIDs through the buffered output with no allocation per UUID, so that
-//! `-C 1000000000` runs in flat memory.
+//! usage error rather than silently ignored) and turns them into a [`Plan`]: a generator in
+//! this process ([`Source`]) or the system-wide service; `run` then writes COUNT UUIDs through
+//! the buffered output with no allocation per UUID, so that `-C 1000000000` runs in flat memory.
 
 use uuidkit::gen::v4::fill_v4;
 use uuidkit::gen::{
@@ -67,6 +67,30 @@ enum V2Id {
     Given(Domain, u32),
 }
 
+impl V2Id {
+    /// The next UUID for this id. The current user's or group's id is asked of the OS once,
+    /// with the first UUID, and then kept as a given one: a system call per UUID would cost
+    /// more than making the UUID.
+    fn next(&mut self, gen: &mut V2Generator<CliClock, Csprng>) -> Result<Uuid, GenError> {
+        match *self {
+            V2Id::Given(domain, id) => gen.next(domain, id),
+            #[cfg(unix)]
+            V2Id::CurrentUser => gen.next_person().map(|u| self.keep(u)),
+            #[cfg(unix)]
+            V2Id::CurrentGroup => gen.next_group().map(|u| self.keep(u)),
+        }
+    }
+
+    /// Turns this into the domain and id that `u` carries, and returns `u`.
+    #[cfg(unix)]
+    fn keep(&mut self, u: Uuid) -> Uuid {
+        if let (Some(domain), Some(id)) = (u.local_domain(), u.local_id()) {
+            *self = V2Id::Given(domain, id);
+        }
+        u
+    }
+}
+
 /// Where the UUIDs come from.
 enum Source {
     /// The same UUID every time: nil, max, and the name-based versions.
@@ -86,6 +110,12 @@ enum Source {
     V7(V7Generator<CliClock, Csprng>),
     /// Version 8, time-based as in Appendix B.1 (no name given).
     V8Time(V8TimeGenerator<CliClock, Csprng>),
+}
+
+/// Who makes the UUIDs.
+enum Plan {
+    /// A generator in this process (boxed: it holds a CSPRNG's buffer).
+    Local(Box<Source>),
     /// v1, v6 or v7 from the system-wide service (`uuidkit serve`); see [`run_system`].
     System {
         version: TimeVersion,
@@ -98,138 +128,203 @@ pub struct Config {
     count: u64,
     to: ToForm,
     case: Case,
-    source: Source,
+    plan: Plan,
 }
 
 fn usage(msg: impl std::fmt::Display) -> clap::Error {
     super::usage_error(&["gen"], msg)
 }
 
-impl Config {
-    /// Checks the flags against the version and builds the source.
-    pub fn resolve(a: GenArgs) -> Result<Config, clap::Error> {
-        let v = a.which;
-        let name_based = matches!(v, GenVersion::V3 | GenVersion::V5)
-            || (v == GenVersion::V8 && (a.name.is_some() || a.name_hex.is_some()));
-        // Flags that only some versions use.
-        let only = |flag: &str, given: bool, ok: bool, which: &str| -> Result<(), clap::Error> {
-            if given && !ok {
-                Err(usage(format_args!(
-                    "{flag} applies to {which} only, not to {}",
-                    version_name(v)
-                )))
-            } else {
-                Ok(())
-            }
-        };
-        let names_ok = matches!(v, GenVersion::V3 | GenVersion::V5 | GenVersion::V8);
-        only(
-            "--namespace",
-            a.namespace.is_some(),
-            names_ok,
-            "v3, v5 and v8",
-        )?;
-        only("--name", a.name.is_some(), names_ok, "v3, v5 and v8")?;
-        only(
-            "--name-hex",
-            a.name_hex.is_some(),
-            names_ok,
-            "v3, v5 and v8",
-        )?;
-        only(
+/// A flag that only some versions use.
+struct VersionFlag {
+    flag: &'static str,
+    given: bool,
+    /// Whether the chosen version uses it.
+    used: bool,
+    /// The versions that do, for the message.
+    which: &'static str,
+}
+
+/// Whether the version makes its UUID from a name: v3, v5, and v8 when a name is given.
+fn name_based(a: &GenArgs) -> bool {
+    matches!(a.which, GenVersion::V3 | GenVersion::V5)
+        || (a.which == GenVersion::V8 && (a.name.is_some() || a.name_hex.is_some()))
+}
+
+/// The flags that only some versions use, in the order they are checked (of several misplaced
+/// flags, the first is reported).
+fn version_flags(a: &GenArgs) -> [VersionFlag; 10] {
+    let v = a.which;
+    let name_based = name_based(a);
+    let names = matches!(v, GenVersion::V3 | GenVersion::V5 | GenVersion::V8);
+    let gregorian = matches!(v, GenVersion::V1 | GenVersion::V2 | GenVersion::V6);
+    let timed = gregorian || v == GenVersion::V7 || (v == GenVersion::V8 && !name_based);
+    let row = |flag, given, used, which| VersionFlag {
+        flag,
+        given,
+        used,
+        which,
+    };
+    [
+        row("--namespace", a.namespace.is_some(), names, "v3, v5 and v8"),
+        row("--name", a.name.is_some(), names, "v3, v5 and v8"),
+        row("--name-hex", a.name_hex.is_some(), names, "v3, v5 and v8"),
+        row(
             "--hash",
             a.hash.is_some(),
             name_based && v == GenVersion::V8,
             "name-based v8 (with --name)",
-        )?;
-        only("--method", a.method.is_some(), v == GenVersion::V7, "v7")?;
-        only(
+        ),
+        row("--method", a.method.is_some(), v == GenVersion::V7, "v7"),
+        row(
             "--counter-bits",
             a.counter_bits.is_some(),
             v == GenVersion::V7,
             "v7",
-        )?;
-        let gregorian = matches!(v, GenVersion::V1 | GenVersion::V2 | GenVersion::V6);
-        only("--node", a.node.is_some(), gregorian, "v1, v2 and v6")?;
-        only("--domain", a.domain.is_some(), v == GenVersion::V2, "v2")?;
-        only(
+        ),
+        row("--node", a.node.is_some(), gregorian, "v1, v2 and v6"),
+        row("--domain", a.domain.is_some(), v == GenVersion::V2, "v2"),
+        row(
             "--local-id",
             a.local_id.is_some(),
             v == GenVersion::V2,
             "v2",
-        )?;
-        let timed = gregorian || v == GenVersion::V7 || (v == GenVersion::V8 && !name_based);
-        only(
+        ),
+        row(
             "--time",
             a.time.is_some(),
             timed,
             "v1, v2, v6, v7 and time-based v8",
-        )?;
-        if a.system {
-            return Self::resolve_system(a);
-        }
+        ),
+    ]
+}
 
-        let clock = match &a.time {
-            None => CliClock::System(SystemClock),
-            Some(t) => CliClock::Fixed(FixedClock::new(
-                Timestamp::parse_rfc3339(t)
-                    .map_err(|e| usage(format_args!("--time {t:?}: {e}")))?,
-            )),
+/// The flags of [`version_flags`] that configure a local generator and so cannot go with
+/// `--system` (the service has its own state), in the order they are checked.
+const NOT_WITH_SYSTEM: [&str; 4] = ["--time", "--node", "--method", "--counter-bits"];
+
+impl Config {
+    /// Checks the flags against the version and makes the plan.
+    pub fn resolve(a: GenArgs) -> Result<Config, clap::Error> {
+        let flags = version_flags(&a);
+        if let Some(f) = flags.iter().find(|f| f.given && !f.used) {
+            return Err(usage(format_args!(
+                "{} applies to {} only, not to {}",
+                f.flag,
+                f.which,
+                version_name(a.which)
+            )));
+        }
+        let (count, to, case) = (a.count, a.format, form::case(a.upper));
+        let plan = if a.system {
+            system_plan(a, &flags)?
+        } else {
+            Plan::Local(Box::new(local_source(&a)?))
         };
-        let gregorian = || -> Result<GregorianBuilder, clap::Error> {
-            Ok(
-                match a
-                    .node
-                    .as_deref()
-                    .map(parse_node)
-                    .transpose()
-                    .map_err(usage)?
-                {
-                    Some(Some(node)) => GregorianBuilder::new().node(node),
-                    // `random`, or no --node: the builder draws one with the multicast bit set.
-                    _ => GregorianBuilder::new(),
-                },
-            )
-        };
-        let config = |e: GenError| usage(format_args!("{}: {e}", version_name(v)));
-        let source = match v {
-            GenVersion::V3 | GenVersion::V5 => Source::Fixed(name_based_uuid(&a)?),
-            GenVersion::V8 if name_based => Source::Fixed(name_based_uuid(&a)?),
-            GenVersion::V8 => {
-                if a.namespace.is_some() {
-                    return Err(usage("v8 with --namespace needs --name (or --name-hex)"));
-                }
-                Source::V8Time(V8TimeBuilder::new().build(clock, csprng()))
+        Ok(Config {
+            count,
+            to,
+            case,
+            plan,
+        })
+    }
+}
+
+/// `--system`: only v1, v6 and v7, and none of the flags that configure a local generator
+/// (the service has its own state).
+fn system_plan(a: GenArgs, flags: &[VersionFlag]) -> Result<Plan, clap::Error> {
+    let version = match a.which {
+        GenVersion::V1 => TimeVersion::V1,
+        GenVersion::V6 => TimeVersion::V6,
+        GenVersion::V7 => TimeVersion::V7,
+        other => {
+            return Err(usage(format_args!(
+                "--system applies to v1, v6 and v7 only, not to {}",
+                version_name(other)
+            )))
+        }
+    };
+    let given = |name: &str| flags.iter().any(|f| f.flag == name && f.given);
+    if let Some(flag) = NOT_WITH_SYSTEM.into_iter().find(|&name| given(name)) {
+        return Err(usage(format_args!(
+            "{flag} cannot be used with --system: the service keeps its own generator state"
+        )));
+    }
+    let socket = match a.socket.or_else(default_socket) {
+        Some(p) => p,
+        None => {
+            return Err(usage(
+                "--system: no socket known; give --socket PATH or set UUIDKIT_SOCKET",
+            ))
+        }
+    };
+    Ok(Plan::System { version, socket })
+}
+
+/// The generator (or fixed UUID) in this process for the version and flags.
+fn local_source(a: &GenArgs) -> Result<Source, clap::Error> {
+    let v = a.which;
+    let clock = match &a.time {
+        None => CliClock::System(SystemClock),
+        Some(t) => CliClock::Fixed(FixedClock::new(
+            Timestamp::parse_rfc3339(t).map_err(|e| usage(format_args!("--time {t:?}: {e}")))?,
+        )),
+    };
+    let gregorian = || -> Result<GregorianBuilder, clap::Error> {
+        Ok(
+            match a
+                .node
+                .as_deref()
+                .map(parse_node)
+                .transpose()
+                .map_err(usage)?
+            {
+                Some(Some(node)) => GregorianBuilder::new().node(node),
+                // `random`, or no --node: the builder draws one with the multicast bit set.
+                _ => GregorianBuilder::new(),
+            },
+        )
+    };
+    let config = |e: GenError| usage(format_args!("{}: {e}", version_name(v)));
+    Ok(match v {
+        GenVersion::V3 | GenVersion::V5 => Source::Fixed(name_based_uuid(a)?),
+        GenVersion::V8 if name_based(a) => Source::Fixed(name_based_uuid(a)?),
+        GenVersion::V8 => {
+            if a.namespace.is_some() {
+                return Err(usage("v8 with --namespace needs --name (or --name-hex)"));
             }
-            GenVersion::Nil => Source::Fixed(Uuid::NIL),
-            GenVersion::Max => Source::Fixed(Uuid::MAX),
-            GenVersion::V4 => Source::V4,
-            GenVersion::V1 => Source::V1(gregorian()?.build_v1(clock, csprng()).map_err(config)?),
-            GenVersion::V6 => Source::V6(gregorian()?.build_v6(clock, csprng()).map_err(config)?),
-            GenVersion::V2 => {
-                let domain = match &a.domain {
-                    None => Domain::Person,
-                    Some(d) => parse_domain(d).map_err(usage)?,
-                };
-                let who = match (a.local_id, domain) {
-                    (Some(id), d) => V2Id::Given(d, id),
-                    #[cfg(unix)]
-                    (None, Domain::Person) => V2Id::CurrentUser,
-                    #[cfg(unix)]
-                    (None, Domain::Group) => V2Id::CurrentGroup,
-                    (None, _) => {
-                        return Err(usage(
-                            "v2 needs --local-id (only person and group default to the current user or group on Unix)",
-                        ))
-                    }
-                };
-                Source::V2 {
-                    gen: gregorian()?.build_v2(clock, csprng()).map_err(config)?,
-                    who,
+            Source::V8Time(V8TimeBuilder::new().build(clock, csprng()))
+        }
+        GenVersion::Nil => Source::Fixed(Uuid::NIL),
+        GenVersion::Max => Source::Fixed(Uuid::MAX),
+        GenVersion::V4 => Source::V4,
+        GenVersion::V1 => Source::V1(gregorian()?.build_v1(clock, csprng()).map_err(config)?),
+        GenVersion::V6 => Source::V6(gregorian()?.build_v6(clock, csprng()).map_err(config)?),
+        GenVersion::V2 => {
+            let domain = match &a.domain {
+                None => Domain::Person,
+                Some(d) => parse_domain(d).map_err(usage)?,
+            };
+            let who = match (a.local_id, domain) {
+                (Some(id), d) => V2Id::Given(d, id),
+                #[cfg(unix)]
+                (None, Domain::Person) => V2Id::CurrentUser,
+                #[cfg(unix)]
+                (None, Domain::Group) => V2Id::CurrentGroup,
+                (None, _) => {
+                    return Err(usage(
+                        "v2 needs --local-id (only person and group default to the current user or group on Unix)",
+                    ))
                 }
+            };
+            Source::V2 {
+                gen: gregorian()?.build_v2(clock, csprng()).map_err(config)?,
+                who,
             }
-            GenVersion::V7 => {
-                let method = match (a.method, a.counter_bits) {
+        }
+        GenVersion::V7 => {
+            let method =
+                match (a.method, a.counter_bits) {
                     (None | Some(1), bits) => V7Method::Counter {
                         bits: bits.unwrap_or(42),
                     },
@@ -245,63 +340,14 @@ impl Config {
                         return Err(usage(format_args!("--method {m}: expected 1, 2 or 3")))
                     }
                 };
-                Source::V7(
-                    V7Builder::new()
-                        .method(method)
-                        .build(clock, csprng())
-                        .map_err(config)?,
-                )
-            }
-        };
-        Ok(Config {
-            count: a.count,
-            to: a.format,
-            case: if a.upper { Case::Upper } else { Case::Lower },
-            source,
-        })
-    }
-
-    /// `--system`: only v1, v6 and v7, and none of the flags that configure a local generator
-    /// (the service has its own state).
-    fn resolve_system(a: GenArgs) -> Result<Config, clap::Error> {
-        let version = match a.which {
-            GenVersion::V1 => TimeVersion::V1,
-            GenVersion::V6 => TimeVersion::V6,
-            GenVersion::V7 => TimeVersion::V7,
-            other => {
-                return Err(usage(format_args!(
-                    "--system applies to v1, v6 and v7 only, not to {}",
-                    version_name(other)
-                )))
-            }
-        };
-        for (flag, given) in [
-            ("--time", a.time.is_some()),
-            ("--node", a.node.is_some()),
-            ("--method", a.method.is_some()),
-            ("--counter-bits", a.counter_bits.is_some()),
-        ] {
-            if given {
-                return Err(usage(format_args!(
-                    "{flag} cannot be used with --system: the service keeps its own generator state"
-                )));
-            }
+            Source::V7(
+                V7Builder::new()
+                    .method(method)
+                    .build(clock, csprng())
+                    .map_err(config)?,
+            )
         }
-        let socket = match a.socket.or_else(default_socket) {
-            Some(p) => p,
-            None => {
-                return Err(usage(
-                    "--system: no socket known; give --socket PATH or set UUIDKIT_SOCKET",
-                ))
-            }
-        };
-        Ok(Config {
-            count: a.count,
-            to: a.format,
-            case: if a.upper { Case::Upper } else { Case::Lower },
-            source: Source::System { version, socket },
-        })
-    }
+    })
 }
 
 /// The v3, v5 or name-based v8 UUID of `--namespace` and `--name`/`--name-hex`.
@@ -435,15 +481,14 @@ const SYSTEM_BATCH: usize = uuidkit::service::protocol::MAX_COUNT as usize;
 
 /// Runs `gen`.
 pub fn run(c: Config) -> CmdResult {
-    if let Source::System { version, socket } = &c.source {
-        return run_system(*version, socket, c.count, c.to, c.case);
+    match c.plan {
+        Plan::Local(source) => run_local(*source, c.count, c.to, c.case),
+        Plan::System { version, socket } => run_system(version, &socket, c.count, c.to, c.case),
     }
-    let Config {
-        count,
-        to,
-        case,
-        mut source,
-    } = c;
+}
+
+/// UUIDs from a generator in this process, in batches of [`BATCH`].
+fn run_local(mut source: Source, count: u64, to: ToForm, case: Case) -> CmdResult {
     let mut out = Out::stdout();
     let mut left = count;
     let mut batch = [Uuid::NIL; BATCH];
@@ -465,16 +510,8 @@ pub fn run(c: Config) -> CmdResult {
             Source::V6(g) => g.fill(slots),
             Source::V7(g) => g.fill(slots),
             Source::V8Time(g) => g.fill(slots),
-            // Served by run_system; never reached here.
-            Source::System { .. } => Ok(()),
             Source::V2 { gen, who } => slots.iter_mut().try_for_each(|s| {
-                *s = match *who {
-                    #[cfg(unix)]
-                    V2Id::CurrentUser => gen.next_person()?,
-                    #[cfg(unix)]
-                    V2Id::CurrentGroup => gen.next_group()?,
-                    V2Id::Given(domain, id) => gen.next(domain, id)?,
-                };
+                *s = who.next(gen)?;
                 Ok(())
             }),
         };
@@ -515,9 +552,7 @@ fn run_system(
             }
         };
         volatile |= !filled.safety.is_durable();
-        for u in &batch[..n] {
-            form::write_line(&mut out, u, to, case)?;
-        }
+        form::write_lines(&mut out, &batch[..n], to, case)?;
         left -= n as u64;
     }
     out.flush()?;

@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 
-use crate::args::{LdapArgs, LdapCommand};
+use crate::args::{LdapArgs, LdapCommand, LdapRuleArgs};
 use crate::form;
 use crate::io::{os_bytes, CmdResult, Fatal, Out, Status};
 use crate::ui::{self, Origin};
@@ -31,12 +31,7 @@ pub enum Config {
     /// Print the schema.
     Schema,
     /// Evaluate a rule.
-    Evaluate {
-        rule: Rule,
-        assertion: OsString,
-        value: OsString,
-        json: bool,
-    },
+    Evaluate(Rule, LdapRuleArgs),
     /// Add entryUUID lines to LDIF.
     AddEntryUuid(EntryUuidVersion),
 }
@@ -46,26 +41,8 @@ impl Config {
     pub fn resolve(a: LdapArgs) -> Result<Config, clap::Error> {
         Ok(match a.command {
             LdapCommand::Schema => Config::Schema,
-            LdapCommand::Match {
-                assertion,
-                value,
-                json,
-            } => Config::Evaluate {
-                rule: Rule::Equality,
-                assertion,
-                value,
-                json,
-            },
-            LdapCommand::Order {
-                assertion,
-                value,
-                json,
-            } => Config::Evaluate {
-                rule: Rule::Ordering,
-                assertion,
-                value,
-                json,
-            },
+            LdapCommand::Match(r) => Config::Evaluate(Rule::Equality, r),
+            LdapCommand::Order(r) => Config::Evaluate(Rule::Ordering, r),
             LdapCommand::AddEntryUuid { version } => match version {
                 4 => Config::AddEntryUuid(EntryUuidVersion::V4),
                 7 => Config::AddEntryUuid(EntryUuidVersion::V7),
@@ -84,12 +61,7 @@ impl Config {
 pub fn run(c: Config) -> CmdResult {
     match c {
         Config::Schema => schema(),
-        Config::Evaluate {
-            rule,
-            assertion,
-            value,
-            json,
-        } => evaluate(rule, &assertion, &value, json),
+        Config::Evaluate(rule, r) => evaluate(rule, &r.assertion, &r.value, r.json),
         Config::AddEntryUuid(v) => add_entry_uuid(v),
     }
 }
@@ -148,9 +120,7 @@ fn evaluate(rule: Rule, assertion: &OsString, value: &OsString, json: bool) -> C
                 form::json_invalid(
                     &mut out,
                     arg,
-                    err.position() + 1,
-                    form::error_kind_name(err.kind()),
-                    &err,
+                    &form::ParseError::Uuid(err),
                     &String::from_utf8_lossy(bytes),
                 )?;
             } else {

@@ -55,9 +55,7 @@ pub fn run(c: Config) -> CmdResult {
         all.reverse();
     }
     let mut out = Out::stdout();
-    for u in &all {
-        form::write_line(&mut out, u, ToForm::Hyphenated, Case::Lower)?;
-    }
+    form::write_lines(&mut out, &all, ToForm::Hyphenated, Case::Lower)?;
     out.flush()?;
     Ok(status)
 }
@@ -105,7 +103,7 @@ pub fn parse_arg(
     match form::parse(FromForm::Text, &line) {
         Ok(u) => Ok(Some(u)),
         Err(e) if json => {
-            form::json_invalid(out, no, e.column(), e.kind_name(), &e, &line.lossy())?;
+            form::json_invalid(out, no, &e, &line.lossy())?;
             Ok(None)
         }
         Err(e) => {

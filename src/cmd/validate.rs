@@ -62,14 +62,7 @@ pub fn run(c: Config) -> CmdResult {
                 continue;
             }
             if c.json {
-                form::json_invalid(
-                    &mut out,
-                    line.no,
-                    e.column(),
-                    e.kind_name(),
-                    &e,
-                    &line.lossy(),
-                )?;
+                form::json_invalid(&mut out, line.no, &e, &line.lossy())?;
             } else {
                 out.fmt(format_args!("{}:{}: {}\n", line.no, e.column(), e))?;
                 if excerpts {

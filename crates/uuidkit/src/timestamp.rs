@@ -362,55 +362,117 @@ pub struct Rfc3339 {
     digits: u8,
 }
 
+impl Rfc3339 {
+    /// The longest text [`Rfc3339::encode_bytes`] writes: 39 bytes, for the years furthest
+    /// from the epoch that a [`Timestamp`] reaches (a sign and 12 digits), with 9 fraction
+    /// digits.
+    ///
+    /// ```
+    /// use uuidkit::{Rfc3339, Timestamp};
+    /// let earliest = Timestamp::from_unix(i64::MIN, 0).unwrap();
+    /// assert_eq!(earliest.to_rfc3339(9).to_string().len(), Rfc3339::MAX_LEN);
+    /// ```
+    pub const MAX_LEN: usize = 39;
+
+    /// Writes the text at the start of `out` and returns its length: the same bytes as the
+    /// `Display` implementation (which uses it), without the formatting machinery, for
+    /// callers that assemble output in a byte buffer. Bytes of `out` past the returned length
+    /// may be overwritten too.
+    ///
+    /// Years 0 to 9999 have four digits as RFC 3339 §5.6 requires; a year outside them (v7
+    /// timestamps reach 10889) is written with as many digits as it needs, after a `-` when
+    /// negative (at least four characters in all).
+    ///
+    /// ```
+    /// use uuidkit::{Rfc3339, Timestamp};
+    /// // Source: RFC 9562 Appendix A.6: unix_ts_ms 0x017F22E279B0 is 2022-02-22 19:22:22 UTC.
+    /// let t = Timestamp::from_unix_millis(0x017F_22E2_79B0);
+    /// let mut buf = [0u8; Rfc3339::MAX_LEN];
+    /// let n = t.to_rfc3339(3).encode_bytes(&mut buf);
+    /// assert_eq!(&buf[..n], b"2022-02-22T19:22:22.000Z");
+    /// let n = t.to_rfc3339(0).encode_bytes(&mut buf);
+    /// assert_eq!(&buf[..n], b"2022-02-22T19:22:22Z");
+    /// ```
+    pub fn encode_bytes(&self, out: &mut [u8; Rfc3339::MAX_LEN]) -> usize {
+        let days = self.ts.secs.div_euclid(86_400);
+        let sod = self.ts.secs.rem_euclid(86_400) as u32;
+        let (y, m, d) = civil_from_days(days);
+        let at = encode_year(y, out);
+        // The rest has a fixed layout; the fraction truncated to `digits` digits is the start
+        // of all nine.
+        let mut b = *b"-00-00T00:00:00.000000000Z";
+        let two = |b: &mut [u8; 26], at: usize, v: u32| {
+            b[at] = b'0' + (v / 10 % 10) as u8;
+            b[at + 1] = b'0' + (v % 10) as u8;
+        };
+        two(&mut b, 1, m);
+        two(&mut b, 4, d);
+        two(&mut b, 7, sod / 3600);
+        two(&mut b, 10, (sod / 60) % 60);
+        two(&mut b, 13, sod % 60);
+        let nanos = self.ts.nanos % 1_000_000_000;
+        b[16] = b'0' + (nanos / 100_000_000) as u8;
+        b[17..25].copy_from_slice(&crate::forms::eight((nanos % 100_000_000).into()));
+        let digits = usize::from(self.digits.min(9));
+        let len = if digits > 0 { 16 + digits } else { 15 };
+        b[len] = b'Z';
+        // All of the rest is copied (a copy of fixed length is a few moves, one of variable
+        // length a call); it always fits, as the year takes at most 13 bytes (see `MAX_LEN`).
+        match out.get_mut(at..).and_then(|r| r.first_chunk_mut::<26>()) {
+            Some(dst) => {
+                *dst = b;
+                at + len + 1
+            }
+            None => at,
+        }
+    }
+}
+
+/// Writes the year `y` at the start of `out` as `{y:04}` would (zero padded to four
+/// characters, a `-` first when negative) and returns its length, at most 13.
+#[inline(always)]
+fn encode_year(y: i64, out: &mut [u8; Rfc3339::MAX_LEN]) -> usize {
+    if let Ok(y4 @ 0..=9999) = u32::try_from(y) {
+        // The common case.
+        out[0] = b'0' + (y4 / 1000) as u8;
+        out[1] = b'0' + (y4 / 100 % 10) as u8;
+        out[2] = b'0' + (y4 / 10 % 10) as u8;
+        out[3] = b'0' + (y4 % 10) as u8;
+        return 4;
+    }
+    let sign = usize::from(y < 0);
+    let mut v = y.unsigned_abs();
+    // A year of an i64 count of seconds has at most 12 digits; 20 hold any u64.
+    let mut digits = [b'0'; 20];
+    let mut n = 0;
+    while v > 0 || n < 4 - sign {
+        if let Some(slot) = digits.get_mut(n) {
+            *slot = b'0' + (v % 10) as u8;
+        }
+        v /= 10;
+        n += 1;
+    }
+    if sign == 1 {
+        out[0] = b'-';
+    }
+    for (dst, src) in out
+        .iter_mut()
+        .skip(sign)
+        .zip(digits[..n.min(20)].iter().rev())
+    {
+        *dst = *src;
+    }
+    (sign + n).min(Rfc3339::MAX_LEN)
+}
+
 impl fmt::Display for Rfc3339 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let days = self.ts.secs.div_euclid(86_400);
-        let sod = self.ts.secs.rem_euclid(86_400);
-        let (y, m, d) = civil_from_days(days);
-        if let Ok(y4) = u32::try_from(y) {
-            if y4 <= 9999 {
-                // Years 0-9999, the common case, built in a buffer and written at once (the
-                // same text as below, several times faster than `write!` with padding).
-                let mut b = *b"0000-00-00T00:00:00.000000000Z";
-                let two = |b: &mut [u8; 30], at: usize, v: u32| {
-                    b[at] = b'0' + (v / 10 % 10) as u8;
-                    b[at + 1] = b'0' + (v % 10) as u8;
-                };
-                two(&mut b, 0, y4 / 100);
-                two(&mut b, 2, y4 % 100);
-                two(&mut b, 5, m);
-                two(&mut b, 8, d);
-                let sod = sod as u32;
-                two(&mut b, 11, sod / 3600);
-                two(&mut b, 14, (sod / 60) % 60);
-                two(&mut b, 17, sod % 60);
-                // The fraction truncated to `digits` digits is the start of all nine.
-                let nanos = self.ts.nanos % 1_000_000_000;
-                b[20] = b'0' + (nanos / 100_000_000) as u8;
-                b[21..29].copy_from_slice(&crate::forms::eight((nanos % 100_000_000).into()));
-                let digits = usize::from(self.digits.min(9));
-                let len = if digits > 0 { 20 + digits } else { 19 };
-                b[len] = b'Z';
-                // SAFETY: the template is ASCII and only ASCII digits were written into it, so
-                // every prefix is UTF-8.
-                let text = unsafe { core::str::from_utf8_unchecked(&b[..=len]) };
-                return f.write_str(text);
-            }
-        }
-        // RFC 3339 has four-digit years; v7 reaches year 10889, written with five.
-        write!(f, "{y:04}")?;
-        write!(
-            f,
-            "-{m:02}-{d:02}T{:02}:{:02}:{:02}",
-            sod / 3600,
-            (sod / 60) % 60,
-            sod % 60
-        )?;
-        if self.digits > 0 {
-            let frac = self.ts.nanos / 10u32.pow(9 - self.digits as u32);
-            write!(f, ".{:0width$}", frac, width = self.digits as usize)?;
-        }
-        f.write_str("Z")
+        let mut buf = [0u8; Rfc3339::MAX_LEN];
+        let n = self.encode_bytes(&mut buf);
+        // SAFETY: `encode_bytes` writes only ASCII (digits, `-`, `T`, `:`, `.`, `Z`) into the
+        // first `n` bytes, so they are UTF-8.
+        let text = unsafe { core::str::from_utf8_unchecked(&buf[..n]) };
+        f.write_str(text)
     }
 }
 
@@ -547,6 +609,83 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `encode_bytes` (and so `Display`) against the fields written with `format!`, the year
+    /// as `{:04}`: across the year boundaries where the width changes, the ends of the range
+    /// and a pseudo-random spread, with every fraction width.
+    #[test]
+    fn encode_bytes_writes_what_format_writes() {
+        fn reference(t: Timestamp, digits: u8) -> std::string::String {
+            let (secs, nanos) = (t.unix_seconds(), t.subsec_nanos());
+            let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
+            let sod = secs.rem_euclid(86_400);
+            let mut s = std::format!(
+                "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
+                sod / 3600,
+                sod / 60 % 60,
+                sod % 60
+            );
+            if digits > 0 {
+                let frac = nanos / 10u32.pow(9 - u32::from(digits));
+                s += &std::format!(".{frac:0width$}", width = usize::from(digits));
+            }
+            s + "Z"
+        }
+        let mut secs = std::vec![i64::MIN, i64::MAX, 0, -1, 86_399, 86_400];
+        for y in [
+            -292_277_022_656,
+            -10_000,
+            -1000,
+            -999,
+            -100,
+            -10,
+            -1,
+            0,
+            1,
+            999,
+            1000,
+            9999,
+            10_000,
+            10_889,
+            99_999,
+            100_000,
+            292_277_026_596,
+        ] {
+            let day = days_from_civil(y, 1, 1);
+            secs.extend([day * 86_400, day * 86_400 - 1]);
+        }
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..4_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Both the whole i64 range and the years near ours.
+            secs.push(x as i64);
+            secs.push((x % (1 << 38)) as i64 - (1 << 37));
+        }
+        let mut buf = [0u8; Rfc3339::MAX_LEN];
+        for (i, &s) in secs.iter().enumerate() {
+            for nanos in [
+                0,
+                999_999_999,
+                (i as u32).wrapping_mul(2_654_435_761) % 1_000_000_000,
+            ] {
+                let t = Timestamp::from_unix(s, nanos).unwrap();
+                for digits in 0..=9 {
+                    let want = reference(t, digits);
+                    let n = t.to_rfc3339(digits).encode_bytes(&mut buf);
+                    assert_eq!(&buf[..n], want.as_bytes(), "{t:?} with {digits} digits");
+                    assert_eq!(t.to_rfc3339(digits).to_string(), want);
+                }
+            }
+        }
+        // The longest text is MAX_LEN long.
+        let earliest = Timestamp::from_unix(i64::MIN, 999_999_999).unwrap();
+        assert_eq!(
+            earliest.to_rfc3339(9).encode_bytes(&mut buf),
+            Rfc3339::MAX_LEN
+        );
     }
 
     #[test]

@@ -1,0 +1,95 @@
+//! Helpers shared by the CLI test binaries (tests/cli.rs, tests/ux.rs, tests/cli_bad_input.rs,
+//! each including this file as `mod common`): running the real `uuidkit` binary and reading
+//! what it wrote.
+
+// Every test binary compiles its own copy and uses only some of the helpers.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+/// The binary under test.
+pub const BIN: &str = env!("CARGO_BIN_EXE_uuidkit");
+
+/// Runs `uuidkit args` with `stdin` as its input and the variables `env` set. `NO_COLOR` and
+/// `CLICOLOR_FORCE` are removed first, so that the colour rules see only what a test sets.
+pub fn run_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("spawn uuidkit");
+    let mut sin = child.stdin.take().expect("stdin");
+    let input = stdin.to_vec();
+    // A writer thread, so that a large input cannot deadlock against a full output pipe.
+    let writer = std::thread::spawn(move || {
+        let _ = sin.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("wait");
+    writer.join().expect("writer thread");
+    out
+}
+
+/// Runs `uuidkit args` with `stdin` as its input.
+pub fn run(args: &[&str], stdin: &[u8]) -> Output {
+    run_env(args, stdin, &[])
+}
+
+/// Output bytes as text; the tool writes UTF-8.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8(b.to_vec()).expect("output is UTF-8")
+}
+
+pub fn stdout(o: &Output) -> String {
+    text(&o.stdout)
+}
+
+pub fn stderr(o: &Output) -> String {
+    text(&o.stderr)
+}
+
+pub fn code(o: &Output) -> i32 {
+    o.status.code().expect("exited normally")
+}
+
+/// Standard output read as JSON Lines.
+pub fn json_lines(o: &Output) -> Vec<Value> {
+    stdout(o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+pub fn keys(v: &Value) -> Vec<String> {
+    v.as_object()
+        .expect("object")
+        .keys()
+        .cloned()
+        .collect::<Vec<_>>()
+}
+
+/// The keys of a one-line JSON object in the order written (serde_json's map sorts them).
+/// Good enough for the tool's output, whose values contain no `":` sequences except `input`,
+/// which comes first.
+pub fn keys_in_order(line: &str) -> Vec<String> {
+    let v: Value = serde_json::from_str(line).expect("json");
+    let mut found: Vec<(usize, String)> = keys(&v)
+        .into_iter()
+        .map(|k| {
+            let at = line
+                .find(&format!("\"{k}\":"))
+                .unwrap_or_else(|| panic!("{k} in {line}"));
+            (at, k)
+        })
+        .collect();
+    found.sort();
+    found.into_iter().map(|(_, k)| k).collect()
+}
