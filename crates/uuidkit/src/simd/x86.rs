@@ -12,6 +12,7 @@ use core::arch::x86_64::*;
 
 use super::{encode_lines_body, parse_entries, Kernels, Level};
 use crate::fmt::{Case, Format};
+use crate::parse::{URN_LETTERS, URN_PREFIX, URN_WORD};
 use crate::Uuid;
 
 pub(super) static SSSE3: Kernels = Kernels {
@@ -442,12 +443,12 @@ static FORMS: [Form; 4] = [
         from_x: BODY_X,
         hyphens: HYPHEN_BITS,
         // `urn:uuid` in any letter case, as `simd::is_urn_prefix`; the last `:` below.
-        w_or: 0x2020_2020_0020_2020,
+        w_or: URN_LETTERS,
         w_and: u64::MAX,
-        w_want: u64::from_le_bytes(*b"urn:uuid"),
+        w_want: URN_WORD,
         b_at: 8,
         b_and: 0xff,
-        b_want: b':',
+        b_want: URN_PREFIX[8],
         need: 0,
     }
     .need(),
