@@ -2,8 +2,9 @@
 //! function takes one input, runs the library on it and panics (with the input in the message)
 //! when a property fails; a fuzz target decodes libFuzzer's bytes into that input, and
 //! `crates/uuidkit/tests/fuzz_props.rs` (which includes this file by path next to
-//! `reference.rs`) draws it with proptest. Nothing here may panic on its own: every unexpected
-//! outcome is an assertion.
+//! `reference.rs`) draws it with proptest; `crates/uuidkit/tests/ldif.rs` includes it the same
+//! way for `check_ldif`. Nothing here may panic on its own: every unexpected outcome is an
+//! assertion.
 
 use std::io::{BufReader, Write};
 use std::time::Duration;
@@ -476,31 +477,45 @@ impl Write for Trickle {
 }
 
 /// Runs `add_entry_uuid` over `input`, read through a buffer of `chunk` bytes and written in
-/// pieces of at most `chunk` bytes, adding `with` every time.
-fn ldif_run(input: &[u8], chunk: usize, with: Uuid) -> (Result<ldif::LdifStats, String>, Vec<u8>) {
+/// pieces of at most `chunk` bytes, adding what `next` returns.
+fn ldif_run(
+    input: &[u8],
+    chunk: usize,
+    next: &mut dyn FnMut() -> Uuid,
+) -> (Result<ldif::LdifStats, String>, Vec<u8>) {
     let reader = BufReader::with_capacity(chunk.max(1), input);
     let mut w = Trickle {
         out: Vec::new(),
         max: chunk.max(1),
     };
-    let r = ldif::add_entry_uuid(reader, &mut w, &mut || with);
+    let r = ldif::add_entry_uuid(reader, &mut w, next);
     (r.map_err(|e| e.to_string()), w.out)
 }
 
 /// The pass-through invariant: the output minus the added lines is the input (or, after a data
-/// error, a prefix of it), whatever the bytes and however the reads and writes are split.
+/// error, a prefix of it), whatever the bytes and however the reads and writes are split; each
+/// added line is a whole line that ends its record, and carries the next UUID drawn.
 ///
 /// The added lines are found without trusting any marker the input could contain: the input
 /// is run twice, adding the Nil UUID and then the Max UUID, and the two outputs differ exactly
-/// in the digits of the added lines.
+/// in the digits of the added lines. A third run, adding the UUIDs 1, 2, 3, ... in turn, must
+/// give the Nil run's output with those UUIDs in the added lines, in order.
 pub fn check_ldif(input: &[u8], chunk: usize) {
-    let (ra, a) = ldif_run(input, chunk, Uuid::NIL);
-    let (rb, b) = ldif_run(input, chunk, Uuid::MAX);
+    let (ra, a) = ldif_run(input, chunk, &mut || Uuid::NIL);
+    let (rb, b) = ldif_run(input, chunk, &mut || Uuid::MAX);
+    let mut drawn = 0u128;
+    let (rc, c) = ldif_run(input, chunk, &mut || {
+        drawn += 1;
+        Uuid::from_u128(drawn)
+    });
     assert_eq!(ra, rb, "same outcome whatever the UUIDs");
+    assert_eq!(ra, rc, "same outcome whatever the UUIDs");
     assert_eq!(a.len(), b.len(), "same length whatever the UUIDs");
     let nil_line = format!("entryUUID: {}", Uuid::NIL);
     let mut kept = Vec::with_capacity(input.len());
     let mut added = 0u64;
+    // The Nil run's output with the counter's UUIDs where the added UUIDs are.
+    let mut counted = a.clone();
     let mut i = 0;
     while i < a.len() {
         if a[i] == b[i] {
@@ -522,8 +537,14 @@ pub fn check_ldif(input: &[u8], chunk: usize) {
             Some(nil_line.as_bytes())
         );
         kept.truncate(k);
+        assert!(
+            start > 0 && a[start - 1] == b'\n',
+            "an added line that does not start a line: {input:?}"
+        );
         let end = start + nil_line.len();
         added += 1;
+        let n = Uuid::from_u128(u128::from(added)).to_string();
+        counted[start + 11..end].copy_from_slice(n.as_bytes());
         // The line ending that goes with it: after it, or before it when it ends the output.
         if a[end..].starts_with(b"\r\n") {
             i = end + 2;
@@ -547,7 +568,21 @@ pub fn check_ldif(input: &[u8], chunk: usize) {
             kept.truncate(input.len());
             i = end;
         }
+        // The added line ends its record: what follows is an empty line or the end.
+        assert!(
+            a[i..].is_empty() || a[i..].starts_with(b"\n") || a[i..].starts_with(b"\r\n"),
+            "an added line that does not end its record: {input:?}"
+        );
     }
+    assert_eq!(
+        drawn,
+        u128::from(added),
+        "one UUID drawn per added line: {input:?}"
+    );
+    assert!(
+        c == counted,
+        "the added lines carry the UUIDs drawn, in order: {input:?}"
+    );
     match ra {
         Ok(stats) => {
             assert_eq!(stats.added, added, "{input:?}");
