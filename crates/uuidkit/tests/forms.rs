@@ -399,11 +399,3 @@ proptest! {
         }
     }
 }
-
-#[test]
-fn adapters_are_send_sync_copy() {
-    fn check<T: Send + Sync + Copy + std::fmt::Display + 'static>() {}
-    check::<uuidkit::Decimal>();
-    check::<uuidkit::Oid>();
-    check::<uuidkit::OidUrn>();
-}
