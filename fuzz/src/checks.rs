@@ -2,8 +2,9 @@
 //! function takes one input, runs the library on it and panics (with the input in the message)
 //! when a property fails; a fuzz target decodes libFuzzer's bytes into that input, and
 //! `crates/uuidkit/tests/fuzz_props.rs` (which includes this file by path next to
-//! `reference.rs`) draws it with proptest. Nothing here may panic on its own: every unexpected
-//! outcome is an assertion.
+//! `reference.rs`) draws it with proptest; `crates/uuidkit/tests/ldif.rs` includes it the same
+//! way for `check_ldif`. Nothing here may panic on its own: every unexpected outcome is an
+//! assertion.
 
 use std::io::{BufReader, Write};
 use std::time::Duration;
@@ -39,7 +40,6 @@ pub fn check_parse(s: &[u8]) {
                 e.position()
             );
             assert!(!e.to_string().is_empty());
-            assert!(!e.kind_str().is_empty());
         }
         (got, want) => panic!("{s:?}: library {got:?}, reference {want:?}"),
     }
@@ -322,7 +322,22 @@ pub fn check_gen_order(case: &GenCase) {
         RegressionPolicy::Reset
     };
     let threshold = Duration::from_nanos(case.threshold_nanos);
-    type Call<'a> = Box<dyn FnMut(&mut [Uuid]) -> Result<(), GenError> + 'a>;
+    // `next()` when `fill` is false (the slice then has one element), else `fill`; the three
+    // generator types share no trait, hence a macro.
+    type Call<'a> = Box<dyn FnMut(&mut [Uuid], bool) -> Result<(), GenError> + 'a>;
+    macro_rules! call {
+        ($g:expr) => {{
+            let mut g = $g;
+            Box::new(move |out: &mut [Uuid], fill: bool| {
+                if fill {
+                    g.fill(out)
+                } else {
+                    out[0] = g.next()?;
+                    Ok(())
+                }
+            })
+        }};
+    }
     let mut call: Call<'_> = match case.kind {
         GenKind::V7(m) => {
             let built = V7Builder::new()
@@ -333,16 +348,9 @@ pub fn check_gen_order(case: &GenCase) {
                 .time_offset_nanos(case.offset_nanos)
                 .build(&clock, rng);
             match built {
-                Ok(mut g) => {
+                Ok(g) => {
                     assert!(method_is_valid(m), "{m:?} accepted");
-                    Box::new(move |out: &mut [Uuid]| {
-                        if out.len() == 1 {
-                            out[0] = g.next()?;
-                            Ok(())
-                        } else {
-                            g.fill(out)
-                        }
-                    })
+                    call!(g)
                 }
                 Err(e) => {
                     assert!(!method_is_valid(m) && e.is_config(), "{m:?}: {e}");
@@ -357,25 +365,9 @@ pub fn check_gen_order(case: &GenCase) {
                 .regression_threshold(threshold)
                 .time_offset_nanos(case.offset_nanos);
             if matches!(case.kind, GenKind::V1) {
-                let mut g = b.build_v1(&clock, rng).expect("default v1 configuration");
-                Box::new(move |out: &mut [Uuid]| {
-                    if out.len() == 1 {
-                        out[0] = g.next()?;
-                        Ok(())
-                    } else {
-                        g.fill(out)
-                    }
-                })
+                call!(b.build_v1(&clock, rng).expect("default v1 configuration"))
             } else {
-                let mut g = b.build_v6(&clock, rng).expect("default v6 configuration");
-                Box::new(move |out: &mut [Uuid]| {
-                    if out.len() == 1 {
-                        out[0] = g.next()?;
-                        Ok(())
-                    } else {
-                        g.fill(out)
-                    }
-                })
+                call!(b.build_v6(&clock, rng).expect("default v6 configuration"))
             }
         }
     };
@@ -392,7 +384,7 @@ pub fn check_gen_order(case: &GenCase) {
         let reading = raw.saturating_add(case.offset_nanos);
         let n = usize::from(step.batch.max(1));
         let mut out = vec![Uuid::NIL; n];
-        let result = call(&mut out);
+        let result = call(&mut out, step.batch > 0);
         assert_eq!(clock.readings(), i + 1, "one clock reading per call");
         // Generated UUIDs are never Nil: the written prefix is what was issued.
         let issued = out.iter().take_while(|u| !u.is_nil()).count();
@@ -476,31 +468,45 @@ impl Write for Trickle {
 }
 
 /// Runs `add_entry_uuid` over `input`, read through a buffer of `chunk` bytes and written in
-/// pieces of at most `chunk` bytes, adding `with` every time.
-fn ldif_run(input: &[u8], chunk: usize, with: Uuid) -> (Result<ldif::LdifStats, String>, Vec<u8>) {
+/// pieces of at most `chunk` bytes, adding what `next` returns.
+fn ldif_run(
+    input: &[u8],
+    chunk: usize,
+    next: &mut dyn FnMut() -> Uuid,
+) -> (Result<ldif::LdifStats, String>, Vec<u8>) {
     let reader = BufReader::with_capacity(chunk.max(1), input);
     let mut w = Trickle {
         out: Vec::new(),
         max: chunk.max(1),
     };
-    let r = ldif::add_entry_uuid(reader, &mut w, &mut || with);
+    let r = ldif::add_entry_uuid(reader, &mut w, next);
     (r.map_err(|e| e.to_string()), w.out)
 }
 
 /// The pass-through invariant: the output minus the added lines is the input (or, after a data
-/// error, a prefix of it), whatever the bytes and however the reads and writes are split.
+/// error, a prefix of it), whatever the bytes and however the reads and writes are split; each
+/// added line is a whole line that ends its record, and carries the next UUID drawn.
 ///
 /// The added lines are found without trusting any marker the input could contain: the input
 /// is run twice, adding the Nil UUID and then the Max UUID, and the two outputs differ exactly
-/// in the digits of the added lines.
+/// in the digits of the added lines. A third run, adding the UUIDs 1, 2, 3, ... in turn, must
+/// give the Nil run's output with those UUIDs in the added lines, in order.
 pub fn check_ldif(input: &[u8], chunk: usize) {
-    let (ra, a) = ldif_run(input, chunk, Uuid::NIL);
-    let (rb, b) = ldif_run(input, chunk, Uuid::MAX);
+    let (ra, a) = ldif_run(input, chunk, &mut || Uuid::NIL);
+    let (rb, b) = ldif_run(input, chunk, &mut || Uuid::MAX);
+    let mut drawn = 0u128;
+    let (rc, c) = ldif_run(input, chunk, &mut || {
+        drawn += 1;
+        Uuid::from_u128(drawn)
+    });
     assert_eq!(ra, rb, "same outcome whatever the UUIDs");
+    assert_eq!(ra, rc, "same outcome whatever the UUIDs");
     assert_eq!(a.len(), b.len(), "same length whatever the UUIDs");
     let nil_line = format!("entryUUID: {}", Uuid::NIL);
     let mut kept = Vec::with_capacity(input.len());
     let mut added = 0u64;
+    // The Nil run's output with the counter's UUIDs where the added UUIDs are.
+    let mut counted = a.clone();
     let mut i = 0;
     while i < a.len() {
         if a[i] == b[i] {
@@ -522,8 +528,14 @@ pub fn check_ldif(input: &[u8], chunk: usize) {
             Some(nil_line.as_bytes())
         );
         kept.truncate(k);
+        assert!(
+            start > 0 && a[start - 1] == b'\n',
+            "an added line that does not start a line: {input:?}"
+        );
         let end = start + nil_line.len();
         added += 1;
+        let n = Uuid::from_u128(u128::from(added)).to_string();
+        counted[start + 11..end].copy_from_slice(n.as_bytes());
         // The line ending that goes with it: after it, or before it when it ends the output.
         if a[end..].starts_with(b"\r\n") {
             i = end + 2;
@@ -547,7 +559,21 @@ pub fn check_ldif(input: &[u8], chunk: usize) {
             kept.truncate(input.len());
             i = end;
         }
+        // The added line ends its record: what follows is an empty line or the end.
+        assert!(
+            a[i..].is_empty() || a[i..].starts_with(b"\n") || a[i..].starts_with(b"\r\n"),
+            "an added line that does not end its record: {input:?}"
+        );
     }
+    assert_eq!(
+        drawn,
+        u128::from(added),
+        "one UUID drawn per added line: {input:?}"
+    );
+    assert!(
+        c == counted,
+        "the added lines carry the UUIDs drawn, in order: {input:?}"
+    );
     match ra {
         Ok(stats) => {
             assert_eq!(stats.added, added, "{input:?}");
@@ -595,6 +621,23 @@ impl Bytes<'_> {
     }
 }
 
+/// A field width from one byte, in `lo..=hi` (the widths the builder accepts) for most bytes,
+/// so that most cases get past the builder to the generator: a byte in the range is taken as it
+/// is (a seed spells its width plainly), and 7 in 8 of the others are folded into the range.
+/// The rest stay out of it for the builder to refuse: half of them just above the range, half
+/// as they are (0 among them, just below a range starting at 1).
+fn width(x: u8, lo: u8, hi: u8) -> u8 {
+    if (lo..=hi).contains(&x) {
+        x
+    } else if x % 8 != 0 {
+        lo + x % (hi - lo + 1)
+    } else if x % 16 != 0 {
+        hi + 1
+    } else {
+        x
+    }
+}
+
 /// 2022-02-22T14:22:22Z, the time of RFC 9562's examples, as a starting point.
 const START_NANOS: i128 = 1_645_539_742_000_000_000;
 
@@ -606,13 +649,15 @@ pub fn gen_case(data: &[u8]) -> GenCase {
     let kind = match b.u8() % 5 {
         0 => GenKind::V1,
         1 => GenKind::V6,
-        2 => GenKind::V7(V7Method::Counter { bits: b.u8() }),
+        2 => GenKind::V7(V7Method::Counter {
+            bits: width(b.u8(), 12, 42),
+        }),
         3 => GenKind::V7(V7Method::MonotonicRandom {
-            increment_bits: b.u8(),
+            increment_bits: width(b.u8(), 1, 64),
         }),
         _ => GenKind::V7(V7Method::SubMillis {
-            fraction_bits: b.u8(),
-            counter_bits: b.u8(),
+            fraction_bits: width(b.u8(), 1, 12),
+            counter_bits: width(b.u8(), 0, 42),
         }),
     };
     let resolution_nanos =

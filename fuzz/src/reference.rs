@@ -5,8 +5,9 @@
 //!
 //! Every parser here works on a template, byte by byte, and builds the value with `u128`
 //! arithmetic; nothing is fast and nothing is shared with the library. The fuzz targets and
-//! `crates/uuidkit/tests/fuzz_props.rs` both compare the library against it (the test file
-//! includes this file by path, so it must only use `std`).
+//! the tests `fuzz_props.rs`, `roundtrip.rs` and `forms.rs` in `crates/uuidkit/tests` compare
+//! the library against it (the test files include this file by path, so it must only use
+//! `std`).
 
 /// The value of one hex digit (RFC 5234 HEXDIG, which is case-insensitive as RFC 9562 §4
 /// says for input).
@@ -147,6 +148,30 @@ mod tests {
             "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6"
         );
         assert_eq!(any_form(format(v, 3, true).as_bytes()), Some(v));
+        // The reference must accept every form RFC 9562 §4 describes and reject the obvious,
+        // or agreeing with it would prove nothing.
+        for ok in [
+            "f81d4fae-7dec-11d0-a765-00a0c91e6bf6",
+            "F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6",
+            "f81d4fae7dec11d0a76500a0c91e6bf6",
+            "{f81d4fae-7dec-11d0-a765-00a0c91e6bf6}",
+            "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6",
+            "URN:UUID:f81d4fae-7dec-11d0-a765-00a0c91e6bf6",
+        ] {
+            assert_eq!(any_form(ok.as_bytes()), Some(v), "{ok}");
+        }
+        for bad in [
+            "",
+            "+81d4fae7dec11d0a76500a0c91e6bf6",
+            "{f81d4fae7dec11d0a76500a0c91e6bf6}",
+            "urn:uuid:f81d4fae7dec11d0a76500a0c91e6bf6",
+            "f81d4fae-7dec-11d0-a765-00a0c91e6bf6 ",
+            "f81d4fae-7dec-11d0-a76500a0-c91e6bf6",
+            "{f81d4fae-7dec-11d0-a765-00a0c91e6bf6",
+            "{{f81d4fae-7dec-11d0-a765-00a0c91e6bf6}}",
+        ] {
+            assert_eq!(any_form(bad.as_bytes()), None, "{bad:?}");
+        }
         assert_eq!(decimal(b"0"), Some(0));
         assert_eq!(decimal(b"00"), None);
         assert_eq!(decimal(b"+1"), None);

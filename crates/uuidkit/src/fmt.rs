@@ -3,6 +3,7 @@
 
 use core::fmt;
 
+use crate::parse::URN_PREFIX;
 use crate::Uuid;
 
 const LOWER: &[u8; 16] = b"0123456789abcdef";
@@ -113,6 +114,51 @@ const fn write_hyphenated(b: &[u8; 16], t: &[u8; 16], out: &mut [u8], at: usize)
     }
 }
 
+/// Writes `format` at the start of `buf`: the braces or the `urn:uuid:` prefix around a body that
+/// `hyphenated` writes, or the body `simple` writes. The one place that knows where the pieces
+/// of each form go (RFC 9562 §4); `Uuid::encode_bytes` and every SIMD level's batch writer
+/// (`simd::encode_lines_body`) pass their own body encoders. Writes nothing if `buf` is shorter
+/// than `format.len()` (the callers' buffers never are). Always inlined, so that the encoders
+/// inline into a caller with their target features and the form's branch folds away when the
+/// caller knows it.
+#[inline(always)]
+pub(crate) fn write_form(
+    format: Format,
+    buf: &mut [u8],
+    hyphenated: impl FnOnce(&mut [u8; 36]),
+    simple: impl FnOnce(&mut [u8; 32]),
+) {
+    match format {
+        Format::Hyphenated => {
+            if let Some(body) = buf.first_chunk_mut::<36>() {
+                hyphenated(body);
+            }
+        }
+        Format::Simple => {
+            if let Some(body) = buf.first_chunk_mut::<32>() {
+                simple(body);
+            }
+        }
+        Format::Braced => {
+            if let Some(([open], rest)) = buf.split_first_chunk_mut::<1>() {
+                if let Some((body, [close, ..])) = rest.split_first_chunk_mut::<36>() {
+                    *open = b'{';
+                    hyphenated(body);
+                    *close = b'}';
+                }
+            }
+        }
+        Format::Urn => {
+            if let Some((prefix, rest)) = buf.split_first_chunk_mut::<9>() {
+                if let Some(body) = rest.first_chunk_mut::<36>() {
+                    *prefix = *URN_PREFIX;
+                    hyphenated(body);
+                }
+            }
+        }
+    }
+}
+
 impl Uuid {
     /// The hyphenated form as bytes, usable in `const` context.
     ///
@@ -175,37 +221,12 @@ impl Uuid {
     pub fn encode_bytes(&self, format: Format, case: Case, buf: &mut EncodeBuffer) -> usize {
         let k = crate::simd::active();
         let b = self.as_bytes();
-        // The chunks below always exist (the buffer holds the longest form); the `if let`s
-        // only spell that out without a panic path.
-        match format {
-            Format::Hyphenated => {
-                if let Some(out) = buf.first_chunk_mut::<36>() {
-                    k.encode_hyphenated(b, case, out);
-                }
-            }
-            Format::Simple => {
-                if let Some(out) = buf.first_chunk_mut::<32>() {
-                    k.encode_simple(b, case, out);
-                }
-            }
-            Format::Braced => {
-                if let Some(([open], rest)) = buf.split_first_chunk_mut::<1>() {
-                    *open = b'{';
-                    if let Some((out, [close, ..])) = rest.split_first_chunk_mut::<36>() {
-                        k.encode_hyphenated(b, case, out);
-                        *close = b'}';
-                    }
-                }
-            }
-            Format::Urn => {
-                if let Some((prefix, rest)) = buf.split_first_chunk_mut::<9>() {
-                    *prefix = *b"urn:uuid:";
-                    if let Some(out) = rest.first_chunk_mut::<36>() {
-                        k.encode_hyphenated(b, case, out);
-                    }
-                }
-            }
-        }
+        write_form(
+            format,
+            buf,
+            |out| k.encode_hyphenated(b, case, out),
+            |out| k.encode_simple(b, case, out),
+        );
         format.len()
     }
 

@@ -147,23 +147,6 @@ fn write_decimal(v: u128, buf: &mut DecimalBuffer) -> usize {
     }
 }
 
-/// The error for a byte that is not a decimal digit. `char_error` reports braces as a brace
-/// problem, which only makes sense for the hex forms; here every stray byte is a character error.
-const fn decimal_char_error(s: &[u8], p: usize) -> Error {
-    let e = char_error(s, p, Expected::Decimal);
-    match e.detail {
-        Detail::Braces => Error::new(
-            Detail::Char {
-                ch: Some(s[p] as char),
-                byte: s[p],
-                expected: Expected::Decimal,
-            },
-            p,
-        ),
-        _ => e,
-    }
-}
-
 /// Reads `s[start..]` as an unsigned decimal integer below 2^128 without leading zeros.
 ///
 /// Errors carry positions in `s`. The first problem from the left wins, and the scan stops at
@@ -186,7 +169,7 @@ const fn decimal_at(s: &[u8], start: usize) -> Result<u128, Error> {
     while p < len {
         let c = s[p];
         if !c.is_ascii_digit() {
-            return Err(decimal_char_error(s, p));
+            return Err(char_error(s, p, Expected::Decimal));
         }
         v = match v.checked_mul(10) {
             Some(t) => match t.checked_add((c - b'0') as u128) {

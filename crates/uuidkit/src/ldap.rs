@@ -238,9 +238,8 @@ impl fmt::Display for MatchError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for MatchError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+impl core::error::Error for MatchError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         Some(&self.error)
     }
 }

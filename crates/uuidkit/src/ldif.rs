@@ -26,7 +26,7 @@ use std::fmt;
 use std::io::{self, BufRead, Write};
 
 use crate::ldap;
-use crate::Uuid;
+use crate::{Case, Format, Uuid};
 
 /// The counts reported by [`add_entry_uuid`].
 ///
@@ -453,27 +453,22 @@ impl Record {
     /// Decides what to do with the record, validating any `entryUUID` it has.
     fn classify(&mut self, stats: &mut LdifStats) -> Result<Action, LdifError> {
         self.unfold();
-        let lines: Vec<Logical> = self
-            .logical
-            .iter()
-            .filter(|l| !l.comment)
-            .copied()
-            .collect();
-        let mut it = lines.iter().peekable();
-        let name_is = |r: &Record, l: &Logical, want: &[u8]| {
-            split_attr(r.text(l)).is_some_and(|(n, _)| n.eq_ignore_ascii_case(want))
+        let this = &*self;
+        let mut it = this.logical.iter().filter(|l| !l.comment).peekable();
+        let name_is = |l: &Logical, want: &[u8]| {
+            split_attr(this.text(l)).is_some_and(|(n, _)| n.eq_ignore_ascii_case(want))
         };
-        if it.peek().is_some_and(|l| name_is(self, l, b"version")) {
+        if it.peek().is_some_and(|l| name_is(l, b"version")) {
             it.next();
         }
-        let Some(dn_line) = it.next().filter(|l| name_is(self, l, b"dn")) else {
+        let Some(dn_line) = it.next().filter(|l| name_is(l, b"dn")) else {
             return Ok(Action::PassThrough);
         };
-        while it.peek().is_some_and(|l| name_is(self, l, b"control")) {
+        while it.peek().is_some_and(|l| name_is(l, b"control")) {
             it.next();
         }
-        if let Some(ct) = it.peek().filter(|l| name_is(self, l, b"changetype")) {
-            let is_add = match split_attr(self.text(ct)) {
+        if let Some(ct) = it.peek().filter(|l| name_is(l, b"changetype")) {
+            let is_add = match split_attr(this.text(ct)) {
                 Some((_, Value::Plain(v))) => content_eq(v, b"add"),
                 Some((_, Value::Base64(v))) => {
                     decode_base64(v).is_ok_and(|d| content_eq(&d, b"add"))
@@ -674,15 +669,20 @@ fn finish<W: Write>(
     out.extend_from_slice(&rec.buf);
     if let Action::Add = action {
         let eol = rec.eol().unwrap_or(last_eol);
-        let line = format!("entryUUID: {}", next_uuid());
+        let mut text = [0u8; crate::MAX_ENCODED_LEN];
+        let uuid = next_uuid().encode(Format::Hyphenated, Case::Lower, &mut text);
+        let line = |out: &mut Vec<u8>| {
+            out.extend_from_slice(b"entryUUID: ");
+            out.extend_from_slice(uuid.as_bytes());
+        };
         if rec.buf.ends_with(b"\n") {
-            out.extend_from_slice(line.as_bytes());
+            line(out);
             out.extend_from_slice(eol);
         } else {
             // A lone CR at the very end is read as half a CR LF: complete it.
             let eol = if rec.buf.ends_with(b"\r") { b"\n" } else { eol };
             out.extend_from_slice(eol);
-            out.extend_from_slice(line.as_bytes());
+            line(out);
         }
     }
     rec.clear();

@@ -173,8 +173,7 @@ impl fmt::Display for ParseNameHashError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for ParseNameHashError {}
+impl core::error::Error for ParseNameHashError {}
 
 impl FromStr for NameHash {
     type Err = ParseNameHashError;

@@ -64,7 +64,38 @@ pub(crate) const HEX: [u8; 256] = {
 const HYPHENATED_OFFSETS: [usize; 16] = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
 /// Digits per group of the hyphenated form.
 const GROUPS: [usize; 5] = [8, 4, 4, 4, 12];
-const URN_PREFIX: &[u8; 9] = b"urn:uuid:";
+/// The URN form's prefix as written (RFC 9562 §4, RFC 8141: `urn:uuid:`); read in any letter
+/// case. Shared by the writers and every parser of the URN form.
+pub(crate) const URN_PREFIX: &[u8; 9] = b"urn:uuid:";
+/// The first 8 bytes of [`URN_PREFIX`] as a little-endian word, and the bits that OR-ed into a
+/// word lower-case exactly its letter positions (0x20 in each byte holding a letter, nothing at
+/// the `:`): the SIMD levels check the prefix as `(word | URN_LETTERS) == URN_WORD`, then the
+/// last `:` alone. The bytes that OR 0x20 turns into a lower-case letter are that letter in
+/// either case, so this accepts what `is_urn_prefix` accepts.
+#[cfg_attr(
+    not(all(feature = "simd", any(target_arch = "x86_64", target_arch = "aarch64"))),
+    allow(dead_code)
+)]
+pub(crate) const URN_WORD: u64 = urn_word().0;
+#[cfg_attr(
+    not(all(feature = "simd", any(target_arch = "x86_64", target_arch = "aarch64"))),
+    allow(dead_code)
+)]
+pub(crate) const URN_LETTERS: u64 = urn_word().1;
+
+/// [`URN_WORD`] and [`URN_LETTERS`], computed from [`URN_PREFIX`].
+const fn urn_word() -> (u64, u64) {
+    let (mut word, mut letters) = (0u64, 0u64);
+    let mut i = 0;
+    while i < 8 {
+        word |= (URN_PREFIX[i] as u64) << (8 * i);
+        if URN_PREFIX[i].is_ascii_lowercase() {
+            letters |= 0x20 << (8 * i);
+        }
+        i += 1;
+    }
+    (word, letters)
+}
 
 #[inline(always)]
 const fn byte_at(s: &[u8], i: usize) -> Option<u8> {

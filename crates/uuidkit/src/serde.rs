@@ -100,7 +100,7 @@ impl<'de> Visitor<'de> for UuidVisitor {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Uuid, E> {
-        Uuid::parse_str(v).map_err(|e| E::custom(Invalid(e)))
+        Uuid::try_parse_ascii(v.as_bytes()).map_err(|e| E::custom(Invalid(e)))
     }
 
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Uuid, E> {

@@ -1,8 +1,14 @@
-//! The decimal, OID and Microsoft GUID forms: spec values, round trips, a naive reference for
-//! the decimal parser, and the exact error for each kind of bad input.
+//! The decimal, OID and Microsoft GUID forms: spec values, round trips, the decimal parser
+//! against the naive reference of the fuzz crate (`fuzz/src/reference.rs`, included by path as
+//! `tests/fuzz_props.rs` does), and the exact error for each kind of bad input.
 
 use proptest::prelude::*;
 use uuidkit::{Error, ErrorKind, Uuid, MAX_DECIMAL_LEN};
+
+// Only the decimal reader is used here; roundtrip.rs and fuzz_props.rs use the rest.
+#[allow(dead_code)]
+#[path = "../../../fuzz/src/reference.rs"]
+mod reference;
 
 fn cases() -> u32 {
     std::env::var("UUIDKIT_PROPTEST_CASES")
@@ -326,19 +332,6 @@ fn guid_hex_errors() {
     );
 }
 
-/// The reference: the standard library's integer parser, with the two rules it does not have
-/// (no `+` sign, no leading zero).
-fn naive_decimal(s: &[u8]) -> Option<u128> {
-    let text = std::str::from_utf8(s).ok()?;
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    if text.len() > 1 && text.starts_with('0') {
-        return None;
-    }
-    text.parse::<u128>().ok()
-}
-
 fn decimalish() -> impl Strategy<Value = Vec<u8>> {
     prop_oneof![
         // Plausible numbers, with optional leading zeros, around the 39/40-digit boundary.
@@ -385,7 +378,7 @@ proptest! {
     #[test]
     fn parse_decimal_agrees_with_reference(s in decimalish()) {
         let got = Uuid::parse_decimal(&s);
-        match naive_decimal(&s) {
+        match reference::decimal(&s) {
             Some(v) => prop_assert_eq!(got, Ok(Uuid::from_u128(v))),
             None => {
                 let e = got.expect_err("the reference rejected this input");
@@ -405,12 +398,4 @@ proptest! {
             (a, b) => prop_assert!(false, "oid {:?} vs decimal {:?}", a, b),
         }
     }
-}
-
-#[test]
-fn adapters_are_send_sync_copy() {
-    fn check<T: Send + Sync + Copy + std::fmt::Display + 'static>() {}
-    check::<uuidkit::Decimal>();
-    check::<uuidkit::Oid>();
-    check::<uuidkit::OidUrn>();
 }

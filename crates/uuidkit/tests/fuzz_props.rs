@@ -6,13 +6,16 @@
 //!   decimal integer, the OID forms and guid-hex;
 //! - `fuzz/src/checks.rs`: what is checked for each input.
 //!
-//! What roundtrip.rs, parse_errors.rs, forms.rs, ldif.rs and gen_monotonic.rs already cover is
-//! not repeated; these fill the gaps: the one-form parsers, `TryFrom` and the RFC 4530 matching
-//! rules against the reference; the decimal, OID and guid-hex parsers against it on arbitrary
-//! bytes, with write-back of what was read; generator ordering under arbitrary sequences of clock
-//! readings (replayed, with jumps to the ends of the fields, out-of-range widths, both policies
-//! of each kind, time offsets, coarse clocks, batches); the LDIF pass-through invariant on
-//! arbitrary bytes read and written in chunks of every size.
+//! roundtrip.rs and forms.rs include the same reference, and ldif.rs the same LDIF check, and
+//! apply them to inputs built from each grammar; here they meet the fuzzers' kind of input
+//! (edits of valid forms, arbitrary bytes), so parsing and writing the hex forms against the
+//! reference is checked in both places, on differently drawn inputs. Only here: `TryFrom` and
+//! the RFC 4530 matching rules against the reference; the OID and guid-hex parsers against it
+//! on arbitrary bytes, with write-back of what was read; generator ordering under arbitrary
+//! sequences of clock readings (replayed, with jumps to the ends of the fields, out-of-range
+//! widths, both policies of each kind, time offsets, coarse clocks, batches); the LDIF
+//! pass-through invariant on arbitrary bytes read and written in chunks of every size; the
+//! service's wire decoders and the state-file decoder.
 //!
 //! Cases per property: `UUIDKIT_PROPTEST_CASES` (default 1000; each generator case makes up
 //! to a few thousand UUIDs). The long run:

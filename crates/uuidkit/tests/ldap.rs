@@ -49,15 +49,6 @@ fn descriptions(text: &str) -> Vec<String> {
 #[test]
 fn schema_constants_are_the_rfc_text() {
     // Source: RFC 4530 §2.1, §2.2, §2.3, §2.4
-    assert_eq!(
-        ldap::SCHEMA,
-        [
-            ldap::SYNTAX_UUID,
-            ldap::UUID_MATCH,
-            ldap::UUID_ORDERING_MATCH,
-            ldap::ENTRY_UUID
-        ]
-    );
     for d in ldap::SCHEMA {
         assert!(!d.contains("  ") && !d.contains('\n'), "{d:?}");
     }
@@ -315,11 +306,4 @@ fn bad_operands_name_their_side() {
         Side::Assertion,
         "assertion: invalid length: expected 36 bytes, found 1",
     );
-}
-
-#[test]
-fn public_types_are_send_and_sync() {
-    fn check<T: Send + Sync + Copy + 'static>() {}
-    check::<MatchError>();
-    check::<Side>();
 }

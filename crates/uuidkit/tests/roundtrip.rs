@@ -1,14 +1,17 @@
 //! Property tests of the text forms and of the order:
 //!
 //! - every way of writing a UUID (the four forms in both cases through `encode`, the `Display`
-//!   adapters, `{:x}`/`{:X}`, `encode_hyphenated`, `encode_simple`) matches a naive formatter
-//!   built on `format!("{:032x}")`, and reads back to the same UUID through every parser
-//!   (`parse_str`, `try_parse_ascii`, `FromStr`, `TryFrom`, and the one-form parsers);
-//! - `Uuid::parse_str` accepts exactly what a naive reference parser written here accepts (an
-//!   independent reading of RFC 9562 §4's grammar plus the braced and URN forms), with the same
+//!   adapters, `{:x}`/`{:X}`, `encode_hyphenated`, `encode_simple`) matches the naive
+//!   reference writer, and reads back to the same UUID through every parser (`parse_str`,
+//!   `try_parse_ascii`, `FromStr`, `TryFrom`, and the one-form parsers);
+//! - `Uuid::parse_str` accepts exactly what the naive reference parser accepts, with the same
 //!   value, on random strings and on valid strings with bytes changed, inserted or deleted,
 //!   case swapped, or whitespace added;
 //! - `Ord` is the unsigned byte-by-byte order (RFC 9562 §6.11, RFC 4530 `uuidOrderingMatch`).
+//!
+//! The reference is the fuzz crate's `fuzz/src/reference.rs` (an independent template-based
+//! reading of RFC 9562 §4's grammar plus the braced and URN forms, with its own tests),
+//! included by path as `tests/fuzz_props.rs` does, so that there is one reference to trust.
 //!
 //! Cases per property: `UUIDKIT_PROPTEST_CASES` (default 2000, to keep CI fast). The long run:
 //!
@@ -39,67 +42,20 @@ fn config() -> ProptestConfig {
 
 // ---- the naive reference ------------------------------------------------------------------
 
-/// The four forms written from the 128-bit integer with `format!`, independent of `fmt.rs`.
+// Only the hex forms are used here; forms.rs and fuzz_props.rs use the rest.
+#[allow(dead_code)]
+#[path = "../../../fuzz/src/reference.rs"]
+mod reference;
+
+/// The reference's writer for `format`.
 fn naive_format(v: u128, format: Format, upper: bool) -> String {
-    let digits = if upper {
-        format!("{v:032X}")
-    } else {
-        format!("{v:032x}")
+    let form = match format {
+        Format::Hyphenated => 0,
+        Format::Simple => 1,
+        Format::Braced => 2,
+        Format::Urn => 3,
     };
-    let d = digits.as_str();
-    let hyphenated = format!(
-        "{}-{}-{}-{}-{}",
-        &d[..8],
-        &d[8..12],
-        &d[12..16],
-        &d[16..20],
-        &d[20..]
-    );
-    match format {
-        Format::Simple => digits,
-        Format::Hyphenated => hyphenated,
-        Format::Braced => format!("{{{hyphenated}}}"),
-        // The prefix stays lower case (fmt.rs: only the digits change case).
-        Format::Urn => format!("urn:uuid:{hyphenated}"),
-    }
-}
-
-/// 32 hex digits, nothing else (`from_str_radix` alone would also take a leading `+`).
-fn naive_hex32(digits: &str) -> Option<u128> {
-    if digits.len() == 32 && digits.bytes().all(|b| b.is_ascii_hexdigit()) {
-        u128::from_str_radix(digits, 16).ok()
-    } else {
-        None
-    }
-}
-
-/// RFC 9562 §4's ABNF: 8-4-4-4-12 hex digits with single hyphens between.
-fn naive_hyphenated(s: &str) -> Option<u128> {
-    let groups: Vec<&str> = s.split('-').collect();
-    let sizes: Vec<usize> = groups.iter().map(|g| g.len()).collect();
-    if sizes != [8, 4, 4, 4, 12] {
-        return None;
-    }
-    naive_hex32(&groups.concat())
-}
-
-fn naive_simple(s: &str) -> Option<u128> {
-    naive_hex32(s)
-}
-
-/// Any of the four forms: strip `{…}` or a case-insensitive `urn:uuid:` (both of which wrap
-/// only the hyphenated form), else the hyphenated or simple form itself.
-fn naive_parse(bytes: &[u8]) -> Option<u128> {
-    let s = std::str::from_utf8(bytes).ok()?;
-    if let Some(inner) = s.strip_prefix('{') {
-        return naive_hyphenated(inner.strip_suffix('}')?);
-    }
-    if let Some(prefix) = s.get(..9) {
-        if prefix.eq_ignore_ascii_case("urn:uuid:") {
-            return naive_hyphenated(&s[9..]);
-        }
-    }
-    naive_hyphenated(s).or_else(|| naive_simple(s))
+    reference::format(v, form, upper)
 }
 
 /// Unsigned lexicographic comparison of the 16 octets, written out.
@@ -113,39 +69,6 @@ fn naive_cmp(a: &[u8; 16], b: &[u8; 16]) -> Ordering {
         }
     }
     Ordering::Equal
-}
-
-#[test]
-fn the_reference_itself() {
-    // The reference must accept what RFC 9562 §4 shows and reject the obvious, or agreeing
-    // with it would prove nothing.
-    let v = 0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6u128;
-    for ok in [
-        "f81d4fae-7dec-11d0-a765-00a0c91e6bf6",
-        "F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6",
-        "f81d4fae7dec11d0a76500a0c91e6bf6",
-        "{f81d4fae-7dec-11d0-a765-00a0c91e6bf6}",
-        "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6",
-        "URN:UUID:f81d4fae-7dec-11d0-a765-00a0c91e6bf6",
-    ] {
-        assert_eq!(naive_parse(ok.as_bytes()), Some(v), "{ok}");
-    }
-    for bad in [
-        "",
-        "+81d4fae7dec11d0a76500a0c91e6bf6",
-        "{f81d4fae7dec11d0a76500a0c91e6bf6}",
-        "urn:uuid:f81d4fae7dec11d0a76500a0c91e6bf6",
-        "f81d4fae-7dec-11d0-a765-00a0c91e6bf6 ",
-        "f81d4fae-7dec-11d0-a76500a0-c91e6bf6",
-        "{f81d4fae-7dec-11d0-a765-00a0c91e6bf6",
-        "{{f81d4fae-7dec-11d0-a765-00a0c91e6bf6}}",
-    ] {
-        assert_eq!(naive_parse(bad.as_bytes()), None, "{bad:?}");
-    }
-    assert_eq!(
-        naive_format(v, Format::Urn, true),
-        "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6"
-    );
 }
 
 // ---- strategies ---------------------------------------------------------------------------
@@ -384,7 +307,7 @@ proptest! {
 }
 
 fn check_against_reference(s: &[u8]) -> Result<(), TestCaseError> {
-    let want = naive_parse(s);
+    let want = reference::any_form(s);
     let got = Uuid::try_parse_ascii(s);
     prop_assert_eq!(
         got.ok().map(|u| u.as_u128()),
@@ -397,9 +320,9 @@ fn check_against_reference(s: &[u8]) -> Result<(), TestCaseError> {
         prop_assert_eq!(Uuid::parse_str(text), got);
         prop_assert_eq!(text.parse::<Uuid>(), got);
         let h = Uuid::parse_hyphenated(text).ok().map(|u| u.as_u128());
-        prop_assert_eq!(h, naive_hyphenated(text));
+        prop_assert_eq!(h, reference::hyphenated(s));
         let simple = Uuid::parse_simple(text).ok().map(|u| u.as_u128());
-        prop_assert_eq!(simple, naive_simple(text));
+        prop_assert_eq!(simple, reference::simple(s));
     }
     if let Err(e) = got {
         prop_assert!(e.position() <= s.len());

@@ -7,8 +7,8 @@ use std::hash::Hash;
 use std::panic::{RefUnwindSafe, UnwindSafe};
 
 use uuidkit::{
-    Case, Domain, Error, ErrorKind, Format, Formatted, Kind, Rfc3339, TimeError, Timestamp, Uuid,
-    Variant, Version,
+    Case, Decimal, Domain, Error, ErrorKind, Format, Formatted, Kind, Oid, OidUrn, Rfc3339,
+    TimeError, Timestamp, Uuid, Variant, Version,
 };
 
 /// Shareable across threads and free of interior mutability or borrowed data.
@@ -30,6 +30,9 @@ fn value_types_are_thread_safe_plain_values() {
     thread_safe::<TimeError>();
     thread_safe::<Rfc3339>();
     thread_safe::<Formatted>();
+    thread_safe::<Decimal>();
+    thread_safe::<Oid>();
+    thread_safe::<OidUrn>();
     thread_safe::<Variant>();
     thread_safe::<Version>();
     thread_safe::<Kind>();
@@ -42,6 +45,9 @@ fn value_types_are_thread_safe_plain_values() {
     plain_value::<ErrorKind>();
     plain_value::<Timestamp>();
     plain_value::<Formatted>();
+    plain_value::<Decimal>();
+    plain_value::<Oid>();
+    plain_value::<OidUrn>();
     plain_value::<Variant>();
     plain_value::<Version>();
     plain_value::<Kind>();
@@ -61,6 +67,9 @@ fn formatting_and_error_traits() {
     display_hex::<Uuid>();
     display_hex::<Formatted>();
     display::<Rfc3339>();
+    display::<Decimal>();
+    display::<Oid>();
+    display::<OidUrn>();
     display::<Error>();
     error_type::<Error>();
     error_type::<TimeError>();
@@ -197,6 +206,7 @@ fn every_error_type_is_a_thread_safe_error() {
     plain_value::<GenErrorKind>();
     plain_value::<MatchError>();
     plain_value::<Side>();
+    thread_safe::<Side>();
     plain_value::<OverflowPolicy>();
     plain_value::<RegressionPolicy>();
     plain_value::<NameHash>();

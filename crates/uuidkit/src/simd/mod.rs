@@ -163,77 +163,55 @@ static SCALAR: Kernels = Kernels {
 
 /// The loop of `encode_lines` around a level's two encoders (`unsafe fn`s needing the level's
 /// target features, called from a function that has them): one loop per form, so that the
-/// encoder inlines and nothing but the stores is left per UUID.
+/// form's layout (`fmt::write_form`) folds and the encoder inlines, and nothing but the stores
+/// is left per UUID.
 macro_rules! encode_lines_body {
     ($u:expr, $format:expr, $case:expr, $out:expr, $hyphenated:path, $simple:path) => {{
         let (u, case, out): (&[$crate::Uuid], $crate::fmt::Case, &mut [u8]) = ($u, $case, $out);
         let mut at = 0usize;
         match $format {
             $crate::fmt::Format::Hyphenated => {
-                $crate::simd::encode_each!(u, out, at, 36, |b, line| {
-                    if let Some(body) = line.first_chunk_mut::<36>() {
-                        // SAFETY: the caller has the encoder's target features.
-                        #[allow(unused_unsafe)]
-                        unsafe {
-                            $hyphenated(b, case, body)
-                        };
-                    }
-                })
+                $crate::simd::encode_each!(u, out, at, case, Hyphenated, 36, $hyphenated, $simple)
             }
-            $crate::fmt::Format::Simple => $crate::simd::encode_each!(u, out, at, 32, |b, line| {
-                if let Some(body) = line.first_chunk_mut::<32>() {
-                    // SAFETY: as above.
-                    #[allow(unused_unsafe)]
-                    unsafe {
-                        $simple(b, case, body)
-                    };
-                }
-            }),
-            $crate::fmt::Format::Braced => $crate::simd::encode_each!(u, out, at, 38, |b, line| {
-                if let Some(([open], rest)) = line.split_first_chunk_mut::<1>() {
-                    *open = b'{';
-                    if let Some((body, [close, ..])) = rest.split_first_chunk_mut::<36>() {
-                        // SAFETY: as above.
-                        #[allow(unused_unsafe)]
-                        unsafe {
-                            $hyphenated(b, case, body)
-                        };
-                        *close = b'}';
-                    }
-                }
-            }),
-            $crate::fmt::Format::Urn => $crate::simd::encode_each!(u, out, at, 45, |b, line| {
-                if let Some((prefix, rest)) = line.split_first_chunk_mut::<9>() {
-                    *prefix = *b"urn:uuid:";
-                    if let Some(body) = rest.first_chunk_mut::<36>() {
-                        // SAFETY: as above.
-                        #[allow(unused_unsafe)]
-                        unsafe {
-                            $hyphenated(b, case, body)
-                        };
-                    }
-                }
-            }),
+            $crate::fmt::Format::Simple => {
+                $crate::simd::encode_each!(u, out, at, case, Simple, 32, $hyphenated, $simple)
+            }
+            $crate::fmt::Format::Braced => {
+                $crate::simd::encode_each!(u, out, at, case, Braced, 38, $hyphenated, $simple)
+            }
+            $crate::fmt::Format::Urn => {
+                $crate::simd::encode_each!(u, out, at, case, Urn, 45, $hyphenated, $simple)
+            }
         }
         at
     }};
 }
 pub(crate) use encode_lines_body;
 
-/// One form's loop of [`encode_lines_body`]: for each UUID whose line (`$n` bytes and `\n`)
-/// still fits at `$at`, runs `$body` with its bytes and the line, then ends the line.
+/// One form's loop of [`encode_lines_body`]: for each UUID whose line (`$n` bytes, the form's
+/// length, and `\n`) still fits at `$at`, writes the form and ends the line.
 macro_rules! encode_each {
-    ($u:ident, $out:ident, $at:ident, $n:literal, |$b:ident, $line:ident| $body:block) => {
+    ($u:ident, $out:ident, $at:ident, $case:ident, $form:ident, $n:literal,
+     $hyphenated:path, $simple:path) => {
         for one in $u {
-            let Some($line) = $out
+            let Some(line) = $out
                 .get_mut($at..)
                 .and_then(|r| r.first_chunk_mut::<{ $n + 1 }>())
             else {
                 break;
             };
-            let $b = one.as_bytes();
-            $body
-            $line[$n] = b'\n';
+            let b = one.as_bytes();
+            #[allow(unused_unsafe)]
+            $crate::fmt::write_form(
+                $crate::fmt::Format::$form,
+                line,
+                // SAFETY: this runs in a level's `encode_lines`, which is only called on a CPU
+                // with the level's target features (the `Kernels` invariant).
+                |body| unsafe { $hyphenated(b, $case, body) },
+                // SAFETY: as above.
+                |body| unsafe { $simple(b, $case, body) },
+            );
+            line[$n] = b'\n';
             $at += $n + 1;
         }
     };
@@ -341,11 +319,10 @@ pub(crate) use parse_entries;
 #[allow(dead_code)] // unused on targets without a SIMD level
 #[inline(always)]
 pub(crate) fn is_urn_prefix(p: &[u8; 9]) -> bool {
-    const WANT: u64 = u64::from_le_bytes(*b"urn:uuid");
-    const LETTERS: u64 = 0x2020_2020_0020_2020;
+    use crate::parse::{URN_LETTERS, URN_PREFIX, URN_WORD};
     let mut w = [0u8; 8];
     w.copy_from_slice(&p[..8]);
-    (u64::from_le_bytes(w) | LETTERS) == WANT && p[8] == b':'
+    (u64::from_le_bytes(w) | URN_LETTERS) == URN_WORD && p[8] == URN_PREFIX[8]
 }
 
 // ---- level selection --------------------------------------------------------------------------
@@ -504,15 +481,10 @@ pub(crate) fn active() -> &'static Kernels {
     best()
 }
 
-/// The level the text codecs use on this CPU (forces detection if not done yet).
+/// The level the text codecs use on this CPU: [`best`]'s, the only table [`active`] ever
+/// hands out besides the detection table, which forwards to it.
 pub(crate) fn active_level() -> Level {
-    let k = active();
-    if k.level == Level::Scalar {
-        // Possibly still the detection table: the real choice is what `best` returns.
-        best().level
-    } else {
-        k.level
-    }
+    best().level
 }
 
 /// Runs `f` with the table of every level this machine supports; for the tests that check each

@@ -12,6 +12,7 @@ use core::arch::x86_64::*;
 
 use super::{encode_lines_body, parse_entries, Kernels, Level};
 use crate::fmt::{Case, Format};
+use crate::parse::{URN_LETTERS, URN_PREFIX, URN_WORD};
 use crate::Uuid;
 
 pub(super) static SSSE3: Kernels = Kernels {
@@ -301,17 +302,9 @@ unsafe fn hyphenated_body_avx2(s: &[u8; 36]) -> Option<[u8; 16]> {
     };
     // Lane 0 of the digits: s[0..4] from z, s[4..8], s[9..13], s[14..18] from x = s[4..36].
     // Lane 1: s[19] from z (its lane 1 is s[16..32]), s[20..23] and s[24..36] from x.
-    let from_z = v256x2(
-        [0, 1, 2, 3, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z],
-        [3, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z],
-    );
-    let from_x = v256x2(
-        [Z, Z, Z, Z, 0, 1, 2, 3, 5, 6, 7, 8, 10, 11, 12, 13],
-        [Z, 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
-    );
     let y = _mm256_or_si256(
-        _mm256_shuffle_epi8(z, from_z),
-        _mm256_shuffle_epi8(x, from_x),
+        _mm256_shuffle_epi8(z, v256x2(BODY_Z[0], BODY_Z[1])),
+        _mm256_shuffle_epi8(x, v256x2(BODY_X[0], BODY_X[1])),
     );
     let dash = _mm256_movemask_epi8(_mm256_cmpeq_epi8(z, _mm256_set1_epi8(b'-' as i8))) as u32;
     pack32_avx2(y, !dash & HYPHEN_BITS)
@@ -352,7 +345,7 @@ struct Form {
     b_and: u8,
     b_want: u8,
     /// The input length all the reads above need: computed by [`Form::need`] from the
-    /// offsets, so that one comparison covers every read.
+    /// offsets; the assertion after [`FORMS`] checks that it is the length that picks the row.
     need: usize,
 }
 
@@ -450,16 +443,28 @@ static FORMS: [Form; 4] = [
         from_x: BODY_X,
         hyphens: HYPHEN_BITS,
         // `urn:uuid` in any letter case, as `simd::is_urn_prefix`; the last `:` below.
-        w_or: 0x2020_2020_0020_2020,
+        w_or: URN_LETTERS,
         w_and: u64::MAX,
-        w_want: u64::from_le_bytes(*b"urn:uuid"),
+        w_want: URN_WORD,
         b_at: 8,
         b_and: 0xff,
-        b_want: b':',
+        b_want: URN_PREFIX[8],
         need: 0,
     }
     .need(),
 ];
+
+// Every length that picks a row of `FORMS` is exactly the length that row's reads need, so
+// `parse_avx2` needs no bounds check of its own (see its SAFETY comment). Checked at compile
+// time: a row or offset changed without the other fails the build.
+const _: () = {
+    let mut len = 0;
+    while len < FORM_OF_LEN.len() {
+        let i = FORM_OF_LEN[len] as usize;
+        assert!(i == 255 || (i < FORMS.len() && FORMS[i].need == len));
+        len += 1;
+    }
+};
 
 /// The any-form parser without a branch on the form (inputs of mixed forms would mispredict
 /// it): the length picks a row of [`FORMS`], and every form runs the same instructions.
@@ -474,14 +479,11 @@ unsafe fn parse_avx2(s: &[u8]) -> Result<Uuid, crate::error::Error> {
     else {
         return Err(crate::parse::diagnose_cold(s));
     };
-    // One check for all reads (each form's `need` is its length: 32, 36, 38, 45).
-    if s.len() < form.need {
-        return Err(crate::parse::diagnose_cold(s));
-    }
     let p = s.as_ptr();
-    // SAFETY: `need` (computed by `Form::need` from the very offsets used here) is at most
-    // `s.len()`, so both 32-byte loads, the 8-byte word and the byte lie inside `s`. All reads
-    // are unaligned.
+    // SAFETY: `form` is the row `FORM_OF_LEN` gives for `s.len()`, and the compile-time
+    // assertion after `FORMS` guarantees that its `need` (computed by `Form::need` from the very
+    // offsets used here) equals that length, so both 32-byte loads, the 8-byte word and the
+    // byte lie inside `s`. All reads are unaligned.
     let (z, x, w, b) = unsafe {
         (
             _mm256_loadu_si256(p.add(form.at_z).cast()),
