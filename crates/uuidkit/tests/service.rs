@@ -10,6 +10,7 @@
 use std::collections::HashSet;
 use std::fs;
 use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -529,6 +530,110 @@ fn the_client_falls_back_to_local_and_comes_back() {
         e.to_string().contains("cannot reach the uuidkit service"),
         "{e}"
     );
+}
+
+/// A `sockaddr_un` for `path` and its length.
+fn unix_addr(path: &Path) -> (libc::sockaddr_un, libc::socklen_t) {
+    use std::os::unix::ffi::OsStrExt;
+    // SAFETY: sockaddr_un is plain old data; all zeroes is a valid empty address.
+    let mut addr: libc::sockaddr_un = unsafe { std::mem::zeroed() };
+    addr.sun_family = libc::AF_UNIX as libc::sa_family_t;
+    let bytes = path.as_os_str().as_bytes();
+    assert!(bytes.len() < addr.sun_path.len(), "{}", path.display());
+    for (d, b) in addr.sun_path.iter_mut().zip(bytes) {
+        *d = *b as libc::c_char;
+    }
+    (
+        addr,
+        std::mem::size_of::<libc::sockaddr_un>() as libc::socklen_t,
+    )
+}
+
+/// A new Unix stream socket with extra `flags` (such as `SOCK_NONBLOCK`).
+fn unix_socket(flags: i32) -> OwnedFd {
+    // SAFETY: socket takes no pointers; a non-negative result is a new descriptor.
+    let fd = unsafe {
+        libc::socket(
+            libc::AF_UNIX,
+            libc::SOCK_STREAM | libc::SOCK_CLOEXEC | flags,
+            0,
+        )
+    };
+    assert!(fd >= 0, "socket: {}", std::io::Error::last_os_error());
+    // SAFETY: `fd` was just returned by socket and is owned by nothing else.
+    unsafe { OwnedFd::from_raw_fd(fd) }
+}
+
+/// A listening socket with a backlog of one that never accepts: its queue fills after a couple
+/// of connections, and a plain `connect` to it then blocks until the server accepts.
+fn unaccepting_listener(path: &Path) -> OwnedFd {
+    let fd = unix_socket(0);
+    let (addr, len) = unix_addr(path);
+    // SAFETY: `addr` is a live, initialised sockaddr_un of the length passed.
+    let rc = unsafe { libc::bind(fd.as_raw_fd(), (&raw const addr).cast(), len) };
+    assert_eq!(rc, 0, "bind: {}", std::io::Error::last_os_error());
+    // SAFETY: listen takes no pointers.
+    assert_eq!(unsafe { libc::listen(fd.as_raw_fd(), 1) }, 0);
+    fd
+}
+
+/// Connects without blocking; `None` once the listener's queue is full (EAGAIN).
+fn connect_nonblocking(path: &Path) -> Option<UnixStream> {
+    let fd = unix_socket(libc::SOCK_NONBLOCK);
+    let (addr, len) = unix_addr(path);
+    // SAFETY: `addr` is a live, initialised sockaddr_un of the length passed.
+    let rc = unsafe { libc::connect(fd.as_raw_fd(), (&raw const addr).cast(), len) };
+    (rc == 0).then(|| UnixStream::from(fd))
+}
+
+/// A server whose accept queue is full (hung, or overwhelmed) must not hang the client: the
+/// timeout covers connecting too, and the error is one the fallback takes over from.
+#[test]
+fn connecting_to_a_full_accept_queue_times_out() {
+    let d = TempDir::new();
+    let sock = d.path("full.sock");
+    let _listener = unaccepting_listener(&sock);
+    let mut queued = Vec::new();
+    while let Some(s) = connect_nonblocking(&sock) {
+        queued.push(s);
+        assert!(queued.len() < 64, "the backlog of 1 never filled");
+    }
+    assert!(!queued.is_empty());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let s2 = sock.clone();
+    std::thread::spawn(move || {
+        let direct = Connection::connect(&s2, Duration::from_millis(200)).map(|_| ());
+        let cfg = ClientConfig::new(&s2).timeout(Duration::from_millis(200));
+        let fallback = SystemGenerator::new(cfg)
+            .next(TimeVersion::V7)
+            .map(|g| g.source);
+        let _ = tx.send((direct, fallback));
+    });
+    let (direct, fallback) = rx
+        .recv_timeout(Duration::from_secs(10))
+        .expect("connecting to a full queue hung instead of timing out");
+    let e = direct.unwrap_err();
+    assert!(
+        matches!(
+            e.kind(),
+            ServiceErrorKind::Unavailable | ServiceErrorKind::Io
+        ),
+        "{e}"
+    );
+    assert!(e.is_unreachable(), "{e}");
+    assert!(e.to_string().contains("full.sock"), "{e}");
+    assert!(e.to_string().contains("not accepting connections"), "{e}");
+    assert_eq!(fallback.unwrap(), Source::Local);
+}
+
+#[test]
+fn a_socket_path_too_long_for_an_address_is_a_clear_error() {
+    let long = PathBuf::from(format!("/tmp/{}.sock", "x".repeat(200)));
+    let e = Connection::connect(&long, Duration::from_secs(1)).unwrap_err();
+    assert_eq!(e.kind(), ServiceErrorKind::Unavailable);
+    assert!(e.to_string().contains("210 bytes long"), "{e}");
+    let e = Connection::connect("/tmp/a\0b.sock", Duration::from_secs(1)).unwrap_err();
+    assert!(e.to_string().contains("NUL"), "{e}");
 }
 
 #[test]

@@ -29,6 +29,8 @@
 
 use core::fmt;
 use std::io::{self, Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -309,7 +311,8 @@ pub struct Connection {
 }
 
 impl Connection {
-    /// Connects, with `timeout` on every later read and write.
+    /// Connects, giving up after `timeout` (a server whose accept queue is full counts as
+    /// unreachable), with the same `timeout` on every later read and write.
     ///
     /// ```
     /// use std::time::Duration;
@@ -335,16 +338,16 @@ impl Connection {
     /// ```
     pub fn connect(path: impl AsRef<Path>, timeout: Duration) -> Result<Connection, ServiceError> {
         let path = path.as_ref();
-        let stream = UnixStream::connect(path).map_err(|e| {
+        let t = timeout.max(Duration::from_millis(1));
+        let stream = connect_within(path, t).map_err(|e| {
             ServiceError::io(
                 ServiceErrorKind::Unavailable,
                 format!("cannot reach the uuidkit service at {}", path.display()),
                 e,
             )
         })?;
-        let t = Some(timeout.max(Duration::from_millis(1)));
-        let _ = stream.set_read_timeout(t);
-        let _ = stream.set_write_timeout(t);
+        let _ = stream.set_read_timeout(Some(t));
+        let _ = stream.set_write_timeout(Some(t));
         Ok(Connection {
             stream,
             path: path.to_path_buf(),
@@ -511,6 +514,99 @@ impl Connection {
         self.round_trip(&Request::info())?;
         let body = self.buf.get(REPLY_HEADER_LEN..).unwrap_or(&[]);
         Info::parse(body).ok_or_else(|| self.proto_err("info reply too short"))
+    }
+}
+
+/// The address of the socket at `path`, and its length.
+fn socket_addr(path: &Path) -> io::Result<(libc::sockaddr_un, libc::socklen_t)> {
+    // SAFETY: sockaddr_un is plain old data; all zeroes is a valid, empty address.
+    let mut addr: libc::sockaddr_un = unsafe { std::mem::zeroed() };
+    addr.sun_family = libc::AF_UNIX as libc::sa_family_t;
+    let bytes = path.as_os_str().as_bytes();
+    if bytes.contains(&0) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "the socket path contains a NUL byte",
+        ));
+    }
+    // One byte stays for the terminating NUL.
+    if bytes.len() >= addr.sun_path.len() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "the socket path is {} bytes long; a Unix socket address holds at most {}",
+                bytes.len(),
+                addr.sun_path.len() - 1
+            ),
+        ));
+    }
+    for (d, s) in addr.sun_path.iter_mut().zip(bytes) {
+        *d = *s as libc::c_char;
+    }
+    let len = std::mem::offset_of!(libc::sockaddr_un, sun_path) + bytes.len() + 1;
+    Ok((addr, len as libc::socklen_t))
+}
+
+/// Connects to the socket at `path`, giving up after `timeout`. A plain `connect` blocks for as
+/// long as the server's accept queue is full (a hung or overwhelmed server), which would hang
+/// the client before its fallback could take over; Linux bounds that wait by the socket's send
+/// timeout (`SO_SNDTIMEO`), so the socket is made by hand to set it first.
+fn connect_within(path: &Path, timeout: Duration) -> io::Result<UnixStream> {
+    let (addr, len) = socket_addr(path)?;
+    // SAFETY: socket takes no pointers; a non-negative result is a new descriptor.
+    let fd = unsafe { libc::socket(libc::AF_UNIX, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just returned by socket and nothing else owns it; from here on it is
+    // closed when `sock` is dropped, on every path.
+    let sock = unsafe { OwnedFd::from_raw_fd(fd) };
+    let deadline = Instant::now() + timeout;
+    loop {
+        // A zero send timeout means none at all: keep at least a microsecond.
+        let left = deadline
+            .saturating_duration_since(Instant::now())
+            .max(Duration::from_micros(1));
+        let tv = libc::timeval {
+            tv_sec: left.as_secs().min(libc::time_t::MAX as u64) as libc::time_t,
+            tv_usec: left.subsec_micros() as libc::suseconds_t,
+        };
+        // SAFETY: `tv` is a live timeval and the length passed is its size; the descriptor
+        // is open (owned by `sock`).
+        let rc = unsafe {
+            libc::setsockopt(
+                sock.as_raw_fd(),
+                libc::SOL_SOCKET,
+                libc::SO_SNDTIMEO,
+                (&raw const tv).cast(),
+                std::mem::size_of::<libc::timeval>() as libc::socklen_t,
+            )
+        };
+        if rc != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: `addr` is a live, initialised sockaddr_un and `len` does not exceed its
+        // size; the descriptor is open.
+        let rc = unsafe { libc::connect(sock.as_raw_fd(), (&raw const addr).cast(), len) };
+        if rc == 0 {
+            return Ok(UnixStream::from(sock));
+        }
+        let e = io::Error::last_os_error();
+        match e.raw_os_error() {
+            // A signal cut the wait short; an AF_UNIX socket is still unconnected then.
+            Some(libc::EINTR) if Instant::now() < deadline => continue,
+            // The send timeout ran out with the server's queue still full.
+            Some(libc::EAGAIN) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    format!(
+                        "no connection within {timeout:?}: the server is not accepting \
+                         connections (its queue is full)"
+                    ),
+                ))
+            }
+            _ => return Err(e),
+        }
     }
 }
 
