@@ -10,13 +10,16 @@
 #![cfg(all(feature = "std", unix))]
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use uuidkit::service::client::Connection;
 use uuidkit::service::server::{Server, ServerConfig};
 use uuidkit::state::{DurableGenerator, Safety, StateOptions, TimeVersion};
 use uuidkit::Uuid;
+
+#[path = "common/tempdir.rs"]
+mod tempdir;
+use tempdir::TempDir;
 
 const CLIENTS: usize = 64;
 
@@ -25,14 +28,6 @@ fn total() -> usize {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(128_000)
-}
-
-struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// What one client got: (version, UUIDs in the order received) per request.
@@ -65,15 +60,9 @@ fn client(sock: PathBuf, n: usize, seed: u32) -> Result<Vec<(TimeVersion, Vec<Uu
 
 #[test]
 fn sixty_four_clients_get_unique_increasing_uuids() {
-    static N: AtomicU32 = AtomicU32::new(0);
-    let dir = TempDir(std::env::temp_dir().join(format!(
-        "uuidkit-svc-stress-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    )));
-    std::fs::create_dir_all(&dir.0).unwrap();
-    let sock = dir.0.join("s.sock");
-    let gen = DurableGenerator::open(dir.0.join("state"), StateOptions::new()).unwrap();
+    let dir = TempDir::new();
+    let sock = dir.path("s.sock");
+    let gen = DurableGenerator::open(dir.path("state"), StateOptions::new()).unwrap();
     let server = Server::bind(ServerConfig::new(&sock).max_connections(256), gen).unwrap();
     let handle = server.shutdown_handle();
     let running = std::thread::spawn(move || server.run());
