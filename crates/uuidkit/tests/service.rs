@@ -454,7 +454,10 @@ fn shutdown_flushes_the_state_removes_the_socket_and_closes_connections() {
     let mut c = connect(&r.sock);
     let mut out = Vec::new();
     c.generate(TimeVersion::V7, 10, &mut out).unwrap();
+    // A second connection, served once (so surely accepted), then idle.
     let mut idle = raw(&r.sock);
+    idle.write_all(&Request::info().encode()).unwrap();
+    assert_eq!(raw_reply(&mut idle).unwrap().0.status, Status::Ok);
     let (sock, state) = (r.sock.clone(), r.state.clone());
     // Ok: the exact state was written at shutdown.
     let summary = r.stop().unwrap();
