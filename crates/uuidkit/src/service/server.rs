@@ -68,7 +68,8 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 use super::protocol::{
-    error_frame, uuids_frame, Info, Op, ReplyHeader, Request, Status, MAX_COUNT, MAX_REQUEST_LEN,
+    error_frame, info_frame, request_payload_len, uuids_frame, Info, Request, Status, MAX_COUNT,
+    MAX_REQUEST_LEN,
 };
 use crate::gen::{Clock, SystemClock};
 use crate::state::{DurableGenerator, StateErrorKind, TimeVersion};
@@ -1183,20 +1184,14 @@ fn serve_connection<C: Clock>(shared: &Shared<C>, mut s: UnixStream, id: u64) {
             Err(e) => break format!("read failed: {e}"),
         }
         let len = u32::from_be_bytes(len);
-        if len < super::protocol::REQUEST_LEN as u32 || len > MAX_REQUEST_LEN {
-            error_frame(
-                Status::BadFrame,
-                0,
-                &format!(
-                    "frame length {len} is outside {}..={MAX_REQUEST_LEN}",
-                    super::protocol::REQUEST_LEN
-                ),
-                &mut out,
-            );
-            let _ = s.write_all(&out);
-            break format!("malformed frame (length {len})");
-        }
-        let payload = &mut req[..len as usize];
+        let payload = match request_payload_len(len) {
+            Ok(n) => &mut req[..n],
+            Err(rej) => {
+                error_frame(rej.status, 0, &rej.message, &mut out);
+                let _ = s.write_all(&out);
+                break format!("malformed frame (length {len})");
+            }
+        };
         match read_full(&mut s, payload) {
             Ok(true) => {}
             Ok(false) | Err(_) => break "closed mid-frame".to_string(),
@@ -1215,8 +1210,10 @@ fn serve_connection<C: Clock>(shared: &Shared<C>, mut s: UnixStream, id: u64) {
                 continue;
             }
         };
-        match (request.op, request.version) {
-            (Op::Info, _) => {
+        // Request::parse gives a UUID version to generate requests, and to them only.
+        match request.version {
+            Some(v) => generate(shared, v, request.count, &mut uuids, &mut out),
+            None => {
                 let g = shared.gen();
                 let info = Info {
                     max_count: MAX_COUNT,
@@ -1225,19 +1222,7 @@ fn serve_connection<C: Clock>(shared: &Shared<C>, mut s: UnixStream, id: u64) {
                     strict: g.is_strict(),
                 };
                 drop(g);
-                let body = info.encode();
-                ReplyHeader {
-                    status: Status::Ok,
-                    flags: 0,
-                    version: 0,
-                    n: body.len() as u32,
-                }
-                .encode_into(body.len(), &mut out);
-                out.extend_from_slice(&body);
-            }
-            (Op::Generate, Some(v)) => generate(shared, v, request.count, &mut uuids, &mut out),
-            (Op::Generate, None) => {
-                error_frame(Status::BadUuidVersion, 0, "no UUID version", &mut out)
+                info_frame(&info, &mut out);
             }
         }
         if let Err(e) = s.write_all(&out) {
