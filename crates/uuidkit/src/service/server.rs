@@ -63,7 +63,7 @@ use std::os::fd::AsRawFd;
 use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -403,16 +403,16 @@ impl ServerConfig {
     }
 }
 
-/// The open connections, to close them at shutdown.
+/// The open connections: counted against the limit, and closed at shutdown through the
+/// second handle kept here (`None` when it could not be made: counted, not closable).
 #[derive(Default)]
 struct Registry {
     next: AtomicU64,
-    open: Mutex<HashMap<u64, UnixStream>>,
-    count: AtomicUsize,
+    open: Mutex<HashMap<u64, Option<UnixStream>>>,
 }
 
 impl Registry {
-    fn lock(&self) -> MutexGuard<'_, HashMap<u64, UnixStream>> {
+    fn lock(&self) -> MutexGuard<'_, HashMap<u64, Option<UnixStream>>> {
         self.open.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
@@ -1079,7 +1079,7 @@ impl<C: Clock + 'static> Server<C> {
         }
         drop(self.listener);
         let flushed = shared.gen().shut_down();
-        for (_, s) in shared.conns.lock().drain() {
+        for s in shared.conns.lock().drain().filter_map(|(_, s)| s) {
             let _ = s.shutdown(Shutdown::Both);
         }
         shared.pool.ready.notify_all();
@@ -1100,9 +1100,10 @@ impl<C: Clock + 'static> Server<C> {
         let _ = stream.set_nonblocking(false);
         let _ = stream.set_read_timeout(Some(shared.cfg.timeout));
         let _ = stream.set_write_timeout(Some(shared.cfg.timeout));
-        let n = shared.conns.count.fetch_add(1, Ordering::SeqCst);
-        if n >= shared.cfg.max_connections || shared.closing.load(Ordering::SeqCst) {
-            shared.conns.count.fetch_sub(1, Ordering::SeqCst);
+        let mut open = shared.conns.lock();
+        let n = open.len();
+        if n >= shared.cfg.max_connections {
+            drop(open);
             let _ = stream.set_write_timeout(Some(Duration::from_millis(100)));
             let mut out = Vec::new();
             error_frame(
@@ -1121,9 +1122,8 @@ impl<C: Clock + 'static> Server<C> {
             return;
         }
         let id = shared.conns.next.fetch_add(1, Ordering::Relaxed);
-        if let Ok(c) = stream.try_clone() {
-            shared.conns.lock().insert(id, c);
-        }
+        open.insert(id, stream.try_clone().ok());
+        drop(open);
         let Some(conn) = shared.pool.offer((stream, id)) else {
             return;
         };
@@ -1136,13 +1136,11 @@ impl<C: Clock + 'static> Server<C> {
                 while let Some((stream, id)) = next {
                     serve_connection(&s2, stream, id);
                     s2.conns.lock().remove(&id);
-                    s2.conns.count.fetch_sub(1, Ordering::SeqCst);
                     next = s2.pool.wait(&s2.closing);
                 }
             });
         if let Err(e) = spawned {
             shared.conns.lock().remove(&id);
-            shared.conns.count.fetch_sub(1, Ordering::SeqCst);
             shared.log(format_args!("cannot start a connection thread: {e}"));
         }
     }
