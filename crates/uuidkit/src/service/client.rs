@@ -1050,6 +1050,26 @@ impl SystemGenerator {
         g
     }
 
+    /// The open connection, connecting first when there is none.
+    fn connected<'a>(&self, inner: &'a mut Inner) -> Result<&'a mut Connection, ServiceError> {
+        let conn = match inner.conn.take() {
+            Some(c) => c,
+            None => {
+                let Some(path) = self.cfg.socket.as_deref() else {
+                    return Err(ServiceError::new(
+                        ServiceErrorKind::NoSocket,
+                        format!(
+                            "no socket for the uuidkit service: set {SOCKET_ENV} or \
+                             XDG_RUNTIME_DIR, or give a path"
+                        ),
+                    ));
+                };
+                Connection::connect(path, self.cfg.timeout)?
+            }
+        };
+        Ok(inner.conn.insert(conn))
+    }
+
     /// Runs a request on the connection, connecting first if needed, and reconnecting once
     /// when an existing connection turns out dead (a restarted server).
     fn request(
@@ -1059,15 +1079,6 @@ impl SystemGenerator {
         count: u32,
         out: &mut Vec<Uuid>,
     ) -> Result<Safety, ServiceError> {
-        let Some(path) = self.cfg.socket.as_deref() else {
-            return Err(ServiceError::new(
-                ServiceErrorKind::NoSocket,
-                format!(
-                    "no socket for the uuidkit service: set {SOCKET_ENV} or XDG_RUNTIME_DIR, \
-                     or give a path"
-                ),
-            ));
-        };
         if self.cfg.fallback && inner.conn.is_none() {
             if let Some(t) = inner.failed_at {
                 if t.elapsed() < self.cfg.retry {
@@ -1080,17 +1091,12 @@ impl SystemGenerator {
         }
         for attempt in 0..2 {
             let fresh = inner.conn.is_none();
-            if fresh {
-                match Connection::connect(path, self.cfg.timeout) {
-                    Ok(c) => inner.conn = Some(c),
-                    Err(e) => {
-                        inner.failed_at = Some(Instant::now());
-                        return Err(e);
-                    }
+            let conn = match self.connected(inner) {
+                Ok(c) => c,
+                Err(e) => {
+                    inner.failed_at = Some(Instant::now());
+                    return Err(e);
                 }
-            }
-            let Some(conn) = inner.conn.as_mut() else {
-                continue;
             };
             match conn.generate(v, count, out) {
                 Ok(s) => {
@@ -1312,22 +1318,7 @@ impl SystemGenerator {
     /// ```
     pub fn info(&self) -> Result<Info, ServiceError> {
         let mut inner = self.lock();
-        let Some(path) = self.cfg.socket.clone() else {
-            return Err(ServiceError::new(
-                ServiceErrorKind::NoSocket,
-                "no socket for the uuidkit service",
-            ));
-        };
-        if inner.conn.is_none() {
-            inner.conn = Some(Connection::connect(&path, self.cfg.timeout)?);
-        }
-        let r = match inner.conn.as_mut() {
-            Some(c) => c.info(),
-            None => Err(ServiceError::new(
-                ServiceErrorKind::Unavailable,
-                "not connected",
-            )),
-        };
+        let r = self.connected(&mut inner).and_then(Connection::info);
         if r.is_err() {
             inner.conn = None;
         }
@@ -1359,5 +1350,11 @@ mod tests {
         let strict = SystemGenerator::new(without.fallback(false));
         let e = strict.next(TimeVersion::V7).unwrap_err();
         assert_eq!(e.kind(), ServiceErrorKind::NoSocket);
+        // info has no fallback: the same error, either way.
+        assert_eq!(g.info().unwrap_err().kind(), ServiceErrorKind::NoSocket);
+        assert_eq!(
+            strict.info().unwrap_err().kind(),
+            ServiceErrorKind::NoSocket
+        );
     }
 }
