@@ -15,9 +15,10 @@
 //! - `cached next()`: uuidkit's `SystemGenerator::next` with its default block of 128, what an
 //!   application calling it one UUID at a time sees.
 
+use std::cell::RefCell;
 use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use uuidkit::service::client::{ClientConfig, Connection, Source, SystemGenerator};
@@ -80,6 +81,21 @@ fn measure(threads: usize, secs: f64, work: impl Fn() -> u64 + Sync) -> f64 {
     total as f64 / start.elapsed().as_secs_f64()
 }
 
+/// One request for `count` UUIDs on this thread's connection, kept from call to call; how many
+/// came.
+fn kept_connection(sock: &Path, v: TimeVersion, count: u32) -> u64 {
+    thread_local!(static C: RefCell<Option<Connection>> = const { RefCell::new(None) });
+    C.with(|c| {
+        let mut c = c.borrow_mut();
+        let conn = c.get_or_insert_with(|| {
+            Connection::connect(sock, Duration::from_secs(5)).expect("connect")
+        });
+        let mut out = Vec::with_capacity(count as usize);
+        conn.generate(v, count, &mut out).expect("generate");
+        out.len() as u64
+    })
+}
+
 /// One uuidd request on a fresh connection: op, optional count; the reply payload.
 fn uuidd(sock: &PathBuf, op: u8, num: Option<i32>) -> Vec<u8> {
     let mut s = UnixStream::connect(sock).expect("connect uuidd");
@@ -121,36 +137,14 @@ fn main() {
     };
 
     for (v, label) in [(TimeVersion::V1, "v1"), (TimeVersion::V7, "v7")] {
-        let single = measure(t, secs, || {
-            thread_local!(static C: std::cell::RefCell<Option<Connection>> = const { std::cell::RefCell::new(None) });
-            C.with(|c| {
-                let mut c = c.borrow_mut();
-                let conn = c.get_or_insert_with(|| {
-                    Connection::connect(&kit, Duration::from_secs(5)).expect("connect")
-                });
-                let mut out = Vec::with_capacity(1);
-                conn.generate(v, 1, &mut out).expect("generate");
-                out.len() as u64
-            })
-        });
+        let single = measure(t, secs, || kept_connection(&kit, v, 1));
         let fresh = measure(t, secs, || {
             let mut conn = Connection::connect(&kit, Duration::from_secs(5)).expect("connect");
             let mut out = Vec::with_capacity(1);
             conn.generate(v, 1, &mut out).expect("generate");
             out.len() as u64
         });
-        let bulk = measure(t, secs, || {
-            thread_local!(static C: std::cell::RefCell<Option<Connection>> = const { std::cell::RefCell::new(None) });
-            C.with(|c| {
-                let mut c = c.borrow_mut();
-                let conn = c.get_or_insert_with(|| {
-                    Connection::connect(&kit, Duration::from_secs(5)).expect("connect")
-                });
-                let mut out = Vec::with_capacity(BULK as usize);
-                conn.generate(v, BULK, &mut out).expect("generate");
-                out.len() as u64
-            })
-        });
+        let bulk = measure(t, secs, || kept_connection(&kit, v, BULK));
         let (d_single, d_bulk) = match (&a.uuidd, v) {
             (Some(d), TimeVersion::V1) => (
                 Some(measure(t, secs, || {
