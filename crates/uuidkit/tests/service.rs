@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use uuidkit::service::client::{
     ClientConfig, Connection, ServiceErrorKind, Source, SystemGenerator,
 };
-use uuidkit::service::protocol::{ReplyHeader, Request, Status, MAX_COUNT};
+use uuidkit::service::protocol::{uuids_frame, ReplyHeader, Request, Status, MAX_COUNT};
 use uuidkit::service::server::{RunSummary, Server, ServerConfig, ServerError, ShutdownHandle};
 use uuidkit::state::{DurableGenerator, Safety, State, StateOptions, TimeVersion};
 use uuidkit::Uuid;
@@ -651,6 +651,73 @@ fn a_socket_path_too_long_for_an_address_is_a_clear_error() {
     assert!(e.to_string().contains("210 bytes long"), "{e}");
     let e = Connection::connect("/tmp/a\0b.sock", Duration::from_secs(1)).unwrap_err();
     assert!(e.to_string().contains("NUL"), "{e}");
+}
+
+/// A stand-in server on `sock` that answers the request of each of `replies.len()` connections,
+/// in turn, with the next whole reply frame.
+fn stand_in(sock: &Path, replies: Vec<Vec<u8>>) -> JoinHandle<()> {
+    let listener = UnixListener::bind(sock).unwrap();
+    std::thread::spawn(move || {
+        for reply in replies {
+            let (mut s, _) = listener.accept().unwrap();
+            let mut req = [0u8; 12];
+            s.read_exact(&mut req).unwrap();
+            s.write_all(&reply).unwrap();
+        }
+    })
+}
+
+/// The client checks every reply: no more UUIDs than asked for, of the version asked, in
+/// increasing order; a reply that breaks any of that is a protocol error and leaves the
+/// caller's vector as it was. `fill` reports the same error (without fallback).
+#[test]
+fn replies_that_break_the_protocol_are_refused() {
+    let d = TempDir::new();
+    let sock = d.path("s.sock");
+    let mut v7 = [Uuid::NIL; 3];
+    uuidkit::gen::global::v7_batch(&mut v7);
+    let frame = |v, u: &[Uuid]| {
+        let mut f = Vec::new();
+        uuids_frame(v, true, u, &mut f);
+        f
+    };
+    // v7[1] made a v8: still greater than v7[0], but not a v7.
+    let mut v8 = v7[1].as_bytes().to_owned();
+    v8[6] = (v8[6] & 0x0f) | 0x80;
+    let bad = [
+        (frame(TimeVersion::V7, &v7), "3 UUIDs in 48 bytes"),
+        (frame(TimeVersion::V6, &v7[..2]), "reply for version 6"),
+        (frame(TimeVersion::V7, &[v7[1], v7[0]]), "increasing order"),
+        (
+            frame(TimeVersion::V7, &[v7[0], Uuid::from_bytes(v8)]),
+            "increasing order",
+        ),
+    ];
+    let mut replies: Vec<Vec<u8>> = bad.iter().map(|(f, _)| f.clone()).collect();
+    replies.push(frame(TimeVersion::V7, &v7[..2]));
+    replies.push(frame(TimeVersion::V7, &[v7[1], v7[0]]));
+    let server = stand_in(&sock, replies);
+    for (_, want) in &bad {
+        let mut out = vec![Uuid::MAX];
+        let e = connect(&sock)
+            .generate(TimeVersion::V7, 2, &mut out)
+            .unwrap_err();
+        assert_eq!(e.kind(), ServiceErrorKind::Protocol, "{e}");
+        assert!(e.to_string().contains(want), "{e}");
+        assert_eq!(out, [Uuid::MAX], "a refused reply adds nothing");
+    }
+    let mut out = vec![Uuid::MAX];
+    let s = connect(&sock)
+        .generate(TimeVersion::V7, 2, &mut out)
+        .unwrap();
+    assert_eq!(
+        (s, &out[..]),
+        (Safety::Durable, &[Uuid::MAX, v7[0], v7[1]][..])
+    );
+    let gen = SystemGenerator::new(ClientConfig::new(&sock).fallback(false));
+    let e = gen.fill(TimeVersion::V7, &mut [Uuid::NIL; 2]).unwrap_err();
+    assert_eq!(e.kind(), ServiceErrorKind::Protocol, "{e}");
+    server.join().unwrap();
 }
 
 #[test]

@@ -444,46 +444,69 @@ impl Connection {
         count: u32,
         out: &mut Vec<Uuid>,
     ) -> Result<Safety, ServiceError> {
+        let start = out.len();
+        out.resize(start + count.min(MAX_COUNT) as usize, Uuid::NIL);
+        let r = self.generate_into(version, &mut out[start..]);
+        out.truncate(start + r.as_ref().map_or(0, |&(n, _)| n));
+        r.map(|(_, safety)| safety)
+    }
+
+    /// Asks for `out.len()` UUIDs of `version` (at most [`MAX_COUNT`] come) and writes them to
+    /// the front of `out`, checked as in [`generate`](Self::generate); how many came. On an
+    /// error, what `out` holds is unspecified.
+    fn generate_into(
+        &mut self,
+        version: TimeVersion,
+        out: &mut [Uuid],
+    ) -> Result<(usize, Safety), ServiceError> {
+        let count = u32::try_from(out.len()).unwrap_or(u32::MAX);
         let h = self.round_trip(&Request::generate(version, count))?;
         let body = self.buf.get(REPLY_HEADER_LEN..).unwrap_or(&[]);
-        if h.n > count.min(MAX_COUNT) || body.len() != h.n as usize * 16 {
-            return Err(self.proto_err(format_args!(
-                "{} UUIDs in {} bytes for a request of {count}",
-                h.n,
-                body.len()
-            )));
-        }
+        let n = h.n as usize;
+        let got = match out.get_mut(..n) {
+            Some(got) if h.n <= MAX_COUNT && body.len() == n * 16 => got,
+            _ => {
+                return Err(self.proto_err(format_args!(
+                    "{} UUIDs in {} bytes for a request of {count}",
+                    h.n,
+                    body.len()
+                )))
+            }
+        };
         if h.version != version.as_u8() {
             return Err(self.proto_err(format_args!(
                 "reply for version {} to a request for {version}",
                 h.version
             )));
         }
-        let start = out.len();
-        let mut prev: Option<Uuid> = None;
-        for chunk in body.chunks_exact(16) {
+        // Copied first, then checked in place: a pass of each takes about half the CPU time of
+        // one pass doing both (measured with examples/service_bench.rs).
+        for (slot, chunk) in got.iter_mut().zip(body.chunks_exact(16)) {
             let mut b = [0u8; 16];
             b.copy_from_slice(chunk);
-            let u = Uuid::from_bytes(b);
+            *slot = Uuid::from_bytes(b);
+        }
+        let mut prev: Option<&Uuid> = None;
+        let bad = got.iter().find(|&u| {
             let ok_version = u.variant() == Variant::Rfc9562 && u.version_num() == version.as_u8();
             let increasing = prev.is_none_or(|p| match version {
                 TimeVersion::V1 => p.gregorian_ticks() < u.gregorian_ticks(),
                 _ => p < u,
             });
-            if !ok_version || !increasing {
-                out.truncate(start);
-                return Err(self.proto_err(format_args!(
-                    "reply UUID {u} is not a {version} UUID in increasing order"
-                )));
-            }
             prev = Some(u);
-            out.push(u);
+            !ok_version || !increasing
+        });
+        if let Some(u) = bad {
+            return Err(self.proto_err(format_args!(
+                "reply UUID {u} is not a {version} UUID in increasing order"
+            )));
         }
-        Ok(if h.flags & FLAG_DURABLE != 0 {
+        let safety = if h.flags & FLAG_DURABLE != 0 {
             Safety::Durable
         } else {
             Safety::Volatile
-        })
+        };
+        Ok((n, safety))
     }
 
     /// The server's limits and state.
@@ -1076,9 +1099,8 @@ impl SystemGenerator {
         &self,
         inner: &mut Inner,
         v: TimeVersion,
-        count: u32,
-        out: &mut Vec<Uuid>,
-    ) -> Result<Safety, ServiceError> {
+        out: &mut [Uuid],
+    ) -> Result<(usize, Safety), ServiceError> {
         if self.cfg.fallback && inner.conn.is_none() {
             if let Some(t) = inner.failed_at {
                 if t.elapsed() < self.cfg.retry {
@@ -1098,10 +1120,10 @@ impl SystemGenerator {
                     return Err(e);
                 }
             };
-            match conn.generate(v, count, out) {
-                Ok(s) => {
+            match conn.generate_into(v, out) {
+                Ok(got) => {
                     inner.failed_at = None;
-                    return Ok(s);
+                    return Ok(got);
                 }
                 Err(e) => {
                     if e.kind() != ServiceErrorKind::Server
@@ -1182,8 +1204,10 @@ impl SystemGenerator {
         }
         let mut uuids = inner.caches[i].take().map(|c| c.uuids).unwrap_or_default();
         uuids.clear();
-        match self.request(&mut inner, version, self.cfg.block, &mut uuids) {
-            Ok(safety) if !uuids.is_empty() => {
+        uuids.resize(self.cfg.block as usize, Uuid::NIL);
+        match self.request(&mut inner, version, &mut uuids) {
+            Ok((n, safety)) if n > 0 => {
+                uuids.truncate(n);
                 let uuid = uuids[0];
                 inner.caches[i] = Some(Cache {
                     uuids,
@@ -1260,14 +1284,11 @@ impl SystemGenerator {
                 inner.caches[i] = None;
             }
         }
-        let mut buf = Vec::new();
         while done < out.len() {
-            let want = (out.len() - done).min(MAX_COUNT as usize) as u32;
-            buf.clear();
-            match self.request(&mut inner, version, want, &mut buf) {
-                Ok(s) if !buf.is_empty() => {
-                    out[done..done + buf.len()].copy_from_slice(&buf);
-                    done += buf.len();
+            let want = (out.len() - done).min(MAX_COUNT as usize);
+            match self.request(&mut inner, version, &mut out[done..done + want]) {
+                Ok((n, s)) if n > 0 => {
+                    done += n;
                     safety = safety.and(s);
                 }
                 Ok(_) => {
