@@ -935,8 +935,8 @@ impl<C: Clock + 'static> Server<C> {
     }
 
     /// Installs process-wide handlers so that SIGTERM and SIGINT shut this server down
-    /// cleanly, and ignores SIGXFSZ so that a file-size limit makes state writes fail with an
-    /// error (reported) instead of killing the process. Call once, from the main thread,
+    /// cleanly, and ignores SIGXFSZ ([`ignore_file_size_signal`]) so that a file-size limit makes
+    /// state writes fail with an error (reported) instead of killing the process. Call once, from the main thread,
     /// before [`run`](Server::run).
     ///
     /// ```
@@ -957,20 +957,17 @@ impl<C: Clock + 'static> Server<C> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn stop_on_signals(&self) -> Result<(), ServerError> {
+        ignore_file_size_signal()?;
         SIGNAL_WAKE_FD.store(self.wake_tx.as_raw_fd(), Ordering::Relaxed);
         let stop = on_stop_signal as extern "C" fn(libc::c_int) as *const () as libc::sighandler_t;
-        for (sig, handler) in [
-            (libc::SIGTERM, stop),
-            (libc::SIGINT, stop),
-            (libc::SIGXFSZ, libc::SIG_IGN),
-        ] {
+        for sig in [libc::SIGTERM, libc::SIGINT] {
             // SAFETY: `sa` is zero-initialised (a valid, empty `sigaction`) and then given a
-            // handler that only performs async-signal-safe operations (atomics and write), or
-            // SIG_IGN; the old action is not needed. sigemptyset and sigaction only read and
-            // write the structures passed.
+            // handler that only performs async-signal-safe operations (atomics and write); the
+            // old action is not needed. sigemptyset and sigaction only read and write the
+            // structures passed.
             let rc = unsafe {
                 let mut sa: libc::sigaction = std::mem::zeroed();
-                sa.sa_sigaction = handler;
+                sa.sa_sigaction = stop;
                 sa.sa_flags = libc::SA_RESTART;
                 libc::sigemptyset(&mut sa.sa_mask);
                 libc::sigaction(sig, &sa, std::ptr::null_mut())
