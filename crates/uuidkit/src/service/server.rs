@@ -1385,7 +1385,8 @@ fn bind_private(path: &Path, mode: u32, group: Option<u32>) -> Result<UnixListen
     result
 }
 
-/// Whether `path` names a socket file (used by tests and the CLI to wait for readiness).
+/// Whether `path` is a socket file (a symbolic link is not followed): such as the one a
+/// running server listens on, and removes when it stops.
 ///
 /// ```
 /// use std::os::unix::net::UnixListener;
