@@ -216,10 +216,24 @@ fn serve_answers_gen_system_and_stops_cleanly_on_sigterm() {
     assert!(err.contains("connection 0: open"), "{err}");
     assert!(!sock.exists(), "the socket is removed");
 
+    // The node as six lowercase hex octets with colons, in the log and in `state show`.
+    let node = uuidkit::state::State::read(&state).unwrap().node;
+    let node_s = node.map(|b| format!("{b:02x}")).join(":");
+    assert!(err.contains(&format!(", node {node_s}, pid ")), "{err}");
+
     let o = run(&["state", "show", &state.display().to_string()], &[]);
     assert_eq!(o.status.code(), Some(0));
     let out = text(&o.stdout);
     assert!(out.contains("shutdown:        clean"), "{out}");
+    let note = if node[0] & 1 == 1 {
+        " (multicast bit set: random)"
+    } else {
+        ""
+    };
+    assert!(
+        out.contains(&format!("\nnode:            {node_s}{note}\n")),
+        "{out}"
+    );
     assert!(
         out.contains(&format!(
             "v7 millisecond:  {} ",

@@ -715,9 +715,28 @@ pub fn gen_case(data: &[u8]) -> GenCase {
 /// The request decoder accepts exactly the frames the wire protocol (DESIGN.md) defines (version 1,
 /// flags 0, generate of v1/v6/v7 or info, at least 8 bytes, extra bytes ignored), names the
 /// problem otherwise, and what it accepts encodes back to the same first 8 bytes (up to an
-/// info request's ignored fields). Reply headers and info bodies likewise.
+/// info request's ignored fields). Reply headers and info bodies likewise; a length prefix is
+/// accepted exactly in 8..=256, and an info reply frame carries its body intact.
 pub fn check_frame(p: &[u8]) {
-    use uuidkit::service::protocol::{Info, Op, ReplyHeader, Request, Status, REQUEST_LEN};
+    use uuidkit::service::protocol::{
+        info_frame, request_payload_len, Info, Op, ReplyHeader, Request, Status, INFO_LEN,
+        MAX_REQUEST_LEN, REQUEST_LEN,
+    };
+    if let [a, b, c, d, ..] = p {
+        // The first four bytes as a length prefix: 8..=256 accepted as it is, the rest a bad frame.
+        let len = u32::from_be_bytes([*a, *b, *c, *d]);
+        match request_payload_len(len) {
+            Ok(n) => assert!(n as u32 == len && (8..=256).contains(&len), "{len}"),
+            Err(rej) => {
+                assert!(
+                    !(REQUEST_LEN as u32..=MAX_REQUEST_LEN).contains(&len),
+                    "{len}"
+                );
+                assert_eq!(rej.status, Status::BadFrame);
+                assert!(rej.message.contains(&len.to_string()), "{}", rej.message);
+            }
+        }
+    }
     let want_ok = p.len() >= REQUEST_LEN
         && p[0] == 1
         && p[3] == 0
@@ -776,6 +795,13 @@ pub fn check_frame(p: &[u8]) {
             assert!(p.len() >= 9);
             assert_eq!(Info::parse(&i.encode()), Some(i));
             assert_eq!(&i.encode()[..8], &p[..8]);
+            let mut frame = Vec::new();
+            info_frame(&i, &mut frame);
+            assert_eq!(frame.len(), 4 + 8 + INFO_LEN);
+            assert_eq!(frame[..4], ((8 + INFO_LEN) as u32).to_be_bytes());
+            let h = ReplyHeader::parse(&frame[4..]).unwrap();
+            assert_eq!((h.status, h.flags, h.version, h.n), (Status::Ok, 0, 0, 16));
+            assert_eq!(Info::parse(&frame[12..]), Some(i));
         }
         None => assert!(p.len() < 9, "{p:?}"),
     }

@@ -226,7 +226,7 @@ fn node_note(node: [u8; 6]) -> &'static str {
 }
 
 /// A node as `xx:xx:xx:xx:xx:xx`.
-fn node_text(node: &[u8; 6]) -> [u8; 17] {
+pub(crate) fn node_text(node: &[u8; 6]) -> [u8; 17] {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut b = *b"00:00:00:00:00:00";
     for (i, byte) in node.iter().enumerate() {

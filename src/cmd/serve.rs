@@ -10,6 +10,7 @@ use uuidkit::service::client::default_server_socket;
 use uuidkit::service::server::{self, InstanceLock, Server, ServerConfig};
 use uuidkit::state::{default_state_path, DurableGenerator, StateOptions};
 
+use super::inspect::node_text;
 use crate::io::{CmdResult, Fatal, Status};
 
 const SERVE_HELP: &str = "\
@@ -225,8 +226,7 @@ pub fn run(c: Config) -> CmdResult {
         .stop_on_signals()
         .map_err(|e| Fatal::Msg(e.to_string()))?;
     log(&format!(
-        "listening on {} (mode {:03o}), state {}{}, clock sequence {seq:#06x}, node \
-         {:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}, pid {}",
+        "listening on {} (mode {:03o}), state {}{}, clock sequence {seq:#06x}, node {}, pid {}",
         c.socket.display(),
         c.mode,
         c.state.display(),
@@ -235,12 +235,7 @@ pub fn run(c: Config) -> CmdResult {
         } else {
             " (NOT writable: UUIDs are not durable)"
         },
-        node[0],
-        node[1],
-        node[2],
-        node[3],
-        node[4],
-        node[5],
+        String::from_utf8_lossy(&node_text(&node)),
         std::process::id()
     ));
     let result = server.run();

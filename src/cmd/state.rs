@@ -7,6 +7,7 @@ use clap::{Args, Subcommand};
 use uuidkit::state::{State, StateErrorKind, FORMAT_VERSION};
 use uuidkit::Timestamp;
 
+use super::inspect::node_text;
 use crate::io::{self, CmdResult, Fatal, Out, Status};
 
 const STATE_HELP: &str = "\
@@ -66,7 +67,7 @@ fn show(path: &std::path::Path) -> CmdResult {
          writes:          {}\n\
          v1/v6 timestamp: {} ({})\n\
          clock sequence:  {:#06x} ({})\n\
-         node:            {:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}{}\n\
+         node:            {}{}\n\
          v7 millisecond:  {} ({})\n\
          v7 counter:      {}\n",
         path.display(),
@@ -80,12 +81,7 @@ fn show(path: &std::path::Path) -> CmdResult {
         Timestamp::from_gregorian_ticks(s.gregorian_ticks).to_rfc3339(7),
         s.clock_seq,
         s.clock_seq,
-        n[0],
-        n[1],
-        n[2],
-        n[3],
-        n[4],
-        n[5],
+        String::from_utf8_lossy(&node_text(&n)),
         if n[0] & 1 == 1 {
             " (multicast bit set: random)"
         } else {

@@ -14,10 +14,15 @@
 //!   libuuid does with it), so both end with the same 8192 UUIDs.
 //! - `cached next()`: uuidkit's `SystemGenerator::next` with its default block of 128, what an
 //!   application calling it one UUID at a time sees.
+//! - `fill`: `SystemGenerator::fill` into a slice, 16 and 8192 UUIDs at a time.
+//!
+//! A second table gives the client's CPU time (this process, user + system) per UUID for each
+//! uuidkit row: the servers run in other processes, so it is the client side alone.
 
+use std::cell::RefCell;
 use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use uuidkit::service::client::{ClientConfig, Connection, Source, SystemGenerator};
@@ -58,11 +63,27 @@ fn args() -> Args {
     a
 }
 
+/// What one row measured: UUIDs per second over all threads, and this process's CPU time
+/// (user and system; the servers run in other processes) per UUID.
+struct Measured {
+    per_sec: f64,
+    cpu_ns: f64,
+}
+
+/// User plus system CPU time of this process so far.
+fn cpu_time() -> Duration {
+    // SAFETY: `rusage` is plain old data; zeroed is a valid value.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `ru` is a live, writable rusage.
+    assert_eq!(unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) }, 0);
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(ru.ru_utime) + tv(ru.ru_stime)
+}
+
 /// Runs `work` on `threads` threads for `secs`; each call returns how many UUIDs it got.
-/// Returns UUIDs per second over all threads.
-fn measure(threads: usize, secs: f64, work: impl Fn() -> u64 + Sync) -> f64 {
+fn measure(threads: usize, secs: f64, work: impl Fn() -> u64 + Sync) -> Measured {
     let dur = Duration::from_secs_f64(secs);
-    let start = Instant::now();
+    let (start, cpu0) = (Instant::now(), cpu_time());
     let total: u64 = std::thread::scope(|s| {
         let hs: Vec<_> = (0..threads)
             .map(|_| {
@@ -77,7 +98,25 @@ fn measure(threads: usize, secs: f64, work: impl Fn() -> u64 + Sync) -> f64 {
             .collect();
         hs.into_iter().map(|h| h.join().unwrap()).sum()
     });
-    total as f64 / start.elapsed().as_secs_f64()
+    Measured {
+        per_sec: total as f64 / start.elapsed().as_secs_f64(),
+        cpu_ns: (cpu_time() - cpu0).as_nanos() as f64 / total.max(1) as f64,
+    }
+}
+
+/// One request for `count` UUIDs on this thread's connection, kept from call to call; how many
+/// came.
+fn kept_connection(sock: &Path, v: TimeVersion, count: u32) -> u64 {
+    thread_local!(static C: RefCell<Option<Connection>> = const { RefCell::new(None) });
+    C.with(|c| {
+        let mut c = c.borrow_mut();
+        let conn = c.get_or_insert_with(|| {
+            Connection::connect(sock, Duration::from_secs(5)).expect("connect")
+        });
+        let mut out = Vec::with_capacity(count as usize);
+        conn.generate(v, count, &mut out).expect("generate");
+        out.len() as u64
+    })
 }
 
 /// One uuidd request on a fresh connection: op, optional count; the reply payload.
@@ -115,42 +154,29 @@ fn main() {
     println!("| work | uuidkit serve | uuidd | uuidkit / uuidd |");
     println!("|---|---|---|---|");
     let kit = a.uuidkit.clone();
-    let row = |name: &str, ours: f64, theirs: Option<f64>| match theirs {
-        Some(x) => println!("| {name} | {ours:.0} | {x:.0} | {:.2} |", ours / x),
-        None => println!("| {name} | {ours:.0} | – | – |"),
+    let mut cpu = Vec::new();
+    let mut row = |name: &str, ours: &Measured, theirs: Option<&Measured>| {
+        let o = ours.per_sec;
+        match theirs {
+            Some(x) => println!(
+                "| {name} | {o:.0} | {:.0} | {:.2} |",
+                x.per_sec,
+                o / x.per_sec
+            ),
+            None => println!("| {name} | {o:.0} | – | – |"),
+        }
+        cpu.push((name.to_string(), ours.cpu_ns));
     };
 
     for (v, label) in [(TimeVersion::V1, "v1"), (TimeVersion::V7, "v7")] {
-        let single = measure(t, secs, || {
-            thread_local!(static C: std::cell::RefCell<Option<Connection>> = const { std::cell::RefCell::new(None) });
-            C.with(|c| {
-                let mut c = c.borrow_mut();
-                let conn = c.get_or_insert_with(|| {
-                    Connection::connect(&kit, Duration::from_secs(5)).expect("connect")
-                });
-                let mut out = Vec::with_capacity(1);
-                conn.generate(v, 1, &mut out).expect("generate");
-                out.len() as u64
-            })
-        });
+        let single = measure(t, secs, || kept_connection(&kit, v, 1));
         let fresh = measure(t, secs, || {
             let mut conn = Connection::connect(&kit, Duration::from_secs(5)).expect("connect");
             let mut out = Vec::with_capacity(1);
             conn.generate(v, 1, &mut out).expect("generate");
             out.len() as u64
         });
-        let bulk = measure(t, secs, || {
-            thread_local!(static C: std::cell::RefCell<Option<Connection>> = const { std::cell::RefCell::new(None) });
-            C.with(|c| {
-                let mut c = c.borrow_mut();
-                let conn = c.get_or_insert_with(|| {
-                    Connection::connect(&kit, Duration::from_secs(5)).expect("connect")
-                });
-                let mut out = Vec::with_capacity(BULK as usize);
-                conn.generate(v, BULK, &mut out).expect("generate");
-                out.len() as u64
-            })
-        });
+        let bulk = measure(t, secs, || kept_connection(&kit, v, BULK));
         let (d_single, d_bulk) = match (&a.uuidd, v) {
             (Some(d), TimeVersion::V1) => (
                 Some(measure(t, secs, || {
@@ -168,15 +194,15 @@ fn main() {
         };
         row(
             &format!("{label} single, kept connection"),
-            single,
-            d_single,
+            &single,
+            d_single.as_ref(),
         );
         row(
             &format!("{label} single, connection per request"),
-            fresh,
-            d_single,
+            &fresh,
+            d_single.as_ref(),
         );
-        row(&format!("{label} bulk of {BULK}"), bulk, d_bulk);
+        row(&format!("{label} bulk of {BULK}"), &bulk, d_bulk.as_ref());
     }
     let gen = SystemGenerator::new(ClientConfig::new(&kit).fallback(false));
     let cached = measure(t, secs, || {
@@ -184,5 +210,24 @@ fn main() {
         assert_eq!(g.source, Source::Service);
         1
     });
-    row("v7 SystemGenerator::next (block 128)", cached, None);
+    row("v7 SystemGenerator::next (block 128)", &cached, None);
+    for n in [16, BULK as usize] {
+        let filled = measure(t, secs, || {
+            let mut out = [Uuid::NIL; BULK as usize];
+            let f = gen.fill(TimeVersion::V7, &mut out[..n]).expect("fill");
+            assert_eq!(f.from_service, n);
+            n as u64
+        });
+        row(
+            &format!("v7 SystemGenerator::fill, {n} at a time"),
+            &filled,
+            None,
+        );
+    }
+    println!("\nCPU time of this client process (user + system) per UUID:\n");
+    println!("| work | ns per UUID |");
+    println!("|---|---|");
+    for (name, ns) in cpu {
+        println!("| {name} | {ns:.0} |");
+    }
 }

@@ -27,6 +27,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use uuidkit::gen::StepClock;
+use uuidkit::service::server::ignore_file_size_signal;
 use uuidkit::state::{DurableGenerator, Safety, StateErrorKind, StateOptions, TimeVersion};
 use uuidkit::{Timestamp, Uuid};
 
@@ -94,15 +95,13 @@ fn fault_child() {
         parts.next().unwrap(),
     );
     if mode == "fsize" {
-        // SAFETY: plain system calls on this process's own limits and signal disposition.
-        unsafe {
-            let lim = libc::rlimit {
-                rlim_cur: 0,
-                rlim_max: libc::RLIM_INFINITY,
-            };
-            assert_eq!(libc::setrlimit(libc::RLIMIT_FSIZE, &lim), 0);
-            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-        }
+        let lim = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: libc::RLIM_INFINITY,
+        };
+        // SAFETY: a plain system call on this process's own limits; `lim` is live.
+        assert_eq!(unsafe { libc::setrlimit(libc::RLIMIT_FSIZE, &lim) }, 0);
+        ignore_file_size_signal().expect("ignoring SIGXFSZ");
         let mut g = DurableGenerator::open(state, opts()).expect("open");
         let mut volatile = 0;
         for i in 0..300 {

@@ -10,6 +10,7 @@
 use std::collections::HashSet;
 use std::fs;
 use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -19,7 +20,7 @@ use std::time::{Duration, Instant};
 use uuidkit::service::client::{
     ClientConfig, Connection, ServiceErrorKind, Source, SystemGenerator,
 };
-use uuidkit::service::protocol::{ReplyHeader, Request, Status, MAX_COUNT};
+use uuidkit::service::protocol::{uuids_frame, ReplyHeader, Request, Status, MAX_COUNT};
 use uuidkit::service::server::{RunSummary, Server, ServerConfig, ServerError, ShutdownHandle};
 use uuidkit::state::{DurableGenerator, Safety, State, StateOptions, TimeVersion};
 use uuidkit::Uuid;
@@ -125,8 +126,7 @@ fn serves_each_version_in_order() {
     assert_eq!(info.max_count, MAX_COUNT);
     assert_eq!(info.pid, std::process::id());
     assert!(info.durable && !info.strict);
-    let s = r.stop().unwrap();
-    assert!(s.flushed);
+    r.stop().unwrap(); // Ok: the state was written at shutdown
 }
 
 fn stress_n() -> usize {
@@ -385,7 +385,21 @@ fn connections_beyond_the_limit_are_refused_as_busy() {
     assert_eq!(h.status, Status::Busy);
     assert!(String::from_utf8_lossy(&p[8..]).contains("at most 3"));
     assert_closed(&mut s);
+    // A closed connection frees its place: once the server has seen the three go, a new one
+    // is served (retried, since the server notices a close only when its thread reads it).
     drop(first);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let mut c = connect(&r.sock);
+        match c.generate(TimeVersion::V7, 1, &mut out) {
+            Ok(_) => break,
+            // Refused: a Busy reply, or the hang-up after it if that came first.
+            Err(e) if e.is_unreachable() && Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(5))
+            }
+            Err(e) => panic!("no connection admitted after three closed: {e}"),
+        }
+    }
     r.stop().unwrap();
 }
 
@@ -454,10 +468,14 @@ fn shutdown_flushes_the_state_removes_the_socket_and_closes_connections() {
     let mut c = connect(&r.sock);
     let mut out = Vec::new();
     c.generate(TimeVersion::V7, 10, &mut out).unwrap();
+    // A second connection, served once (so surely accepted), then idle.
     let mut idle = raw(&r.sock);
+    idle.write_all(&Request::info().encode()).unwrap();
+    assert_eq!(raw_reply(&mut idle).unwrap().0.status, Status::Ok);
     let (sock, state) = (r.sock.clone(), r.state.clone());
+    // Ok: the exact state was written at shutdown.
     let summary = r.stop().unwrap();
-    assert!(summary.flushed);
+    assert_eq!(summary.connections, 2);
     assert!(!sock.exists());
     let s = State::read(&state).unwrap();
     assert!(s.clean);
@@ -529,6 +547,177 @@ fn the_client_falls_back_to_local_and_comes_back() {
         e.to_string().contains("cannot reach the uuidkit service"),
         "{e}"
     );
+}
+
+/// A `sockaddr_un` for `path` and its length.
+fn unix_addr(path: &Path) -> (libc::sockaddr_un, libc::socklen_t) {
+    use std::os::unix::ffi::OsStrExt;
+    // SAFETY: sockaddr_un is plain old data; all zeroes is a valid empty address.
+    let mut addr: libc::sockaddr_un = unsafe { std::mem::zeroed() };
+    addr.sun_family = libc::AF_UNIX as libc::sa_family_t;
+    let bytes = path.as_os_str().as_bytes();
+    assert!(bytes.len() < addr.sun_path.len(), "{}", path.display());
+    for (d, b) in addr.sun_path.iter_mut().zip(bytes) {
+        *d = *b as libc::c_char;
+    }
+    (
+        addr,
+        std::mem::size_of::<libc::sockaddr_un>() as libc::socklen_t,
+    )
+}
+
+/// A new Unix stream socket with extra `flags` (such as `SOCK_NONBLOCK`).
+fn unix_socket(flags: i32) -> OwnedFd {
+    // SAFETY: socket takes no pointers; a non-negative result is a new descriptor.
+    let fd = unsafe {
+        libc::socket(
+            libc::AF_UNIX,
+            libc::SOCK_STREAM | libc::SOCK_CLOEXEC | flags,
+            0,
+        )
+    };
+    assert!(fd >= 0, "socket: {}", std::io::Error::last_os_error());
+    // SAFETY: `fd` was just returned by socket and is owned by nothing else.
+    unsafe { OwnedFd::from_raw_fd(fd) }
+}
+
+/// A listening socket with a backlog of one that never accepts: its queue fills after a couple
+/// of connections, and a plain `connect` to it then blocks until the server accepts.
+fn unaccepting_listener(path: &Path) -> OwnedFd {
+    let fd = unix_socket(0);
+    let (addr, len) = unix_addr(path);
+    // SAFETY: `addr` is a live, initialised sockaddr_un of the length passed.
+    let rc = unsafe { libc::bind(fd.as_raw_fd(), (&raw const addr).cast(), len) };
+    assert_eq!(rc, 0, "bind: {}", std::io::Error::last_os_error());
+    // SAFETY: listen takes no pointers.
+    assert_eq!(unsafe { libc::listen(fd.as_raw_fd(), 1) }, 0);
+    fd
+}
+
+/// Connects without blocking; `None` once the listener's queue is full (EAGAIN).
+fn connect_nonblocking(path: &Path) -> Option<UnixStream> {
+    let fd = unix_socket(libc::SOCK_NONBLOCK);
+    let (addr, len) = unix_addr(path);
+    // SAFETY: `addr` is a live, initialised sockaddr_un of the length passed.
+    let rc = unsafe { libc::connect(fd.as_raw_fd(), (&raw const addr).cast(), len) };
+    (rc == 0).then(|| UnixStream::from(fd))
+}
+
+/// A server whose accept queue is full (hung, or overwhelmed) must not hang the client: the
+/// timeout covers connecting too, and the error is one the fallback takes over from.
+#[test]
+fn connecting_to_a_full_accept_queue_times_out() {
+    let d = TempDir::new();
+    let sock = d.path("full.sock");
+    let _listener = unaccepting_listener(&sock);
+    let mut queued = Vec::new();
+    while let Some(s) = connect_nonblocking(&sock) {
+        queued.push(s);
+        assert!(queued.len() < 64, "the backlog of 1 never filled");
+    }
+    assert!(!queued.is_empty());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let s2 = sock.clone();
+    std::thread::spawn(move || {
+        let direct = Connection::connect(&s2, Duration::from_millis(200)).map(|_| ());
+        let cfg = ClientConfig::new(&s2).timeout(Duration::from_millis(200));
+        let fallback = SystemGenerator::new(cfg)
+            .next(TimeVersion::V7)
+            .map(|g| g.source);
+        let _ = tx.send((direct, fallback));
+    });
+    let (direct, fallback) = rx
+        .recv_timeout(Duration::from_secs(10))
+        .expect("connecting to a full queue hung instead of timing out");
+    let e = direct.unwrap_err();
+    assert!(
+        matches!(
+            e.kind(),
+            ServiceErrorKind::Unavailable | ServiceErrorKind::Io
+        ),
+        "{e}"
+    );
+    assert!(e.is_unreachable(), "{e}");
+    assert!(e.to_string().contains("full.sock"), "{e}");
+    assert!(e.to_string().contains("not accepting connections"), "{e}");
+    assert_eq!(fallback.unwrap(), Source::Local);
+}
+
+#[test]
+fn a_socket_path_too_long_for_an_address_is_a_clear_error() {
+    let long = PathBuf::from(format!("/tmp/{}.sock", "x".repeat(200)));
+    let e = Connection::connect(&long, Duration::from_secs(1)).unwrap_err();
+    assert_eq!(e.kind(), ServiceErrorKind::Unavailable);
+    assert!(e.to_string().contains("210 bytes long"), "{e}");
+    let e = Connection::connect("/tmp/a\0b.sock", Duration::from_secs(1)).unwrap_err();
+    assert!(e.to_string().contains("NUL"), "{e}");
+}
+
+/// A stand-in server on `sock` that answers the request of each of `replies.len()` connections,
+/// in turn, with the next whole reply frame.
+fn stand_in(sock: &Path, replies: Vec<Vec<u8>>) -> JoinHandle<()> {
+    let listener = UnixListener::bind(sock).unwrap();
+    std::thread::spawn(move || {
+        for reply in replies {
+            let (mut s, _) = listener.accept().unwrap();
+            let mut req = [0u8; 12];
+            s.read_exact(&mut req).unwrap();
+            s.write_all(&reply).unwrap();
+        }
+    })
+}
+
+/// The client checks every reply: no more UUIDs than asked for, of the version asked, in
+/// increasing order; a reply that breaks any of that is a protocol error and leaves the
+/// caller's vector as it was. `fill` reports the same error (without fallback).
+#[test]
+fn replies_that_break_the_protocol_are_refused() {
+    let d = TempDir::new();
+    let sock = d.path("s.sock");
+    let mut v7 = [Uuid::NIL; 3];
+    uuidkit::gen::global::v7_batch(&mut v7);
+    let frame = |v, u: &[Uuid]| {
+        let mut f = Vec::new();
+        uuids_frame(v, true, u, &mut f);
+        f
+    };
+    // v7[1] made a v8: still greater than v7[0], but not a v7.
+    let mut v8 = v7[1].as_bytes().to_owned();
+    v8[6] = (v8[6] & 0x0f) | 0x80;
+    let bad = [
+        (frame(TimeVersion::V7, &v7), "3 UUIDs in 48 bytes"),
+        (frame(TimeVersion::V6, &v7[..2]), "reply for version 6"),
+        (frame(TimeVersion::V7, &[v7[1], v7[0]]), "increasing order"),
+        (
+            frame(TimeVersion::V7, &[v7[0], Uuid::from_bytes(v8)]),
+            "increasing order",
+        ),
+    ];
+    let mut replies: Vec<Vec<u8>> = bad.iter().map(|(f, _)| f.clone()).collect();
+    replies.push(frame(TimeVersion::V7, &v7[..2]));
+    replies.push(frame(TimeVersion::V7, &[v7[1], v7[0]]));
+    let server = stand_in(&sock, replies);
+    for (_, want) in &bad {
+        let mut out = vec![Uuid::MAX];
+        let e = connect(&sock)
+            .generate(TimeVersion::V7, 2, &mut out)
+            .unwrap_err();
+        assert_eq!(e.kind(), ServiceErrorKind::Protocol, "{e}");
+        assert!(e.to_string().contains(want), "{e}");
+        assert_eq!(out, [Uuid::MAX], "a refused reply adds nothing");
+    }
+    let mut out = vec![Uuid::MAX];
+    let s = connect(&sock)
+        .generate(TimeVersion::V7, 2, &mut out)
+        .unwrap();
+    assert_eq!(
+        (s, &out[..]),
+        (Safety::Durable, &[Uuid::MAX, v7[0], v7[1]][..])
+    );
+    let gen = SystemGenerator::new(ClientConfig::new(&sock).fallback(false));
+    let e = gen.fill(TimeVersion::V7, &mut [Uuid::NIL; 2]).unwrap_err();
+    assert_eq!(e.kind(), ServiceErrorKind::Protocol, "{e}");
+    server.join().unwrap();
 }
 
 #[test]

@@ -306,6 +306,31 @@ impl Request {
     }
 }
 
+/// Checks the length prefix of a request frame: the payload must be [`REQUEST_LEN`] to
+/// [`MAX_REQUEST_LEN`] bytes; its length in bytes, or the [`Status::BadFrame`] rejection a
+/// server replies with before closing the connection (it cannot tell where the next frame
+/// would start).
+///
+/// ```
+/// use uuidkit::service::protocol::{request_payload_len, Status, MAX_REQUEST_LEN};
+/// assert_eq!(request_payload_len(8), Ok(8));
+/// assert_eq!(request_payload_len(MAX_REQUEST_LEN), Ok(256)); // room for later versions
+/// let r = request_payload_len(0).unwrap_err();
+/// assert_eq!(r.status, Status::BadFrame);
+/// assert_eq!(r.message, "frame length 0 is outside 8..=256");
+/// assert!(request_payload_len(u32::MAX).is_err());
+/// ```
+pub fn request_payload_len(len: u32) -> Result<usize, Rejection> {
+    if (REQUEST_LEN as u32..=MAX_REQUEST_LEN).contains(&len) {
+        Ok(len as usize)
+    } else {
+        Err(Rejection {
+            status: Status::BadFrame,
+            message: format!("frame length {len} is outside {REQUEST_LEN}..={MAX_REQUEST_LEN}"),
+        })
+    }
+}
+
 /// A reply header.
 ///
 /// ```
@@ -440,6 +465,28 @@ pub fn uuids_frame(version: TimeVersion, durable: bool, uuids: &[Uuid], out: &mu
     for u in uuids {
         out.extend_from_slice(u.as_bytes());
     }
+}
+
+/// A whole info reply frame.
+///
+/// ```
+/// use uuidkit::service::protocol::{info_frame, Info};
+/// let mut out = vec![0xaa; 3]; // replaced, not appended to
+/// let info = Info { max_count: 8192, pid: 0x0102_0304, durable: true, strict: false };
+/// info_frame(&info, &mut out);
+/// // Length 8 + 16; protocol 1, ok, no flags, version 0; n = 16 bytes of body.
+/// assert_eq!(out[..12], [0, 0, 0, 24, 1, 0, 0, 0, 0, 0, 0, 16]);
+/// assert_eq!(out[12..], info.encode());
+/// ```
+pub fn info_frame(info: &Info, out: &mut Vec<u8>) {
+    ReplyHeader {
+        status: Status::Ok,
+        flags: 0,
+        version: 0,
+        n: INFO_LEN as u32,
+    }
+    .encode_into(INFO_LEN, out);
+    out.extend_from_slice(&info.encode());
 }
 
 /// The body of an info reply.

@@ -47,8 +47,8 @@
 //! assert!(out.len() == 3 && out[0] < out[1] && out[1] < out[2]);
 //!
 //! stop.shutdown();
-//! let summary = running.join().map_err(|_| "server thread panicked")??;
-//! assert!(summary.flushed && !is_socket(&sock));
+//! running.join().map_err(|_| "server thread panicked")??; // Ok: the state was written
+//! assert!(!is_socket(&sock));
 //! # std::fs::remove_dir_all(&dir)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -63,12 +63,13 @@ use std::os::fd::AsRawFd;
 use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 use super::protocol::{
-    error_frame, uuids_frame, Info, Op, ReplyHeader, Request, Status, MAX_COUNT, MAX_REQUEST_LEN,
+    error_frame, info_frame, request_payload_len, uuids_frame, Info, Request, Status, MAX_COUNT,
+    MAX_REQUEST_LEN,
 };
 use crate::gen::{Clock, SystemClock};
 use crate::state::{DurableGenerator, StateErrorKind, TimeVersion};
@@ -402,16 +403,16 @@ impl ServerConfig {
     }
 }
 
-/// The open connections, to close them at shutdown.
+/// The open connections: counted against the limit, and closed at shutdown through the
+/// second handle kept here (`None` when it could not be made: counted, not closable).
 #[derive(Default)]
 struct Registry {
     next: AtomicU64,
-    open: Mutex<HashMap<u64, UnixStream>>,
-    count: AtomicUsize,
+    open: Mutex<HashMap<u64, Option<UnixStream>>>,
 }
 
 impl Registry {
-    fn lock(&self) -> MutexGuard<'_, HashMap<u64, UnixStream>> {
+    fn lock(&self) -> MutexGuard<'_, HashMap<u64, Option<UnixStream>>> {
         self.open.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
@@ -519,9 +520,9 @@ impl<C: Clock> Shared<C> {
 /// let server = Server::bind(ServerConfig::new(&sock), gen)?;
 /// let handle = server.shutdown_handle(); // Clone + Send + Sync
 /// let stopper = std::thread::spawn(move || handle.shutdown());
-/// let summary = server.run()?; // on this thread, until the other one asks
+/// server.run()?; // on this thread, until the other one asks
 /// # stopper.join().map_err(|_| "stopper panicked")?;
-/// assert!(summary.flushed && !is_socket(&sock));
+/// assert!(!is_socket(&sock));
 /// # std::fs::remove_dir_all(&dir)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -580,7 +581,7 @@ impl ShutdownHandle {
 /// }
 /// stop.shutdown();
 /// let summary = running.join().map_err(|_| "server thread panicked")??;
-/// assert_eq!(summary, RunSummary { connections: 2, flushed: true });
+/// assert_eq!(summary, RunSummary { connections: 2 });
 /// # std::fs::remove_dir_all(&dir)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -588,8 +589,6 @@ impl ShutdownHandle {
 pub struct RunSummary {
     /// Connections accepted.
     pub connections: u64,
-    /// Whether the last state write (at shutdown) succeeded.
-    pub flushed: bool,
 }
 
 /// A bound server; [`run`](Server::run) serves until shut down.
@@ -936,8 +935,8 @@ impl<C: Clock + 'static> Server<C> {
     }
 
     /// Installs process-wide handlers so that SIGTERM and SIGINT shut this server down
-    /// cleanly, and ignores SIGXFSZ so that a file-size limit makes state writes fail with an
-    /// error (reported) instead of killing the process. Call once, from the main thread,
+    /// cleanly, and ignores SIGXFSZ ([`ignore_file_size_signal`]) so that a file-size limit makes
+    /// state writes fail with an error (reported) instead of killing the process. Call once, from the main thread,
     /// before [`run`](Server::run).
     ///
     /// ```
@@ -952,26 +951,23 @@ impl<C: Clock + 'static> Server<C> {
     /// let running = std::thread::spawn(move || server.run());
     /// // SAFETY: SIGTERM now has the server's handler, which only stores and writes a byte.
     /// assert_eq!(unsafe { libc::raise(libc::SIGTERM) }, 0);
-    /// let summary = running.join().map_err(|_| "server thread panicked")??;
-    /// assert!(summary.flushed && !is_socket(&sock)); // a clean stop, not a killed process
+    /// running.join().map_err(|_| "server thread panicked")??;
+    /// assert!(!is_socket(&sock)); // a clean stop, not a killed process
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn stop_on_signals(&self) -> Result<(), ServerError> {
+        ignore_file_size_signal()?;
         SIGNAL_WAKE_FD.store(self.wake_tx.as_raw_fd(), Ordering::Relaxed);
         let stop = on_stop_signal as extern "C" fn(libc::c_int) as *const () as libc::sighandler_t;
-        for (sig, handler) in [
-            (libc::SIGTERM, stop),
-            (libc::SIGINT, stop),
-            (libc::SIGXFSZ, libc::SIG_IGN),
-        ] {
+        for sig in [libc::SIGTERM, libc::SIGINT] {
             // SAFETY: `sa` is zero-initialised (a valid, empty `sigaction`) and then given a
-            // handler that only performs async-signal-safe operations (atomics and write), or
-            // SIG_IGN; the old action is not needed. sigemptyset and sigaction only read and
-            // write the structures passed.
+            // handler that only performs async-signal-safe operations (atomics and write); the
+            // old action is not needed. sigemptyset and sigaction only read and write the
+            // structures passed.
             let rc = unsafe {
                 let mut sa: libc::sigaction = std::mem::zeroed();
-                sa.sa_sigaction = handler;
+                sa.sa_sigaction = stop;
                 sa.sa_flags = libc::SA_RESTART;
                 libc::sigemptyset(&mut sa.sa_mask);
                 libc::sigaction(sig, &sa, std::ptr::null_mut())
@@ -988,8 +984,8 @@ impl<C: Clock + 'static> Server<C> {
 
     /// Serves until [`ShutdownHandle::shutdown`] or a signal (after
     /// [`stop_on_signals`](Server::stop_on_signals)); then stops accepting, removes the
-    /// socket, flushes the state and closes the connections. An error only if the final state
-    /// write failed.
+    /// socket, flushes the state and closes the connections. `Ok` means the final state write
+    /// succeeded; an error, that it failed.
     ///
     /// ```
     /// use std::time::Duration;
@@ -1007,7 +1003,7 @@ impl<C: Clock + 'static> Server<C> {
     /// let mut out = Vec::new();
     /// Connection::connect(&sock, Duration::from_secs(5))?.generate(TimeVersion::V7, 5, &mut out)?;
     /// stop.shutdown();
-    /// assert!(running.join().map_err(|_| "server thread panicked")??.flushed);
+    /// running.join().map_err(|_| "server thread panicked")??; // Ok: the state was written
     /// // The state file now records a clean stop at exactly the last UUID issued.
     /// let state = State::read(dir.join("state"))?;
     /// assert!(state.clean);
@@ -1080,7 +1076,7 @@ impl<C: Clock + 'static> Server<C> {
         }
         drop(self.listener);
         let flushed = shared.gen().shut_down();
-        for (_, s) in shared.conns.lock().drain() {
+        for s in shared.conns.lock().drain().filter_map(|(_, s)| s) {
             let _ = s.shutdown(Shutdown::Both);
         }
         shared.pool.ready.notify_all();
@@ -1088,7 +1084,6 @@ impl<C: Clock + 'static> Server<C> {
         match flushed {
             Ok(()) => Ok(RunSummary {
                 connections: accepted,
-                flushed: true,
             }),
             Err(e) => Err(ServerError::new(format!(
                 "flushing the state at shutdown: {e}"
@@ -1102,9 +1097,10 @@ impl<C: Clock + 'static> Server<C> {
         let _ = stream.set_nonblocking(false);
         let _ = stream.set_read_timeout(Some(shared.cfg.timeout));
         let _ = stream.set_write_timeout(Some(shared.cfg.timeout));
-        let n = shared.conns.count.fetch_add(1, Ordering::SeqCst);
-        if n >= shared.cfg.max_connections || shared.closing.load(Ordering::SeqCst) {
-            shared.conns.count.fetch_sub(1, Ordering::SeqCst);
+        let mut open = shared.conns.lock();
+        let n = open.len();
+        if n >= shared.cfg.max_connections {
+            drop(open);
             let _ = stream.set_write_timeout(Some(Duration::from_millis(100)));
             let mut out = Vec::new();
             error_frame(
@@ -1123,9 +1119,8 @@ impl<C: Clock + 'static> Server<C> {
             return;
         }
         let id = shared.conns.next.fetch_add(1, Ordering::Relaxed);
-        if let Ok(c) = stream.try_clone() {
-            shared.conns.lock().insert(id, c);
-        }
+        open.insert(id, stream.try_clone().ok());
+        drop(open);
         let Some(conn) = shared.pool.offer((stream, id)) else {
             return;
         };
@@ -1138,13 +1133,11 @@ impl<C: Clock + 'static> Server<C> {
                 while let Some((stream, id)) = next {
                     serve_connection(&s2, stream, id);
                     s2.conns.lock().remove(&id);
-                    s2.conns.count.fetch_sub(1, Ordering::SeqCst);
                     next = s2.pool.wait(&s2.closing);
                 }
             });
         if let Err(e) = spawned {
             shared.conns.lock().remove(&id);
-            shared.conns.count.fetch_sub(1, Ordering::SeqCst);
             shared.log(format_args!("cannot start a connection thread: {e}"));
         }
     }
@@ -1186,20 +1179,14 @@ fn serve_connection<C: Clock>(shared: &Shared<C>, mut s: UnixStream, id: u64) {
             Err(e) => break format!("read failed: {e}"),
         }
         let len = u32::from_be_bytes(len);
-        if len < super::protocol::REQUEST_LEN as u32 || len > MAX_REQUEST_LEN {
-            error_frame(
-                Status::BadFrame,
-                0,
-                &format!(
-                    "frame length {len} is outside {}..={MAX_REQUEST_LEN}",
-                    super::protocol::REQUEST_LEN
-                ),
-                &mut out,
-            );
-            let _ = s.write_all(&out);
-            break format!("malformed frame (length {len})");
-        }
-        let payload = &mut req[..len as usize];
+        let payload = match request_payload_len(len) {
+            Ok(n) => &mut req[..n],
+            Err(rej) => {
+                error_frame(rej.status, 0, &rej.message, &mut out);
+                let _ = s.write_all(&out);
+                break format!("malformed frame (length {len})");
+            }
+        };
         match read_full(&mut s, payload) {
             Ok(true) => {}
             Ok(false) | Err(_) => break "closed mid-frame".to_string(),
@@ -1218,8 +1205,10 @@ fn serve_connection<C: Clock>(shared: &Shared<C>, mut s: UnixStream, id: u64) {
                 continue;
             }
         };
-        match (request.op, request.version) {
-            (Op::Info, _) => {
+        // Request::parse gives a UUID version to generate requests, and to them only.
+        match request.version {
+            Some(v) => generate(shared, v, request.count, &mut uuids, &mut out),
+            None => {
                 let g = shared.gen();
                 let info = Info {
                     max_count: MAX_COUNT,
@@ -1228,19 +1217,7 @@ fn serve_connection<C: Clock>(shared: &Shared<C>, mut s: UnixStream, id: u64) {
                     strict: g.is_strict(),
                 };
                 drop(g);
-                let body = info.encode();
-                ReplyHeader {
-                    status: Status::Ok,
-                    flags: 0,
-                    version: 0,
-                    n: body.len() as u32,
-                }
-                .encode_into(body.len(), &mut out);
-                out.extend_from_slice(&body);
-            }
-            (Op::Generate, Some(v)) => generate(shared, v, request.count, &mut uuids, &mut out),
-            (Op::Generate, None) => {
-                error_frame(Status::BadUuidVersion, 0, "no UUID version", &mut out)
+                info_frame(&info, &mut out);
             }
         }
         if let Err(e) = s.write_all(&out) {
@@ -1408,7 +1385,8 @@ fn bind_private(path: &Path, mode: u32, group: Option<u32>) -> Result<UnixListen
     result
 }
 
-/// Whether `path` names a socket file (used by tests and the CLI to wait for readiness).
+/// Whether `path` is a socket file (a symbolic link is not followed): such as the one a
+/// running server listens on, and removes when it stops.
 ///
 /// ```
 /// use std::os::unix::net::UnixListener;
