@@ -167,8 +167,12 @@ impl Layout {
     ) {
         const CHUNK: usize = 64;
         let ms = tick >> self.frac_bits;
-        let mut counter = first;
         let frac = ((tick as u128) & mask128(self.frac_bits)) << (74 - self.frac_bits);
+        // The fraction and the counter, in place: the counter steps by one, so this steps by
+        // one unit of its position (no variable 128-bit shift per UUID). The three fields fill
+        // at most 74 bits, so nothing carries out.
+        let mut high = frac | (first << self.random_bits);
+        let step = 1u128 << self.random_bits;
         let random_mask = mask128(self.random_bits);
         let mut bytes = [0u8; CHUNK * 10];
         for chunk in slots.chunks_mut(CHUNK) {
@@ -178,9 +182,9 @@ impl Layout {
             rng.fill_bytes(drawn);
             for (slot, b) in chunk.iter_mut().zip(drawn.chunks_exact(10)) {
                 let random = b.first_chunk::<10>().map_or(0, rand74_of) & random_mask;
-                let bits = frac | (counter << self.random_bits) | random;
+                let bits = high | random;
                 *slot = Uuid::from_v7_parts(ms, (bits >> 62) as u16, bits as u64);
-                counter += 1;
+                high += step;
             }
         }
     }
