@@ -497,6 +497,34 @@ fn fill_uses_one_clock_reading() {
     }
 }
 
+/// Two generators from `$build`: one gives `size + 1` UUIDs by `next` per size, the other a
+/// `fill` of `size` and then one `next`; checks that both give the same UUIDs and returns
+/// the second one's.
+macro_rules! fill_matches_next {
+    ($what:expr, $build:expr, $sizes:expr) => {{
+        let build = $build;
+        let (mut one, mut many) = (build(), build());
+        let (mut singles, mut batched) = (Vec::new(), Vec::new());
+        for size in $sizes {
+            for _ in 0..size + 1 {
+                singles.push(one.next().unwrap());
+            }
+            let mut batch = vec![Uuid::NIL; size];
+            many.fill(&mut batch).unwrap();
+            batched.extend_from_slice(&batch);
+            batched.push(many.next().unwrap());
+        }
+        assert_eq!(singles.len(), batched.len());
+        if let Some(i) = (0..singles.len()).find(|&i| singles[i] != batched[i]) {
+            panic!(
+                "{}: UUID {i} differs: next {} fill {}",
+                $what, singles[i], batched[i]
+            );
+        }
+        batched
+    }};
+}
+
 /// The batch path packs runs of counters in one loop; it must issue exactly what the same
 /// number of single calls issues, from the same random bytes, through counter overflows
 /// (Advance moves the tick on) and for every method.
@@ -527,27 +555,13 @@ fn fill_issues_what_successive_next_calls_issue() {
                 .build(FixedClock::new(t0()), SeqRandom::new(40 + m as u64))
                 .unwrap()
         };
-        let (mut one, mut many) = (build(), build());
         // Batches of uneven sizes, with a single call between them, across several overflows
         // of the 12-bit and 3-bit counters.
-        let mut singles = Vec::new();
-        let mut batched = Vec::new();
-        for size in [1usize, 7, 64, 65, 1000, 4096, 9000] {
-            for _ in 0..size + 1 {
-                singles.push(one.next().unwrap());
-            }
-            let mut batch = vec![Uuid::NIL; size];
-            many.fill(&mut batch).unwrap();
-            batched.extend_from_slice(&batch);
-            batched.push(many.next().unwrap());
-        }
-        assert_eq!(singles.len(), batched.len());
-        if let Some(i) = (0..singles.len()).find(|&i| singles[i] != batched[i]) {
-            panic!(
-                "{method:?}: UUID {i} differs: next {} fill {}",
-                singles[i], batched[i]
-            );
-        }
+        let batched = fill_matches_next!(
+            format!("{method:?}"),
+            build,
+            [1usize, 7, 64, 65, 1000, 4096, 9000]
+        );
         assert_strictly_increasing(&batched);
     }
 }
@@ -558,27 +572,9 @@ fn fill_issues_what_successive_next_calls_issue() {
 #[test]
 fn other_fills_issue_what_successive_next_calls_issue() {
     macro_rules! compare {
-        ($what:expr, $build:expr) => {{
-            let build = $build;
-            let (mut one, mut many) = (build(), build());
-            let (mut singles, mut batched) = (Vec::new(), Vec::new());
-            for size in [1usize, 7, 64, 65, 1000, 4096] {
-                for _ in 0..size + 1 {
-                    singles.push(one.next().unwrap());
-                }
-                let mut batch = vec![Uuid::NIL; size];
-                many.fill(&mut batch).unwrap();
-                batched.extend_from_slice(&batch);
-                batched.push(many.next().unwrap());
-            }
-            assert_eq!(singles.len(), batched.len());
-            if let Some(i) = (0..singles.len()).find(|&i| singles[i] != batched[i]) {
-                panic!(
-                    "{}: UUID {i} differs: next {} fill {}",
-                    $what, singles[i], batched[i]
-                );
-            }
-        }};
+        ($what:expr, $build:expr) => {
+            fill_matches_next!($what, $build, [1usize, 7, 64, 65, 1000, 4096])
+        };
     }
     let clock = FixedClock::new(t0());
     compare!("v1", || V1Generator::new(clock, SeqRandom::new(1)));
