@@ -112,27 +112,32 @@ fn usage(msg: impl std::fmt::Display) -> clap::Error {
     super::usage_error(&["serve"], msg)
 }
 
+/// The path given, or the default one (and `true`: its directory may be created), or a usage
+/// error saying why there is no default.
+fn given_or_default(
+    given: Option<PathBuf>,
+    default: fn() -> Option<PathBuf>,
+    none: &str,
+) -> Result<(PathBuf, bool), clap::Error> {
+    match given {
+        Some(p) => Ok((p, false)),
+        None => default().map(|p| (p, true)).ok_or_else(|| usage(none)),
+    }
+}
+
 impl Config {
     /// Resolves paths and checks values.
     pub fn resolve(a: ServeArgs) -> Result<Config, clap::Error> {
-        let (socket, make_socket_dir) = match a.socket {
-            Some(p) => (p, false),
-            None => (
-                default_server_socket().ok_or_else(|| {
-                    usage("no default socket: XDG_RUNTIME_DIR is not set; give --socket PATH")
-                })?,
-                true,
-            ),
-        };
-        let (state, make_state_dir) = match a.state {
-            Some(p) => (p, false),
-            None => (
-                default_state_path().ok_or_else(|| {
-                    usage("no default state file: neither XDG_STATE_HOME nor HOME is set; give --state PATH")
-                })?,
-                true,
-            ),
-        };
+        let (socket, make_socket_dir) = given_or_default(
+            a.socket,
+            default_server_socket,
+            "no default socket: XDG_RUNTIME_DIR is not set; give --socket PATH",
+        )?;
+        let (state, make_state_dir) = given_or_default(
+            a.state,
+            default_state_path,
+            "no default state file: neither XDG_STATE_HOME nor HOME is set; give --state PATH",
+        )?;
         let group = match &a.group {
             Some(g) => Some(server::group_id(g).map_err(|e| usage(format_args!("--group: {e}")))?),
             None => None,
