@@ -44,9 +44,8 @@ struct Sampler<'a> {
 
 /// A sampler calling `f` (which does `per_call` operations); `f` is inlined into the loop and
 /// is given the index of the input to use, cycling through the `N` inputs. The index is the
-/// loop's own register: a counter kept in the closure's state would live in memory (the
-/// operation is an opaque call that might write it), and its store-to-load round trip per
-/// call, about 2.8 ns on the benchmark machine, used to be the floor of every row.
+/// loop's own register: a counter kept in the closure's state lives in memory (the operation
+/// is an opaque call that might write it) and adds a store and a load per call to every row.
 fn sampler<'a>(per_call: usize, mut f: impl FnMut(usize) + 'a) -> Sampler<'a> {
     Sampler {
         per_call,
