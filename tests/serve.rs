@@ -12,13 +12,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use uuidkit::service::client::Connection;
-use uuidkit::state::TimeVersion;
 use uuidkit::Uuid;
+use uuidkit_service::client::Connection;
+use uuidkit_service::state::TimeVersion;
 
 const BIN: &str = env!("CARGO_BIN_EXE_uuidkit");
 
-#[path = "../crates/uuidkit/tests/common/tempdir.rs"]
+#[path = "../crates/uuidkit-service/tests/common/tempdir.rs"]
 mod tempdir;
 use tempdir::TempDir;
 
@@ -217,7 +217,7 @@ fn serve_answers_gen_system_and_stops_cleanly_on_sigterm() {
     assert!(!sock.exists(), "the socket is removed");
 
     // The node as six lowercase hex octets with colons, in the log and in `state show`.
-    let node = uuidkit::state::State::read(&state).unwrap().node;
+    let node = uuidkit_service::state::State::read(&state).unwrap().node;
     let node_s = node.map(|b| format!("{b:02x}")).join(":");
     assert!(err.contains(&format!(", node {node_s}, pid ")), "{err}");
 

@@ -4,5 +4,6 @@
 
 pub mod checks;
 pub mod reference;
+pub mod service_checks;
 
 pub use checks::{gen_case, Bytes};

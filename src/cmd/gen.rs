@@ -10,9 +10,9 @@ use uuidkit::gen::{
     Clock, Csprng, FixedClock, GenError, GregorianBuilder, SystemClock, V1Generator, V2Generator,
     V6Generator, V7Builder, V7Generator, V7Method, V8TimeBuilder, V8TimeGenerator,
 };
-use uuidkit::service::client::{default_socket, ClientConfig, SystemGenerator};
-use uuidkit::state::TimeVersion;
 use uuidkit::{Case, Domain, NameHash, Timestamp, Uuid};
+use uuidkit_service::client::{default_socket, ClientConfig, SystemGenerator};
+use uuidkit_service::state::TimeVersion;
 
 use crate::args::{GenArgs, GenVersion, HashArg, ToForm};
 use crate::form;
@@ -477,7 +477,7 @@ fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
 /// How many UUIDs are made per refill of the random batch.
 const BATCH: usize = 256;
 /// How many UUIDs `--system` asks the service for at once (the protocol's maximum).
-const SYSTEM_BATCH: usize = uuidkit::service::protocol::MAX_COUNT as usize;
+const SYSTEM_BATCH: usize = uuidkit_service::protocol::MAX_COUNT as usize;
 
 /// Runs `gen`.
 pub fn run(c: Config) -> CmdResult {

@@ -1,14 +1,14 @@
 //! `uuidkit serve`: the system-wide generator service (RFC 9562 §6.3). The server itself is
-//! in the library ([`uuidkit::service::server`]); this command resolves the paths and options,
+//! in the library ([`uuidkit_service::server`]); this command resolves the paths and options,
 //! opens the state, logs to standard error, and runs in the foreground until SIGTERM/SIGINT.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::Args;
-use uuidkit::service::client::default_server_socket;
-use uuidkit::service::server::{self, InstanceLock, Server, ServerConfig};
-use uuidkit::state::{default_state_path, DurableGenerator, StateOptions};
+use uuidkit_service::client::default_server_socket;
+use uuidkit_service::server::{self, InstanceLock, Server, ServerConfig};
+use uuidkit_service::state::{default_state_path, DurableGenerator, StateOptions};
 
 use super::inspect::node_text;
 use crate::io::{CmdResult, Fatal, Status};

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use uuidkit::state::{State, StateErrorKind, FORMAT_VERSION};
 use uuidkit::Timestamp;
+use uuidkit_service::state::{State, StateErrorKind, FORMAT_VERSION};
 
 use super::inspect::node_text;
 use crate::io::{self, CmdResult, Fatal, Out, Status};

@@ -187,11 +187,6 @@ pub use crate::gen::v4::v4;
 #[cfg(feature = "std")]
 pub use crate::gen::{Clock, RandomSource};
 
-// Generator state in stable storage (RFC 9562 §6.3) and the system-wide service.
-#[cfg(feature = "std")]
-pub mod service;
-#[cfg(feature = "std")]
-pub mod state;
 // Serde support and adapter modules for `#[serde(with = "...")]`.
 #[cfg(feature = "serde")]
 pub mod serde;

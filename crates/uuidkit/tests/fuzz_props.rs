@@ -14,8 +14,9 @@
 //! on arbitrary bytes, with write-back of what was read; generator ordering under arbitrary
 //! sequences of clock readings (replayed, with jumps to the ends of the fields, out-of-range
 //! widths, both policies of each kind, time offsets, coarse clocks, batches); the LDIF
-//! pass-through invariant on arbitrary bytes read and written in chunks of every size; the
-//! service's wire decoders and the state-file decoder.
+//! pass-through invariant on arbitrary bytes read and written in chunks of every size. The
+//! service's wire decoders and the state-file decoder are checked in the `uuidkit-service`
+//! crate's `tests/fuzz_props.rs`.
 //!
 //! Cases per property: `UUIDKIT_PROPTEST_CASES` (default 1000; each generator case makes up
 //! to a few thousand UUIDs). The long run:
@@ -328,48 +329,4 @@ fn coarse_clock_at_the_end_of_the_range_never_wraps_to_zero() {
     };
     assert!(err.is_time_range(), "{err}");
     assert_eq!(last, end_ms - 1);
-}
-
-proptest! {
-    #![proptest_config(config(cases()))]
-
-    #[test]
-    fn service_frames_and_state_files_decode_as_defined(
-        data in prop_oneof![
-            proptest::collection::vec(any::<u8>(), 0..80),
-            // Mostly well-formed requests, so that every branch is reached.
-            (0u8..3, 0u8..4, 0u8..9, 0u8..2, any::<u32>(), proptest::collection::vec(any::<u8>(), 0..4))
-                .prop_map(|(v, op, uv, fl, n, extra)| {
-                    let mut p = vec![v, op, uv, fl];
-                    p.extend_from_slice(&n.to_be_bytes());
-                    p.extend(extra);
-                    p
-                }),
-        ],
-    ) {
-        checks::check_frame(&data);
-        checks::check_state(&data);
-    }
-}
-
-#[test]
-fn a_valid_state_file_decodes_and_every_changed_byte_is_caught() {
-    // The seed file of the `frame` fuzz target: a state written per the format (checksum
-    // computed independently, by Python's hashlib, when the seed was made).
-    let b = include_bytes!("../../../fuzz/seeds/frame/state_valid");
-    let s = uuidkit::state::State::decode(b).expect("valid seed");
-    assert_eq!(s.gregorian_ticks, 138648505420000000);
-    assert_eq!(s.v7_counter, None);
-    assert!(s.clean);
-    for at in 0..b.len() {
-        for flip in [1u8, 0x80, 0xff] {
-            let mut bad = *b;
-            bad[at] ^= flip;
-            assert!(
-                uuidkit::state::State::decode(&bad).is_err(),
-                "byte {at} ^ {flip:#x}"
-            );
-        }
-    }
-    checks::check_state(b);
 }

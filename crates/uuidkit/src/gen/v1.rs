@@ -49,7 +49,7 @@ pub(crate) const GREGORIAN: Scale = Scale {
 };
 
 /// A random node: 48 random bits with the multicast bit set (RFC 9562 §6.10).
-pub(crate) fn random_node<R: RandomSource + ?Sized>(rng: &mut R) -> [u8; 6] {
+pub fn random_node<R: RandomSource + ?Sized>(rng: &mut R) -> [u8; 6] {
     let mut node = [0u8; 6];
     rng.fill_bytes(&mut node);
     node[0] |= 0x01;
@@ -57,12 +57,12 @@ pub(crate) fn random_node<R: RandomSource + ?Sized>(rng: &mut R) -> [u8; 6] {
 }
 
 /// A random clock sequence of `bits` bits.
-pub(crate) fn random_clock_seq<R: RandomSource + ?Sized>(rng: &mut R, bits: u32) -> u16 {
+pub fn random_clock_seq<R: RandomSource + ?Sized>(rng: &mut R, bits: u32) -> u16 {
     rng.next_u64() as u16 & ((1u32 << bits) - 1) as u16
 }
 
 /// A random clock sequence of `bits` bits different from `old`.
-pub(crate) fn new_clock_seq<R: RandomSource + ?Sized>(rng: &mut R, bits: u32, old: u16) -> u16 {
+pub fn new_clock_seq<R: RandomSource + ?Sized>(rng: &mut R, bits: u32, old: u16) -> u16 {
     let mask = ((1u32 << bits) - 1) as u16;
     let seq = random_clock_seq(rng, bits);
     if seq == old {
@@ -607,7 +607,7 @@ gregorian_generator!(
 impl<C: Clock, R: RandomSource> V6Generator<C, R> {
     /// [`fill`](V6Generator::fill), but each UUID laid out as v1 (the same timestamp, clock
     /// sequence and node): the durable generator issues v1 and v6 from one timeline.
-    pub(crate) fn fill_v1(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
+    pub fn fill_v1(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
         self.core
             .fill_with(out, |t, _, cs, node| Uuid::from_v1_parts(t, cs, node))
     }

@@ -1,9 +1,14 @@
-//! A system-wide generator service (RFC 9562 §6.3): one process, `uuidkit serve`, owns the
-//! generator state and its file ([`state`](crate::state)), and hands out v1, v6 and v7 over a
+//! # uuidkit-service
+//!
+//! The system-wide generator service of uuidkit (RFC 9562 §6.3), for Unix (Linux, macOS,
+//! FreeBSD): one process, `uuidkit serve`, owns the
+//! generator state and its file ([`state`]), and hands out v1, v6 and v7 over a
 //! Unix socket, so that every UUID issued on the machine is unique and, per version,
 //! increasing in the order requests are served. util-linux's `uuidd` is the model (it serves
 //! v1 and v4 only).
 //!
+//! - [`state`]: generator state in stable storage and the [`DurableGenerator`](state::DurableGenerator)
+//!   built on it; usable without the service.
 //! - [`protocol`]: the length-prefixed binary frames (also documented in
 //!   DESIGN.md, "Generator state and the system-wide service").
 //! - [`server`]: the server. It lives in the library, rather than in the CLI, so that programs
@@ -13,17 +18,32 @@
 //!   back to the in-process generators when the service is unreachable.
 //!
 //! ```
-//! use uuidkit::service::client::{ClientConfig, SystemGenerator};
-//! use uuidkit::state::TimeVersion;
+//! use uuidkit_service::client::{ClientConfig, SystemGenerator};
+//! use uuidkit_service::state::TimeVersion;
 //! # // A test machine may know no socket at all (no $XDG_RUNTIME_DIR): name one nobody serves.
 //! # std::env::set_var("UUIDKIT_SOCKET", "/nonexistent/uuidkit.sock");
 //! let gen = SystemGenerator::new(ClientConfig::from_env());
 //! let g = gen.next(TimeVersion::V7)?;
 //! println!("{} from {:?} ({:?})", g.uuid, g.source, g.safety);
 //! assert_eq!(g.uuid.version_num(), 7); // from the service if it is up, else made locally
-//! # Ok::<(), uuidkit::service::client::ServiceError>(())
+//! # Ok::<(), uuidkit_service::client::ServiceError>(())
 //! ```
 
+//! On other platforms (Windows, WASM) the crate builds empty: the service needs Unix sockets,
+//! `flock` and `fork`. The portable generators are in the `uuidkit` crate.
+
+#![deny(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+
+#[cfg(unix)]
 pub mod client;
+#[cfg(unix)]
 pub mod protocol;
+#[cfg(unix)]
 pub mod server;
+#[cfg(unix)]
+pub mod state;
+// The platform calls that differ between Linux, macOS and FreeBSD, in one place.
+#[cfg(unix)]
+mod sys;

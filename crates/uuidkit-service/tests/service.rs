@@ -5,7 +5,7 @@
 //! `UUIDKIT_STRESS_N` sets how many UUIDs of each version every client thread takes in
 //! `many_processes_and_threads_get_unique_increasing_uuids` (default 2000; 100000 for the full
 //! run of 4 processes × 4 threads × 10^5).
-#![cfg(all(feature = "std", unix))]
+#![cfg(unix)]
 
 use std::collections::HashSet;
 use std::fs;
@@ -17,13 +17,13 @@ use std::process::Command;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use uuidkit::service::client::{
+use uuidkit::Uuid;
+use uuidkit_service::client::{
     ClientConfig, Connection, ServiceErrorKind, Source, SystemGenerator,
 };
-use uuidkit::service::protocol::{uuids_frame, ReplyHeader, Request, Status, MAX_COUNT};
-use uuidkit::service::server::{RunSummary, Server, ServerConfig, ServerError, ShutdownHandle};
-use uuidkit::state::{DurableGenerator, Safety, State, StateOptions, TimeVersion};
-use uuidkit::Uuid;
+use uuidkit_service::protocol::{uuids_frame, ReplyHeader, Request, Status, MAX_COUNT};
+use uuidkit_service::server::{RunSummary, Server, ServerConfig, ServerError, ShutdownHandle};
+use uuidkit_service::state::{DurableGenerator, Safety, State, StateOptions, TimeVersion};
 
 #[path = "common/tempdir.rs"]
 mod tempdir;
@@ -777,7 +777,7 @@ fn public_types_are_send_and_sync_where_they_should_be() {
     send::<Connection>();
     send_sync::<SystemGenerator>();
     send_sync::<ShutdownHandle>();
-    send_sync::<uuidkit::service::client::ServiceError>();
-    send_sync::<uuidkit::state::StateError>();
+    send_sync::<uuidkit_service::client::ServiceError>();
+    send_sync::<uuidkit_service::state::StateError>();
     send::<Server>();
 }

@@ -8,15 +8,15 @@
 //!
 //! `UUIDKIT_SERVICE_UUIDS` sets the total (default 128,000; `scripts/stress service` runs
 //! 10^7).
-#![cfg(all(feature = "std", unix))]
+#![cfg(unix)]
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use uuidkit::service::client::Connection;
-use uuidkit::service::server::{Server, ServerConfig};
-use uuidkit::state::{DurableGenerator, Safety, StateOptions, TimeVersion};
 use uuidkit::Uuid;
+use uuidkit_service::client::Connection;
+use uuidkit_service::server::{Server, ServerConfig};
+use uuidkit_service::state::{DurableGenerator, Safety, StateOptions, TimeVersion};
 
 #[path = "common/tempdir.rs"]
 mod tempdir;

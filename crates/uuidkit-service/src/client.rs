@@ -3,10 +3,10 @@
 //! generators when the service cannot be reached.
 //!
 //! ```
-//! use uuidkit::service::client::{ClientConfig, Source, SystemGenerator};
-//! use uuidkit::state::{Safety, TimeVersion};
-//! # use uuidkit::service::server::{Server, ServerConfig};
-//! # use uuidkit::state::{DurableGenerator, StateOptions};
+//! use uuidkit_service::client::{ClientConfig, Source, SystemGenerator};
+//! use uuidkit_service::state::{Safety, TimeVersion};
+//! # use uuidkit_service::server::{Server, ServerConfig};
+//! # use uuidkit_service::state::{DurableGenerator, StateOptions};
 //! # let dir = std::env::temp_dir().join(format!("uk-doc-{}-client", std::process::id()));
 //! # std::fs::create_dir_all(&dir)?;
 //! # let sock = dir.join("s.sock");
@@ -29,19 +29,19 @@
 
 use core::fmt;
 use std::io::{self, Read, Write};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::AsRawFd;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use super::protocol::{
+use crate::protocol::{
     Info, ReplyHeader, Request, Status, FLAG_DURABLE, MAX_COUNT, MAX_REPLY_LEN, REPLY_HEADER_LEN,
 };
-use crate::gen::{fork_generation, global, GenError};
 use crate::state::{Safety, TimeVersion};
-use crate::{Uuid, Variant};
+use uuidkit::gen::{fork_generation, global, GenError};
+use uuidkit::{Uuid, Variant};
 
 /// The environment variable that names the service's socket.
 pub const SOCKET_ENV: &str = "UUIDKIT_SOCKET";
@@ -51,7 +51,7 @@ pub const SOCKET_ENV: &str = "UUIDKIT_SOCKET";
 ///
 /// ```
 /// use std::path::PathBuf;
-/// use uuidkit::service::client::{default_server_socket, default_socket, SOCKET_ENV};
+/// use uuidkit_service::client::{default_server_socket, default_socket, SOCKET_ENV};
 /// std::env::set_var(SOCKET_ENV, "/tmp/my-uuidkit.sock");
 /// assert_eq!(default_socket(), Some(PathBuf::from("/tmp/my-uuidkit.sock")));
 /// // Empty counts as unset: the server's default applies.
@@ -70,7 +70,7 @@ pub fn default_socket() -> Option<PathBuf> {
 ///
 /// ```
 /// use std::path::PathBuf;
-/// use uuidkit::service::client::default_server_socket;
+/// use uuidkit_service::client::default_server_socket;
 /// std::env::remove_var("XDG_RUNTIME_DIR");
 /// let root = default_server_socket().is_some(); // without it, only root has a default
 /// std::env::set_var("XDG_RUNTIME_DIR", "/run/user/1000");
@@ -93,8 +93,8 @@ pub fn default_server_socket() -> Option<PathBuf> {
 /// ```
 /// use std::os::unix::net::UnixListener;
 /// use std::time::Duration;
-/// use uuidkit::service::client::{Connection, ServiceErrorKind};
-/// use uuidkit::state::TimeVersion;
+/// use uuidkit_service::client::{Connection, ServiceErrorKind};
+/// use uuidkit_service::state::TimeVersion;
 /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-kind", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
 /// // Nobody listens on `nobody.sock`: unavailable.
@@ -130,7 +130,7 @@ pub enum ServiceErrorKind {
 /// ```
 /// use std::error::Error;
 /// use std::time::Duration;
-/// use uuidkit::service::client::Connection;
+/// use uuidkit_service::client::Connection;
 /// let e = Connection::connect("/nonexistent/uuidkit.sock", Duration::from_secs(5)).unwrap_err();
 /// // The message names the socket and the operating system's reason, which is the source.
 /// assert!(e.to_string().contains("/nonexistent/uuidkit.sock"), "{e}");
@@ -167,8 +167,8 @@ impl ServiceError {
     /// The kind of error.
     ///
     /// ```
-    /// use uuidkit::service::client::{ClientConfig, ServiceErrorKind, SystemGenerator};
-    /// use uuidkit::state::TimeVersion;
+    /// use uuidkit_service::client::{ClientConfig, ServiceErrorKind, SystemGenerator};
+    /// use uuidkit_service::state::TimeVersion;
     /// // Without fallback, an unreachable service is an error of its own kind.
     /// let cfg = ClientConfig::new("/nonexistent/uuidkit.sock").fallback(false);
     /// let e = SystemGenerator::new(cfg).next(TimeVersion::V1).unwrap_err();
@@ -183,11 +183,11 @@ impl ServiceError {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use uuidkit::service::client::{Connection, ServiceErrorKind};
-    /// use uuidkit::service::protocol::Status;
-    /// use uuidkit::state::TimeVersion;
+    /// use uuidkit_service::client::{Connection, ServiceErrorKind};
+    /// use uuidkit_service::protocol::Status;
+    /// use uuidkit_service::state::TimeVersion;
     /// # use std::io::{Read, Write};
-    /// # use uuidkit::service::protocol::error_frame;
+    /// # use uuidkit_service::protocol::error_frame;
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-status", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -220,11 +220,11 @@ impl ServiceError {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use uuidkit::service::client::Connection;
-    /// use uuidkit::service::protocol::Status;
-    /// use uuidkit::state::TimeVersion;
+    /// use uuidkit_service::client::Connection;
+    /// use uuidkit_service::protocol::Status;
+    /// use uuidkit_service::state::TimeVersion;
     /// # use std::io::{Read, Write};
-    /// # use uuidkit::service::protocol::error_frame;
+    /// # use uuidkit_service::protocol::error_frame;
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-unreach", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -280,10 +280,10 @@ impl std::error::Error for ServiceError {
 ///
 /// ```
 /// use std::time::Duration;
-/// use uuidkit::service::client::Connection;
-/// use uuidkit::state::{Safety, TimeVersion};
-/// # use uuidkit::service::server::{Server, ServerConfig};
-/// # use uuidkit::state::{DurableGenerator, StateOptions};
+/// use uuidkit_service::client::Connection;
+/// use uuidkit_service::state::{Safety, TimeVersion};
+/// # use uuidkit_service::server::{Server, ServerConfig};
+/// # use uuidkit_service::state::{DurableGenerator, StateOptions};
 /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-conn", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
 /// # let sock = dir.join("s.sock");
@@ -316,9 +316,9 @@ impl Connection {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use uuidkit::service::client::{Connection, ServiceErrorKind};
-    /// # use uuidkit::service::server::{Server, ServerConfig};
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::client::{Connection, ServiceErrorKind};
+    /// # use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-connect", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -413,11 +413,11 @@ impl Connection {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use uuidkit::service::client::Connection;
-    /// use uuidkit::service::protocol::MAX_COUNT;
-    /// use uuidkit::state::TimeVersion;
-    /// # use uuidkit::service::server::{Server, ServerConfig};
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::client::Connection;
+    /// use uuidkit_service::protocol::MAX_COUNT;
+    /// use uuidkit_service::state::TimeVersion;
+    /// # use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-generate", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -513,10 +513,10 @@ impl Connection {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use uuidkit::service::client::Connection;
-    /// use uuidkit::service::protocol::MAX_COUNT;
-    /// # use uuidkit::service::server::{Server, ServerConfig};
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::client::Connection;
+    /// use uuidkit_service::protocol::MAX_COUNT;
+    /// # use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-cinfo", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -576,14 +576,7 @@ fn socket_addr(path: &Path) -> io::Result<(libc::sockaddr_un, libc::socklen_t)> 
 /// timeout (`SO_SNDTIMEO`), so the socket is made by hand to set it first.
 fn connect_within(path: &Path, timeout: Duration) -> io::Result<UnixStream> {
     let (addr, len) = socket_addr(path)?;
-    // SAFETY: socket takes no pointers; a non-negative result is a new descriptor.
-    let fd = unsafe { libc::socket(libc::AF_UNIX, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0) };
-    if fd < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: `fd` was just returned by socket and nothing else owns it; from here on it is
-    // closed when `sock` is dropped, on every path.
-    let sock = unsafe { OwnedFd::from_raw_fd(fd) };
+    let sock = crate::sys::unix_stream_socket()?;
     let deadline = Instant::now() + timeout;
     loop {
         // A zero send timeout means none at all: keep at least a microsecond.
@@ -636,10 +629,10 @@ fn connect_within(path: &Path, timeout: Duration) -> io::Result<UnixStream> {
 /// Which generator produced a UUID.
 ///
 /// ```
-/// use uuidkit::service::client::{ClientConfig, Source, SystemGenerator};
-/// use uuidkit::state::TimeVersion;
-/// # use uuidkit::service::server::{Server, ServerConfig};
-/// # use uuidkit::state::{DurableGenerator, StateOptions};
+/// use uuidkit_service::client::{ClientConfig, Source, SystemGenerator};
+/// use uuidkit_service::state::TimeVersion;
+/// # use uuidkit_service::server::{Server, ServerConfig};
+/// # use uuidkit_service::state::{DurableGenerator, StateOptions};
 /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-source", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
 /// # let sock = dir.join("s.sock");
@@ -661,7 +654,7 @@ fn connect_within(path: &Path, timeout: Duration) -> io::Result<UnixStream> {
 pub enum Source {
     /// The system-wide service.
     Service,
-    /// The in-process generator ([`gen::global`](crate::gen::global)), because the service
+    /// The in-process generator ([`gen::global`](uuidkit::gen::global)), because the service
     /// could not be reached.
     Local,
 }
@@ -669,10 +662,10 @@ pub enum Source {
 /// One UUID and where it came from.
 ///
 /// ```
-/// use uuidkit::service::client::{ClientConfig, Generated, Source, SystemGenerator};
-/// use uuidkit::state::{Safety, TimeVersion};
-/// # use uuidkit::service::server::{Server, ServerConfig};
-/// # use uuidkit::state::{DurableGenerator, StateOptions};
+/// use uuidkit_service::client::{ClientConfig, Generated, Source, SystemGenerator};
+/// use uuidkit_service::state::{Safety, TimeVersion};
+/// # use uuidkit_service::server::{Server, ServerConfig};
+/// # use uuidkit_service::state::{DurableGenerator, StateOptions};
 /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-generated", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
 /// # let sock = dir.join("s.sock");
@@ -701,8 +694,8 @@ pub struct Generated {
 /// Where the UUIDs of one [`SystemGenerator::fill`] came from.
 ///
 /// ```
-/// use uuidkit::service::client::{ClientConfig, Source, SystemGenerator};
-/// use uuidkit::state::{Safety, TimeVersion};
+/// use uuidkit_service::client::{ClientConfig, Source, SystemGenerator};
+/// use uuidkit_service::state::{Safety, TimeVersion};
 /// use uuidkit::Uuid;
 /// // No service at this path: all five come from the in-process generator.
 /// let gen = SystemGenerator::new(ClientConfig::new("/nonexistent/uuidkit.sock"));
@@ -711,7 +704,7 @@ pub struct Generated {
 /// assert_eq!((f.from_service, f.safety), (0, Safety::Volatile));
 /// assert_eq!(f.source_of(0), Source::Local);
 /// assert!(out.windows(2).all(|w| w[0] < w[1]));
-/// # Ok::<(), uuidkit::service::client::ServiceError>(())
+/// # Ok::<(), uuidkit_service::client::ServiceError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Filled {
@@ -725,8 +718,8 @@ impl Filled {
     /// Which generator made `out[i]`.
     ///
     /// ```
-    /// use uuidkit::service::client::{Filled, Source};
-    /// use uuidkit::state::Safety;
+    /// use uuidkit_service::client::{Filled, Source};
+    /// use uuidkit_service::state::Safety;
     /// // The service served two, then became unreachable.
     /// let f = Filled { from_service: 2, safety: Safety::Volatile };
     /// assert_eq!(f.source_of(1), Source::Service);
@@ -745,7 +738,7 @@ impl Filled {
 ///
 /// ```
 /// use std::time::Duration;
-/// use uuidkit::service::client::ClientConfig;
+/// use uuidkit_service::client::ClientConfig;
 /// let c = ClientConfig::new("/run/uuidkit/uuidkit.sock").block(64).fallback(false);
 /// assert_eq!(c.socket_path(), Some(std::path::Path::new("/run/uuidkit/uuidkit.sock")));
 /// ```
@@ -766,7 +759,7 @@ impl ClientConfig {
     /// ```
     /// use std::path::Path;
     /// use std::time::Duration;
-    /// use uuidkit::service::client::ClientConfig;
+    /// use uuidkit_service::client::ClientConfig;
     /// let c = ClientConfig::new("/run/uuidkit/uuidkit.sock");
     /// assert_eq!(c.socket_path(), Some(Path::new("/run/uuidkit/uuidkit.sock")));
     /// let s = Duration::from_secs(1);
@@ -783,7 +776,7 @@ impl ClientConfig {
     /// Like [`new`](Self::new) with the socket of [`default_socket`] (`$UUIDKIT_SOCKET`, …).
     ///
     /// ```
-    /// use uuidkit::service::client::{ClientConfig, SOCKET_ENV};
+    /// use uuidkit_service::client::{ClientConfig, SOCKET_ENV};
     /// std::env::set_var(SOCKET_ENV, "/tmp/my-uuidkit.sock");
     /// assert_eq!(ClientConfig::from_env(), ClientConfig::new("/tmp/my-uuidkit.sock"));
     /// ```
@@ -802,10 +795,10 @@ impl ClientConfig {
     /// (1 to [`MAX_COUNT`]; 1 disables the cache).
     ///
     /// ```
-    /// use uuidkit::service::client::{ClientConfig, SystemGenerator};
-    /// use uuidkit::state::TimeVersion;
-    /// # use uuidkit::service::server::{Server, ServerConfig};
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::client::{ClientConfig, SystemGenerator};
+    /// use uuidkit_service::state::TimeVersion;
+    /// # use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-block", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -837,10 +830,10 @@ impl ClientConfig {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use uuidkit::service::client::{ClientConfig, SystemGenerator};
-    /// use uuidkit::state::TimeVersion;
-    /// # use uuidkit::service::server::{Server, ServerConfig};
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::client::{ClientConfig, SystemGenerator};
+    /// use uuidkit_service::state::TimeVersion;
+    /// # use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-maxage", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -869,15 +862,15 @@ impl ClientConfig {
     /// Server errors are returned either way.
     ///
     /// ```
-    /// use uuidkit::service::client::{ClientConfig, ServiceErrorKind, Source, SystemGenerator};
-    /// use uuidkit::state::TimeVersion;
+    /// use uuidkit_service::client::{ClientConfig, ServiceErrorKind, Source, SystemGenerator};
+    /// use uuidkit_service::state::TimeVersion;
     /// let cfg = ClientConfig::new("/nonexistent/uuidkit.sock");
     /// let with = SystemGenerator::new(cfg.clone().fallback(true));
     /// assert_eq!(with.next(TimeVersion::V7)?.source, Source::Local);
     /// let without = SystemGenerator::new(cfg.fallback(false));
     /// let e = without.next(TimeVersion::V7).unwrap_err();
     /// assert_eq!(e.kind(), ServiceErrorKind::Unavailable);
-    /// # Ok::<(), uuidkit::service::client::ServiceError>(())
+    /// # Ok::<(), uuidkit_service::client::ServiceError>(())
     /// ```
     pub fn fallback(mut self, on: bool) -> Self {
         self.fallback = on;
@@ -889,8 +882,8 @@ impl ClientConfig {
     /// ```
     /// use std::os::unix::net::UnixListener;
     /// use std::time::Duration;
-    /// use uuidkit::service::client::{ClientConfig, ServiceErrorKind, SystemGenerator};
-    /// use uuidkit::state::TimeVersion;
+    /// use uuidkit_service::client::{ClientConfig, ServiceErrorKind, SystemGenerator};
+    /// use uuidkit_service::state::TimeVersion;
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-timeout", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// // Something listens on `silent.sock` but never answers.
@@ -912,10 +905,10 @@ impl ClientConfig {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use uuidkit::service::client::{ClientConfig, Source, SystemGenerator};
-    /// use uuidkit::state::TimeVersion;
-    /// # use uuidkit::service::server::{Server, ServerConfig};
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::client::{ClientConfig, Source, SystemGenerator};
+    /// use uuidkit_service::state::TimeVersion;
+    /// # use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-retry", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -945,7 +938,7 @@ impl ClientConfig {
     ///
     /// ```
     /// use std::path::Path;
-    /// use uuidkit::service::client::{ClientConfig, SOCKET_ENV};
+    /// use uuidkit_service::client::{ClientConfig, SOCKET_ENV};
     /// let c = ClientConfig::new("/tmp/uk.sock");
     /// assert_eq!(c.socket_path(), Some(Path::new("/tmp/uk.sock")));
     /// std::env::set_var(SOCKET_ENV, "/tmp/from-env.sock");
@@ -996,14 +989,14 @@ fn slot(v: TimeVersion) -> usize {
 /// increase among themselves, but the two sources are not ordered with respect to each other.
 ///
 /// ```
-/// use uuidkit::service::client::{ClientConfig, Source, SystemGenerator};
-/// use uuidkit::state::{Safety, TimeVersion};
+/// use uuidkit_service::client::{ClientConfig, Source, SystemGenerator};
+/// use uuidkit_service::state::{Safety, TimeVersion};
 /// // No service at this path: the local generator answers.
 /// let gen = SystemGenerator::new(ClientConfig::new("/nonexistent/uuidkit.sock"));
 /// let g = gen.next(TimeVersion::V7)?;
 /// assert_eq!(g.source, Source::Local);
 /// assert_eq!(g.safety, Safety::Volatile);
-/// # Ok::<(), uuidkit::service::client::ServiceError>(())
+/// # Ok::<(), uuidkit_service::client::ServiceError>(())
 /// ```
 #[derive(Debug)]
 pub struct SystemGenerator {
@@ -1015,10 +1008,10 @@ impl SystemGenerator {
     /// A client with this configuration; nothing is connected until the first UUID.
     ///
     /// ```
-    /// use uuidkit::service::client::{ClientConfig, Source, SystemGenerator};
-    /// use uuidkit::state::TimeVersion;
-    /// # use uuidkit::service::server::{Server, ServerConfig};
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::client::{ClientConfig, Source, SystemGenerator};
+    /// use uuidkit_service::state::TimeVersion;
+    /// # use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-sgnew", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -1049,7 +1042,7 @@ impl SystemGenerator {
     /// The configuration.
     ///
     /// ```
-    /// use uuidkit::service::client::{ClientConfig, SystemGenerator};
+    /// use uuidkit_service::client::{ClientConfig, SystemGenerator};
     /// let cfg = ClientConfig::new("/tmp/uk.sock").block(32);
     /// let gen = SystemGenerator::new(cfg.clone());
     /// assert_eq!(gen.config(), &cfg);
@@ -1165,10 +1158,10 @@ impl SystemGenerator {
     /// The next UUID of `version`.
     ///
     /// ```
-    /// use uuidkit::service::client::{ClientConfig, Source, SystemGenerator};
-    /// use uuidkit::state::TimeVersion;
-    /// # use uuidkit::service::server::{Server, ServerConfig};
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::client::{ClientConfig, Source, SystemGenerator};
+    /// use uuidkit_service::state::TimeVersion;
+    /// # use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-next", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -1244,11 +1237,11 @@ impl SystemGenerator {
     /// unreachable (and fallback is on), the rest locally.
     ///
     /// ```
-    /// use uuidkit::service::client::{ClientConfig, SystemGenerator};
-    /// use uuidkit::state::{Safety, TimeVersion};
+    /// use uuidkit_service::client::{ClientConfig, SystemGenerator};
+    /// use uuidkit_service::state::{Safety, TimeVersion};
     /// use uuidkit::Uuid;
-    /// # use uuidkit::service::server::{Server, ServerConfig};
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// # use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-fill", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -1317,9 +1310,9 @@ impl SystemGenerator {
     /// Asks the service for its [`Info`] (no fallback).
     ///
     /// ```
-    /// use uuidkit::service::client::{ClientConfig, ServiceErrorKind, SystemGenerator};
-    /// # use uuidkit::service::server::{Server, ServerConfig};
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::client::{ClientConfig, ServiceErrorKind, SystemGenerator};
+    /// # use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-sginfo", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");

@@ -18,7 +18,7 @@
 //!   it takes the same path as the errors above (an `io::Error` from write, fsync or rename).
 //!
 //! The figures of each run are printed (`--nocapture`) for RELIABILITY.md.
-#![cfg(all(feature = "std", unix))]
+#![cfg(unix)]
 
 use std::fs::{self, OpenOptions};
 use std::io::Write;
@@ -27,9 +27,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use uuidkit::gen::StepClock;
-use uuidkit::service::server::ignore_file_size_signal;
-use uuidkit::state::{DurableGenerator, Safety, StateErrorKind, StateOptions, TimeVersion};
 use uuidkit::{Timestamp, Uuid};
+use uuidkit_service::server::ignore_file_size_signal;
+use uuidkit_service::state::{DurableGenerator, Safety, StateErrorKind, StateOptions, TimeVersion};
 
 #[path = "common/tempdir.rs"]
 mod tempdir;

@@ -25,9 +25,9 @@ use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use uuidkit::service::client::{ClientConfig, Connection, Source, SystemGenerator};
-use uuidkit::state::TimeVersion;
 use uuidkit::Uuid;
+use uuidkit_service::client::{ClientConfig, Connection, Source, SystemGenerator};
+use uuidkit_service::state::TimeVersion;
 
 const BULK: u32 = 8192;
 

@@ -4,7 +4,7 @@
 //!
 //! These tests run as root in CI, where permission bits do not stop writes; a write failure is
 //! produced by planting a non-empty directory where the temporary file must be created.
-#![cfg(all(feature = "std", unix))]
+#![cfg(unix)]
 
 use std::collections::HashSet;
 use std::fs;
@@ -14,11 +14,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use uuidkit::gen::StepClock;
-use uuidkit::state::{
+use uuidkit::{Timestamp, Uuid};
+use uuidkit_service::state::{
     DurableGenerator, Safety, State, StateErrorKind, StateOptions, TimeVersion, WarningKind,
     STATE_LEN,
 };
-use uuidkit::{Timestamp, Uuid};
 
 /// A fresh directory, removed when dropped.
 #[path = "common/tempdir.rs"]

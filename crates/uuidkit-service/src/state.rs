@@ -77,16 +77,16 @@ use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
-use crate::gen::{
+use uuidkit::gen::{
     fork_generation, v1, Clock, GenError, GregorianBuilder, SystemClock, ThreadRng, V6Generator,
     V7Builder, V7Generator,
 };
-use crate::{Timestamp, Uuid};
+use uuidkit::{Timestamp, Uuid};
 
 /// The size of a state file in bytes.
 ///
 /// ```
-/// use uuidkit::state::{State, STATE_LEN};
+/// use uuidkit_service::state::{State, STATE_LEN};
 /// assert_eq!(STATE_LEN, 64);
 /// let err = State::decode(&[0u8; STATE_LEN - 1]).unwrap_err();
 /// assert_eq!(err.to_string(), "state file: corrupt: 63 bytes, expected 64");
@@ -95,7 +95,7 @@ pub const STATE_LEN: usize = 64;
 /// The state file format this version writes and reads.
 ///
 /// ```
-/// use uuidkit::state::{State, FORMAT_VERSION};
+/// use uuidkit_service::state::{State, FORMAT_VERSION};
 /// # let s = State { gregorian_ticks: 0, clock_seq: 0, node: [0; 6], v7_unix_ms: 0,
 /// #     v7_counter: None, clean: true, writes: 1 };
 /// // Bytes 8..10 of every file, big-endian.
@@ -111,7 +111,7 @@ const CLOCK_SEQ_MASK: u16 = 0x3FFF;
 ///
 /// ```
 /// use std::time::Duration;
-/// use uuidkit::state::{StateOptions, DEFAULT_RESERVE};
+/// use uuidkit_service::state::{StateOptions, DEFAULT_RESERVE};
 /// assert_eq!(DEFAULT_RESERVE, Duration::from_secs(1));
 /// assert_eq!(StateOptions::new(), StateOptions::new().reserve(DEFAULT_RESERVE));
 /// ```
@@ -124,7 +124,7 @@ const RETRY_INTERVAL: Duration = Duration::from_secs(1);
 /// The versions a [`DurableGenerator`] (and the service) hands out.
 ///
 /// ```
-/// use uuidkit::state::TimeVersion;
+/// use uuidkit_service::state::TimeVersion;
 /// assert_eq!(TimeVersion::from_u8(7), Some(TimeVersion::V7));
 /// assert_eq!(TimeVersion::V6.as_u8(), 6);
 /// assert_eq!(TimeVersion::from_u8(4), None);
@@ -143,7 +143,7 @@ impl TimeVersion {
     /// The version number.
     ///
     /// ```
-    /// use uuidkit::state::TimeVersion;
+    /// use uuidkit_service::state::TimeVersion;
     /// assert_eq!(TimeVersion::V1.as_u8(), 1);
     /// assert_eq!(TimeVersion::V7.as_u8(), 7);
     /// // `Display` writes the number after a `v`.
@@ -160,7 +160,7 @@ impl TimeVersion {
     /// The version for a number: 1, 6 or 7.
     ///
     /// ```
-    /// use uuidkit::state::TimeVersion;
+    /// use uuidkit_service::state::TimeVersion;
     /// for v in [TimeVersion::V1, TimeVersion::V6, TimeVersion::V7] {
     ///     assert_eq!(TimeVersion::from_u8(v.as_u8()), Some(v));
     /// }
@@ -191,7 +191,7 @@ impl fmt::Display for TimeVersion {
 /// first kind "safe".
 ///
 /// ```
-/// use uuidkit::state::Safety;
+/// use uuidkit_service::state::Safety;
 /// assert!(Safety::Durable.is_durable());
 /// assert_eq!(Safety::Durable.and(Safety::Volatile), Safety::Volatile);
 /// ```
@@ -208,7 +208,7 @@ impl Safety {
     /// Whether this is [`Safety::Durable`].
     ///
     /// ```
-    /// use uuidkit::state::Safety;
+    /// use uuidkit_service::state::Safety;
     /// assert!(Safety::Durable.is_durable());
     /// assert!(!Safety::Volatile.is_durable());
     /// ```
@@ -221,7 +221,7 @@ impl Safety {
     /// Useful to combine the safety of several batches into one answer.
     ///
     /// ```
-    /// use uuidkit::state::Safety::{Durable, Volatile};
+    /// use uuidkit_service::state::Safety::{Durable, Volatile};
     /// assert_eq!(Durable.and(Durable), Durable);
     /// assert_eq!(Durable.and(Volatile), Volatile);
     /// assert_eq!(Volatile.and(Durable), Volatile);
@@ -243,7 +243,7 @@ impl Safety {
 /// The enum is `#[non_exhaustive]`: a `match` on it needs a `_` arm.
 ///
 /// ```
-/// use uuidkit::state::{State, StateErrorKind};
+/// use uuidkit_service::state::{State, StateErrorKind};
 /// // 64 bytes of zeros: the right length, but not the magic `uuidkitS`.
 /// let err = State::decode(&[0u8; 64]).unwrap_err();
 /// assert_eq!(err.kind(), StateErrorKind::Corrupt);
@@ -289,7 +289,7 @@ enum Cause {
 /// what went wrong.
 ///
 /// ```
-/// use uuidkit::state::{State, StateErrorKind};
+/// use uuidkit_service::state::{State, StateErrorKind};
 /// let err = State::decode(&[0u8; 10]).unwrap_err();
 /// assert_eq!(err.kind(), StateErrorKind::Corrupt);
 /// assert_eq!(err.to_string(), "state file: corrupt: 10 bytes, expected 64");
@@ -362,7 +362,7 @@ impl StateError {
     /// The kind of error.
     ///
     /// ```
-    /// use uuidkit::state::{State, StateErrorKind};
+    /// use uuidkit_service::state::{State, StateErrorKind};
     /// # let s = State { gregorian_ticks: 1, clock_seq: 2, node: [3; 6], v7_unix_ms: 4,
     /// #     v7_counter: Some(5), clean: false, writes: 6 };
     /// let mut bytes = s.encode();
@@ -378,7 +378,7 @@ impl StateError {
     /// The state file concerned, if known.
     ///
     /// ```
-    /// use uuidkit::state::State;
+    /// use uuidkit_service::state::State;
     /// // Decoding bytes involves no file; reading one does.
     /// assert_eq!(State::decode(&[]).unwrap_err().path(), None);
     /// let dir = std::env::temp_dir().join(format!("uuidkit-doc-StateError-path-{}", std::process::id()));
@@ -393,7 +393,7 @@ impl StateError {
     ///
     /// ```
     /// use std::io::ErrorKind;
-    /// use uuidkit::state::State;
+    /// use uuidkit_service::state::State;
     /// let dir = std::env::temp_dir().join(format!("uuidkit-doc-io_error-{}", std::process::id()));
     /// let err = State::read(dir.join("state")).unwrap_err(); // `dir` is never created
     /// assert_eq!(err.io_error().map(|e| e.kind()), Some(ErrorKind::NotFound));
@@ -444,7 +444,7 @@ impl std::error::Error for StateError {
 ///
 /// ```
 /// use uuidkit::gen::FixedClock;
-/// use uuidkit::state::{DurableGenerator, StateOptions, TimeVersion, WarningKind};
+/// use uuidkit_service::state::{DurableGenerator, StateOptions, TimeVersion, WarningKind};
 /// use uuidkit::Timestamp;
 /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-WarningKind-{}", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
@@ -494,7 +494,7 @@ pub enum WarningKind {
 /// Its `Display` text is meant for a log or the user.
 ///
 /// ```
-/// use uuidkit::state::{DurableGenerator, StateOptions, WarningKind};
+/// use uuidkit_service::state::{DurableGenerator, StateOptions, WarningKind};
 /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-StateWarning-{}", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
 /// let path = dir.join("state");
@@ -527,7 +527,7 @@ impl StateWarning {
     /// What the warning is about.
     ///
     /// ```
-    /// use uuidkit::state::{DurableGenerator, StateOptions, WarningKind};
+    /// use uuidkit_service::state::{DurableGenerator, StateOptions, WarningKind};
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-StateWarning-kind-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
@@ -559,7 +559,7 @@ impl fmt::Display for StateWarning {
 /// The content of a state file.
 ///
 /// ```
-/// use uuidkit::state::State;
+/// use uuidkit_service::state::State;
 /// let s = State {
 ///     gregorian_ticks: 0x1EC9414C232AB00,
 ///     clock_seq: 0x33C8,
@@ -570,7 +570,7 @@ impl fmt::Display for StateWarning {
 ///     writes: 3,
 /// };
 /// assert_eq!(State::decode(&s.encode())?, s);
-/// # Ok::<(), uuidkit::state::StateError>(())
+/// # Ok::<(), uuidkit_service::state::StateError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct State {
@@ -619,7 +619,7 @@ impl State {
     /// The 64-byte encoding (see the [module docs](self) for the layout).
     ///
     /// ```
-    /// use uuidkit::state::State;
+    /// use uuidkit_service::state::State;
     /// let s = State {
     ///     gregorian_ticks: 0x1EC9414C232AB00,
     ///     clock_seq: 0x33C8,
@@ -659,7 +659,7 @@ impl State {
     /// field ranges. Errors are [`StateErrorKind::Corrupt`] and say which check failed.
     ///
     /// ```
-    /// use uuidkit::state::{State, StateErrorKind};
+    /// use uuidkit_service::state::{State, StateErrorKind};
     /// # let s = State { gregorian_ticks: 1, clock_seq: 2, node: [3; 6], v7_unix_ms: 4,
     /// #     v7_counter: Some(5), clean: false, writes: 6 };
     /// let mut b = s.encode();
@@ -671,7 +671,7 @@ impl State {
     ///     err.to_string(),
     ///     "state file: corrupt: format version 2 at byte 8, this program reads version 1"
     /// );
-    /// # Ok::<(), uuidkit::state::StateError>(())
+    /// # Ok::<(), uuidkit_service::state::StateError>(())
     /// ```
     pub fn decode(b: &[u8]) -> Result<State, StateError> {
         let corrupt = |msg: String| Err(StateError::new(StateErrorKind::Corrupt, None, msg));
@@ -737,8 +737,8 @@ impl State {
     /// another user or writable by others is [`StateErrorKind::Untrusted`].
     ///
     /// ```
-    /// let err = uuidkit::state::State::read("/nonexistent/state").unwrap_err();
-    /// assert_eq!(err.kind(), uuidkit::state::StateErrorKind::Io);
+    /// let err = uuidkit_service::state::State::read("/nonexistent/state").unwrap_err();
+    /// assert_eq!(err.kind(), uuidkit_service::state::StateErrorKind::Io);
     /// ```
     pub fn read(path: impl AsRef<Path>) -> Result<State, StateError> {
         let path = path.as_ref();
@@ -1039,7 +1039,7 @@ impl StateFile {
 ///
 /// ```
 /// use std::time::Duration;
-/// use uuidkit::state::StateOptions;
+/// use uuidkit_service::state::StateOptions;
 /// let opts = StateOptions::new()
 ///     .strict(true)
 ///     .reserve(Duration::from_millis(500))
@@ -1065,7 +1065,7 @@ impl StateOptions {
     /// Not strict, a 1 s reserve, fail at once when locked, the stored (or a random) node.
     ///
     /// ```
-    /// use uuidkit::state::{StateOptions, DEFAULT_RESERVE};
+    /// use uuidkit_service::state::{StateOptions, DEFAULT_RESERVE};
     /// let opts = StateOptions::new();
     /// assert!(!opts.is_strict());
     /// assert_eq!(opts, StateOptions::default());
@@ -1086,7 +1086,7 @@ impl StateOptions {
     /// error). A missing file is still accepted as the first use.
     ///
     /// ```
-    /// use uuidkit::state::{DurableGenerator, StateErrorKind, StateOptions, WarningKind};
+    /// use uuidkit_service::state::{DurableGenerator, StateErrorKind, StateOptions, WarningKind};
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-strict-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
@@ -1099,7 +1099,7 @@ impl StateOptions {
     /// let gen = DurableGenerator::open(&path, StateOptions::new())?;
     /// assert!(gen.warnings().iter().any(|w| w.kind() == WarningKind::Discarded));
     /// # drop(gen);
-    /// assert!(uuidkit::state::State::read(&path).is_ok());
+    /// assert!(uuidkit_service::state::State::read(&path).is_ok());
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -1111,7 +1111,7 @@ impl StateOptions {
     /// Whether strict safety is on.
     ///
     /// ```
-    /// use uuidkit::state::StateOptions;
+    /// use uuidkit_service::state::StateOptions;
     /// assert!(StateOptions::new().strict(true).is_strict());
     /// assert!(!StateOptions::new().strict(true).strict(false).is_strict());
     /// ```
@@ -1125,7 +1125,7 @@ impl StateOptions {
     /// ```
     /// use std::time::Duration;
     /// use uuidkit::gen::FixedClock;
-    /// use uuidkit::state::{DurableGenerator, State, StateOptions};
+    /// use uuidkit_service::state::{DurableGenerator, State, StateOptions};
     /// use uuidkit::Timestamp;
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-reserve-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
@@ -1152,7 +1152,7 @@ impl StateOptions {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use uuidkit::state::{DurableGenerator, StateErrorKind, StateOptions};
+    /// use uuidkit_service::state::{DurableGenerator, StateErrorKind, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-lock_wait-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
@@ -1179,7 +1179,7 @@ impl StateOptions {
     ///
     /// ```
     /// use uuidkit::gen::FixedClock;
-    /// use uuidkit::state::{DurableGenerator, State, StateOptions, TimeVersion, WarningKind};
+    /// use uuidkit_service::state::{DurableGenerator, State, StateOptions, TimeVersion, WarningKind};
     /// use uuidkit::Timestamp;
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-catch_up-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
@@ -1216,7 +1216,7 @@ impl StateOptions {
     /// or 48 random bits with the multicast bit set for a new state (§6.10).
     ///
     /// ```
-    /// use uuidkit::state::{DurableGenerator, StateOptions, TimeVersion};
+    /// use uuidkit_service::state::{DurableGenerator, StateOptions, TimeVersion};
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-StateOptions-node-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
@@ -1312,7 +1312,7 @@ fn v7_le(a: V7Pos, b: V7Pos) -> bool {
 /// timestamps run ahead of it instead).
 ///
 /// ```
-/// use uuidkit::state::{DurableGenerator, Safety, StateOptions, TimeVersion};
+/// use uuidkit_service::state::{DurableGenerator, Safety, StateOptions, TimeVersion};
 /// let dir = std::env::temp_dir().join(format!("uuidkit-doc-DurableGenerator-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir).unwrap();
 /// let path = dir.join("state");
@@ -1326,7 +1326,7 @@ fn v7_le(a: V7Pos, b: V7Pos) -> bool {
 /// assert!(gen.next(TimeVersion::V7)?.0 > a);
 /// # drop(gen);
 /// # std::fs::remove_dir_all(&dir).unwrap();
-/// # Ok::<(), uuidkit::state::StateError>(())
+/// # Ok::<(), uuidkit_service::state::StateError>(())
 /// ```
 #[derive(Debug)]
 pub struct DurableGenerator<C: Clock = SystemClock> {
@@ -1360,7 +1360,7 @@ impl DurableGenerator<SystemClock> {
     /// writes a first reservation.
     ///
     /// ```
-    /// use uuidkit::state::{DurableGenerator, Safety, State, StateOptions, TimeVersion, WarningKind};
+    /// use uuidkit_service::state::{DurableGenerator, Safety, State, StateOptions, TimeVersion, WarningKind};
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-open-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
@@ -1385,7 +1385,7 @@ impl<C: Clock> DurableGenerator<C> {
     ///
     /// ```
     /// use uuidkit::gen::FixedClock;
-    /// use uuidkit::state::{DurableGenerator, StateOptions, TimeVersion};
+    /// use uuidkit_service::state::{DurableGenerator, StateOptions, TimeVersion};
     /// use uuidkit::Timestamp;
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-open_with_clock-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
@@ -1851,7 +1851,7 @@ impl<C: Clock> DurableGenerator<C> {
     /// The next UUID of `version`, and whether the state file covers it.
     ///
     /// ```
-    /// use uuidkit::state::{DurableGenerator, Safety, StateOptions, TimeVersion};
+    /// use uuidkit_service::state::{DurableGenerator, Safety, StateOptions, TimeVersion};
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-next-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
@@ -1880,7 +1880,7 @@ impl<C: Clock> DurableGenerator<C> {
     /// cover are never returned: the call fails with [`StateErrorKind::Write`].
     ///
     /// ```
-    /// use uuidkit::state::{DurableGenerator, Safety, StateOptions, TimeVersion};
+    /// use uuidkit_service::state::{DurableGenerator, Safety, StateOptions, TimeVersion};
     /// use uuidkit::Uuid;
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-fill-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
@@ -1927,7 +1927,7 @@ impl<C: Clock> DurableGenerator<C> {
     ///
     /// ```
     /// use uuidkit::gen::FixedClock;
-    /// use uuidkit::state::{DurableGenerator, State, StateOptions, TimeVersion};
+    /// use uuidkit_service::state::{DurableGenerator, State, StateOptions, TimeVersion};
     /// use uuidkit::Timestamp;
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-flush-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
@@ -1971,7 +1971,7 @@ impl<C: Clock> DurableGenerator<C> {
     /// released when the generator is dropped.
     ///
     /// ```
-    /// use uuidkit::state::{DurableGenerator, State, StateOptions, TimeVersion};
+    /// use uuidkit_service::state::{DurableGenerator, State, StateOptions, TimeVersion};
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-close-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
@@ -1995,7 +1995,7 @@ impl<C: Clock> DurableGenerator<C> {
     /// between threads and shuts down while they still hold it).
     ///
     /// ```
-    /// use uuidkit::state::{DurableGenerator, State, StateErrorKind, StateOptions, TimeVersion};
+    /// use uuidkit_service::state::{DurableGenerator, State, StateErrorKind, StateOptions, TimeVersion};
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-shut_down-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
@@ -2023,7 +2023,7 @@ impl<C: Clock> DurableGenerator<C> {
     /// changes, a failed first write).
     ///
     /// ```
-    /// use uuidkit::state::{DurableGenerator, StateOptions, WarningKind};
+    /// use uuidkit_service::state::{DurableGenerator, StateOptions, WarningKind};
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-warnings-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
@@ -2046,7 +2046,7 @@ impl<C: Clock> DurableGenerator<C> {
     /// this is not a forked child. When false, new UUIDs are (or soon become) volatile.
     ///
     /// ```
-    /// use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-is_durable-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
@@ -2071,7 +2071,7 @@ impl<C: Clock> DurableGenerator<C> {
     /// The error of the last write, while writes fail; `None` once one succeeds again.
     ///
     /// ```
-    /// use uuidkit::state::{DurableGenerator, StateErrorKind, StateOptions};
+    /// use uuidkit_service::state::{DurableGenerator, StateErrorKind, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-last_write_error-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
@@ -2097,7 +2097,7 @@ impl<C: Clock> DurableGenerator<C> {
     /// The state file's path.
     ///
     /// ```
-    /// use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-path-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
@@ -2116,7 +2116,7 @@ impl<C: Clock> DurableGenerator<C> {
     /// The v1/v6 clock sequence in use.
     ///
     /// ```
-    /// use uuidkit::state::{DurableGenerator, State, StateOptions, TimeVersion};
+    /// use uuidkit_service::state::{DurableGenerator, State, StateOptions, TimeVersion};
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-clock_seq-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
@@ -2135,7 +2135,7 @@ impl<C: Clock> DurableGenerator<C> {
     /// The v1/v6 node in use.
     ///
     /// ```
-    /// use uuidkit::state::{DurableGenerator, StateOptions, TimeVersion};
+    /// use uuidkit_service::state::{DurableGenerator, StateOptions, TimeVersion};
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-node-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
@@ -2154,7 +2154,7 @@ impl<C: Clock> DurableGenerator<C> {
     /// Whether strict safety is on.
     ///
     /// ```
-    /// use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-DurableGenerator-is_strict-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let gen = DurableGenerator::open(dir.join("state"), StateOptions::new().strict(true))?;
@@ -2171,7 +2171,7 @@ impl<C: Clock> DurableGenerator<C> {
     ///
     /// ```
     /// use uuidkit::gen::StepClock;
-    /// use uuidkit::state::{DurableGenerator, StateOptions, TimeVersion};
+    /// use uuidkit_service::state::{DurableGenerator, StateOptions, TimeVersion};
     /// use uuidkit::Timestamp;
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-clock-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
@@ -2218,7 +2218,7 @@ impl<C: Clock> Drop for DurableGenerator<C> {
 /// ```
 /// use std::path::Path;
 /// std::env::set_var("XDG_STATE_HOME", "/srv/state");
-/// let path = uuidkit::state::default_state_path();
+/// let path = uuidkit_service::state::default_state_path();
 /// // Under $XDG_STATE_HOME, unless this runs as root.
 /// assert!(path.as_deref() == Some(Path::new("/srv/state/uuidkit/state"))
 ///     || path.as_deref() == Some(Path::new("/var/lib/uuidkit/state")));

@@ -25,8 +25,8 @@
 //! | 8.. | generate: `n` UUIDs of 16 bytes, in the order issued; info: `n` bytes ([`Info`]); error: `n` bytes of UTF-8 text |
 //!
 //! ```
-//! use uuidkit::service::protocol::{ReplyHeader, Request, Status};
-//! use uuidkit::state::TimeVersion;
+//! use uuidkit_service::protocol::{ReplyHeader, Request, Status};
+//! use uuidkit_service::state::TimeVersion;
 //! // 300 v7: length 8; protocol 1, generate (1), version 7, flags 0; count 300 = 0x012c.
 //! let frame = Request::generate(TimeVersion::V7, 300).encode();
 //! assert_eq!(frame, [0, 0, 0, 8, 1, 1, 7, 0, 0, 0, 0x01, 0x2c]);
@@ -37,7 +37,7 @@
 //! ```
 
 use crate::state::TimeVersion;
-use crate::Uuid;
+use uuidkit::Uuid;
 
 /// The protocol version this module speaks.
 pub const PROTOCOL_VERSION: u8 = 1;
@@ -59,8 +59,8 @@ pub const INFO_LEN: usize = 16;
 /// What a request asks for.
 ///
 /// ```
-/// use uuidkit::service::protocol::{Op, Request};
-/// use uuidkit::state::TimeVersion;
+/// use uuidkit_service::protocol::{Op, Request};
+/// use uuidkit_service::state::TimeVersion;
 /// // The discriminant is the operation byte (byte 1 of the payload).
 /// assert_eq!(Request::generate(TimeVersion::V6, 1).op, Op::Generate);
 /// assert_eq!(Op::Generate as u8, 1);
@@ -77,8 +77,8 @@ pub enum Op {
 /// A parsed request.
 ///
 /// ```
-/// use uuidkit::service::protocol::{Request, Op};
-/// use uuidkit::state::TimeVersion;
+/// use uuidkit_service::protocol::{Request, Op};
+/// use uuidkit_service::state::TimeVersion;
 /// let r = Request::generate(TimeVersion::V7, 100);
 /// let frame = r.encode();
 /// assert_eq!(&frame[..4], &8u32.to_be_bytes());
@@ -99,7 +99,7 @@ pub struct Request {
 /// The discriminant is the status byte (byte 1 of a reply).
 ///
 /// ```
-/// use uuidkit::service::protocol::{ReplyHeader, Request, Status};
+/// use uuidkit_service::protocol::{ReplyHeader, Request, Status};
 /// // UUID version 4 (byte 2) is not served by the service.
 /// let r = Request::parse(&[1, 1, 4, 0, 0, 0, 0, 1]).unwrap_err();
 /// assert_eq!(r.status, Status::BadUuidVersion);
@@ -135,7 +135,7 @@ impl Status {
     /// The status for a byte; `None` for an unknown code.
     ///
     /// ```
-    /// use uuidkit::service::protocol::Status;
+    /// use uuidkit_service::protocol::Status;
     /// assert_eq!(Status::from_u8(0), Some(Status::Ok));
     /// assert_eq!(Status::from_u8(7), Some(Status::Busy));
     /// // Every code round-trips through its discriminant; 9 and up are unknown.
@@ -160,7 +160,7 @@ impl Status {
     /// Whether the server closes the connection after this reply.
     ///
     /// ```
-    /// use uuidkit::service::protocol::Status;
+    /// use uuidkit_service::protocol::Status;
     /// // A bad frame or protocol leaves the stream out of step: the server hangs up.
     /// assert!(Status::BadFrame.closes() && Status::BadProtocol.closes() && Status::Busy.closes());
     /// // A well-framed request it cannot serve gets an error, and the connection stays open.
@@ -174,7 +174,7 @@ impl Status {
 /// Why a request payload was rejected: the reply status and its message.
 ///
 /// ```
-/// use uuidkit::service::protocol::{Request, Status};
+/// use uuidkit_service::protocol::{Request, Status};
 /// // Flags (byte 3) must be 0.
 /// let r = Request::parse(&[1, 1, 7, 0x80, 0, 0, 0, 1]).unwrap_err();
 /// assert_eq!(r.status, Status::BadFlags);
@@ -192,8 +192,8 @@ impl Request {
     /// A generate request.
     ///
     /// ```
-    /// use uuidkit::service::protocol::{Op, Request};
-    /// use uuidkit::state::TimeVersion;
+    /// use uuidkit_service::protocol::{Op, Request};
+    /// use uuidkit_service::state::TimeVersion;
     /// let r = Request::generate(TimeVersion::V1, 10);
     /// assert_eq!((r.op, r.version, r.count), (Op::Generate, Some(TimeVersion::V1), 10));
     /// ```
@@ -208,7 +208,7 @@ impl Request {
     /// An info request.
     ///
     /// ```
-    /// use uuidkit::service::protocol::{Op, Request};
+    /// use uuidkit_service::protocol::{Op, Request};
     /// let r = Request::info();
     /// assert_eq!((r.op, r.version, r.count), (Op::Info, None, 0));
     /// // Operation 2; UUID version and count are 0.
@@ -225,8 +225,8 @@ impl Request {
     /// The whole frame: length prefix and payload.
     ///
     /// ```
-    /// use uuidkit::service::protocol::{Request, PROTOCOL_VERSION, REQUEST_LEN};
-    /// use uuidkit::state::TimeVersion;
+    /// use uuidkit_service::protocol::{Request, PROTOCOL_VERSION, REQUEST_LEN};
+    /// use uuidkit_service::state::TimeVersion;
     /// let f = Request::generate(TimeVersion::V6, 0x0102_0304).encode();
     /// assert_eq!(f[..4], (REQUEST_LEN as u32).to_be_bytes());
     /// // Protocol, generate, UUID version 6, no flags, then the count big-endian.
@@ -245,8 +245,8 @@ impl Request {
     /// Parses a request payload (after the length prefix).
     ///
     /// ```
-    /// use uuidkit::service::protocol::{Request, Status};
-    /// use uuidkit::state::TimeVersion;
+    /// use uuidkit_service::protocol::{Request, Status};
+    /// use uuidkit_service::state::TimeVersion;
     /// // Bytes past the eighth are room for later versions, and ignored.
     /// let r = Request::parse(&[1, 1, 7, 0, 0, 0, 1, 0, 0xee, 0xff]);
     /// assert_eq!(r, Ok(Request::generate(TimeVersion::V7, 256)));
@@ -312,7 +312,7 @@ impl Request {
 /// would start).
 ///
 /// ```
-/// use uuidkit::service::protocol::{request_payload_len, Status, MAX_REQUEST_LEN};
+/// use uuidkit_service::protocol::{request_payload_len, Status, MAX_REQUEST_LEN};
 /// assert_eq!(request_payload_len(8), Ok(8));
 /// assert_eq!(request_payload_len(MAX_REQUEST_LEN), Ok(256)); // room for later versions
 /// let r = request_payload_len(0).unwrap_err();
@@ -334,7 +334,7 @@ pub fn request_payload_len(len: u32) -> Result<usize, Rejection> {
 /// A reply header.
 ///
 /// ```
-/// use uuidkit::service::protocol::{ReplyHeader, Status};
+/// use uuidkit_service::protocol::{ReplyHeader, Status};
 /// // A 12-byte error text in reply to a v1 request.
 /// let h = ReplyHeader { status: Status::Generator, flags: 0, version: 1, n: 12 };
 /// let mut out = Vec::new();
@@ -359,7 +359,7 @@ impl ReplyHeader {
     /// (cleared first).
     ///
     /// ```
-    /// use uuidkit::service::protocol::{ReplyHeader, Status, FLAG_DURABLE};
+    /// use uuidkit_service::protocol::{ReplyHeader, Status, FLAG_DURABLE};
     /// let h = ReplyHeader { status: Status::Ok, flags: FLAG_DURABLE, version: 7, n: 2 };
     /// let mut out = vec![0xaa; 3]; // replaced, not appended to
     /// h.encode_into(2 * 16, &mut out);
@@ -382,7 +382,7 @@ impl ReplyHeader {
     /// Parses a reply payload's header; the error says what is wrong.
     ///
     /// ```
-    /// use uuidkit::service::protocol::{ReplyHeader, Status};
+    /// use uuidkit_service::protocol::{ReplyHeader, Status};
     /// let h = ReplyHeader::parse(&[1, 8, 0, 6, 0, 0, 0, 5, b'b', b'y', b'e'])?;
     /// assert_eq!((h.status, h.version, h.n), (Status::ShuttingDown, 6, 5));
     /// assert!(ReplyHeader::parse(&[2, 0, 0, 0, 0, 0, 0, 0]).unwrap_err().contains("version 2"));
@@ -418,7 +418,7 @@ impl ReplyHeader {
 /// A whole error reply frame.
 ///
 /// ```
-/// use uuidkit::service::protocol::{error_frame, Status};
+/// use uuidkit_service::protocol::{error_frame, Status};
 /// let mut out = Vec::new();
 /// error_frame(Status::BadOp, 0, "unknown operation", &mut out);
 /// // Length 8 + 17; protocol 1, status 3, no flags, version 0; n = 17 bytes of text.
@@ -444,8 +444,8 @@ pub fn error_frame(status: Status, version: u8, message: &str, out: &mut Vec<u8>
 /// A whole generate reply frame.
 ///
 /// ```
-/// use uuidkit::service::protocol::uuids_frame;
-/// use uuidkit::state::TimeVersion;
+/// use uuidkit_service::protocol::uuids_frame;
+/// use uuidkit_service::state::TimeVersion;
 /// use uuidkit::Uuid;
 /// let mut out = Vec::new();
 /// uuids_frame(TimeVersion::V7, false, &[Uuid::NIL, Uuid::MAX], &mut out);
@@ -470,7 +470,7 @@ pub fn uuids_frame(version: TimeVersion, durable: bool, uuids: &[Uuid], out: &mu
 /// A whole info reply frame.
 ///
 /// ```
-/// use uuidkit::service::protocol::{info_frame, Info};
+/// use uuidkit_service::protocol::{info_frame, Info};
 /// let mut out = vec![0xaa; 3]; // replaced, not appended to
 /// let info = Info { max_count: 8192, pid: 0x0102_0304, durable: true, strict: false };
 /// info_frame(&info, &mut out);
@@ -492,7 +492,7 @@ pub fn info_frame(info: &Info, out: &mut Vec<u8>) {
 /// The body of an info reply.
 ///
 /// ```
-/// use uuidkit::service::protocol::Info;
+/// use uuidkit_service::protocol::Info;
 /// let i = Info { max_count: 8192, pid: 42, durable: true, strict: false };
 /// assert_eq!(Info::parse(&i.encode()), Some(i));
 /// ```
@@ -513,7 +513,7 @@ impl Info {
     /// 7 reserved bytes.
     ///
     /// ```
-    /// use uuidkit::service::protocol::Info;
+    /// use uuidkit_service::protocol::Info;
     /// let b = Info { max_count: 8192, pid: 0x0102_0304, durable: false, strict: true }.encode();
     /// // 8192 = 0x2000, the pid, then flags 0b10 (strict only), then zeros.
     /// assert_eq!(b, [0, 0, 0x20, 0, 1, 2, 3, 4, 2, 0, 0, 0, 0, 0, 0, 0]);
@@ -529,7 +529,7 @@ impl Info {
     /// Parses a body; `None` if it is too short.
     ///
     /// ```
-    /// use uuidkit::service::protocol::Info;
+    /// use uuidkit_service::protocol::Info;
     /// // The first 9 bytes carry everything; reserved bytes may be missing.
     /// let i = Info::parse(&[0, 0, 0, 16, 0, 0, 0, 7, 0b01]);
     /// assert_eq!(i, Some(Info { max_count: 16, pid: 7, durable: true, strict: false }));

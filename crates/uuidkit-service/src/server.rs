@@ -30,9 +30,9 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use uuidkit::service::client::Connection;
-//! use uuidkit::service::server::{is_socket, Server, ServerConfig};
-//! use uuidkit::state::{DurableGenerator, StateOptions, TimeVersion};
+//! use uuidkit_service::client::Connection;
+//! use uuidkit_service::server::{is_socket, Server, ServerConfig};
+//! use uuidkit_service::state::{DurableGenerator, StateOptions, TimeVersion};
 //! # let dir = std::env::temp_dir().join(format!("uk-doc-{}-server", std::process::id()));
 //! # std::fs::create_dir_all(&dir)?;
 //! let sock = dir.join("uuidkit.sock");
@@ -67,13 +67,13 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
-use super::protocol::{
+use crate::protocol::{
     error_frame, info_frame, request_payload_len, uuids_frame, Info, Request, Status, MAX_COUNT,
     MAX_REQUEST_LEN,
 };
-use crate::gen::{Clock, SystemClock};
 use crate::state::{DurableGenerator, StateErrorKind, TimeVersion};
-use crate::Uuid;
+use uuidkit::gen::{Clock, SystemClock};
+use uuidkit::Uuid;
 
 /// Stack of a connection thread: it holds a few small buffers only.
 const CONN_STACK: usize = 64 * 1024;
@@ -81,8 +81,8 @@ const CONN_STACK: usize = 64 * 1024;
 /// An error of the server: the socket cannot be set up, or the state could not be flushed.
 ///
 /// ```
-/// use uuidkit::service::server::{Server, ServerConfig};
-/// # use uuidkit::state::{DurableGenerator, StateOptions};
+/// use uuidkit_service::server::{Server, ServerConfig};
+/// # use uuidkit_service::state::{DurableGenerator, StateOptions};
 /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-serr", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
 /// # let sock = dir.join("s.sock");
@@ -120,8 +120,8 @@ impl ServerError {
     ///
     /// ```
     /// use std::io::ErrorKind;
-    /// use uuidkit::service::server::{Server, ServerConfig};
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-ioerr", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -160,7 +160,7 @@ type Logger = Arc<dyn Fn(&str) + Send + Sync>;
 ///
 /// ```
 /// use std::time::Duration;
-/// use uuidkit::service::server::ServerConfig;
+/// use uuidkit_service::server::ServerConfig;
 /// let c = ServerConfig::new("/tmp/uuidkit-doc.sock")
 ///     .mode(0o660)
 ///     .max_connections(4096)
@@ -196,8 +196,8 @@ impl ServerConfig {
     ///
     /// ```
     /// use std::os::unix::fs::PermissionsExt;
-    /// use uuidkit::service::server::{Server, ServerConfig};
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-scnew", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -225,8 +225,8 @@ impl ServerConfig {
     ///
     /// ```
     /// use std::os::unix::fs::PermissionsExt;
-    /// use uuidkit::service::server::{Server, ServerConfig};
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-mode", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -247,8 +247,8 @@ impl ServerConfig {
     ///
     /// ```
     /// use std::os::unix::fs::MetadataExt;
-    /// use uuidkit::service::server::{Server, ServerConfig};
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-group", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -273,11 +273,11 @@ impl ServerConfig {
     /// use std::io::Read;
     /// use std::os::unix::net::UnixStream;
     /// use std::time::Duration;
-    /// use uuidkit::service::client::Connection;
-    /// use uuidkit::service::protocol::{ReplyHeader, Status};
-    /// use uuidkit::service::server::{Server, ServerConfig};
-    /// use uuidkit::state::TimeVersion;
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::client::Connection;
+    /// use uuidkit_service::protocol::{ReplyHeader, Status};
+    /// use uuidkit_service::server::{Server, ServerConfig};
+    /// use uuidkit_service::state::TimeVersion;
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-maxconn", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -310,8 +310,8 @@ impl ServerConfig {
     /// use std::io::Read;
     /// use std::os::unix::net::UnixStream;
     /// use std::time::Duration;
-    /// use uuidkit::service::server::{Server, ServerConfig};
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-stimeout", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -339,9 +339,9 @@ impl ServerConfig {
     /// ```
     /// use std::sync::mpsc;
     /// use std::time::Duration;
-    /// use uuidkit::service::client::Connection;
-    /// use uuidkit::service::server::{Server, ServerConfig};
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::client::Connection;
+    /// use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-verbose", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -369,8 +369,8 @@ impl ServerConfig {
     /// ```
     /// use std::os::unix::net::UnixListener;
     /// use std::sync::mpsc;
-    /// use uuidkit::service::server::{Server, ServerConfig};
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-log", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -394,7 +394,7 @@ impl ServerConfig {
     ///
     /// ```
     /// use std::path::Path;
-    /// use uuidkit::service::server::ServerConfig;
+    /// use uuidkit_service::server::ServerConfig;
     /// let c = ServerConfig::new("/run/uuidkit/uuidkit.sock").mode(0o660);
     /// assert_eq!(c.socket_path(), Path::new("/run/uuidkit/uuidkit.sock"));
     /// ```
@@ -511,8 +511,8 @@ impl<C: Clock> Shared<C> {
 /// Stops a running [`Server`] from any thread.
 ///
 /// ```
-/// use uuidkit::service::server::{is_socket, Server, ServerConfig};
-/// # use uuidkit::state::{DurableGenerator, StateOptions};
+/// use uuidkit_service::server::{is_socket, Server, ServerConfig};
+/// # use uuidkit_service::state::{DurableGenerator, StateOptions};
 /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-handle", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
 /// # let sock = dir.join("s.sock");
@@ -536,10 +536,10 @@ impl ShutdownHandle {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use uuidkit::service::client::Connection;
-    /// use uuidkit::service::server::{is_socket, Server, ServerConfig};
-    /// use uuidkit::state::TimeVersion;
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::client::Connection;
+    /// use uuidkit_service::server::{is_socket, Server, ServerConfig};
+    /// use uuidkit_service::state::TimeVersion;
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-shutdown", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -566,9 +566,9 @@ impl ShutdownHandle {
 ///
 /// ```
 /// use std::time::Duration;
-/// use uuidkit::service::client::Connection;
-/// use uuidkit::service::server::{RunSummary, Server, ServerConfig};
-/// # use uuidkit::state::{DurableGenerator, StateOptions};
+/// use uuidkit_service::client::Connection;
+/// use uuidkit_service::server::{RunSummary, Server, ServerConfig};
+/// # use uuidkit_service::state::{DurableGenerator, StateOptions};
 /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-summary", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
 /// # let sock = dir.join("s.sock");
@@ -594,11 +594,11 @@ pub struct RunSummary {
 /// A bound server; [`run`](Server::run) serves until shut down.
 ///
 /// ```
-/// use uuidkit::service::client::{ClientConfig, Source, SystemGenerator};
-/// use uuidkit::service::server::{Server, ServerConfig};
-/// use uuidkit::state::TimeVersion;
+/// use uuidkit_service::client::{ClientConfig, Source, SystemGenerator};
+/// use uuidkit_service::server::{Server, ServerConfig};
+/// use uuidkit_service::state::TimeVersion;
 /// use uuidkit::Uuid;
-/// # use uuidkit::state::{DurableGenerator, StateOptions};
+/// # use uuidkit_service::state::{DurableGenerator, StateOptions};
 /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-srv", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
 /// # let sock = dir.join("s.sock");
@@ -642,12 +642,12 @@ extern "C" fn on_stop_signal(sig: libc::c_int) {
     SIGNAL_RECEIVED.store(sig, Ordering::Relaxed);
     let fd = SIGNAL_WAKE_FD.load(Ordering::Relaxed);
     if fd >= 0 {
-        // SAFETY: `__errno_location` returns the calling thread's errno slot, valid for the
+        // SAFETY: `errno_location` returns the calling thread's errno slot, valid for the
         // thread's life; saving and restoring it keeps the interrupted code's errno intact.
         // `write` is async-signal-safe; `fd` is the non-blocking socket the server keeps open
         // while the handler is installed, and the buffer is a live one-byte local.
         unsafe {
-            let errno = libc::__errno_location();
+            let errno = crate::sys::errno_location();
             let saved = *errno;
             let byte = 1u8;
             libc::write(fd, (&byte as *const u8).cast(), 1);
@@ -659,8 +659,8 @@ extern "C" fn on_stop_signal(sig: libc::c_int) {
 /// The signal that stopped the server, if one did (SIGTERM is 15, SIGINT 2).
 ///
 /// ```
-/// use uuidkit::service::server::{received_signal, Server, ServerConfig};
-/// # use uuidkit::state::{DurableGenerator, StateOptions};
+/// use uuidkit_service::server::{received_signal, Server, ServerConfig};
+/// # use uuidkit_service::state::{DurableGenerator, StateOptions};
 /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-signal", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
 /// # let sock = dir.join("s.sock");
@@ -688,12 +688,12 @@ pub fn received_signal() -> Option<i32> {
 /// process. A server calls it before opening its state.
 ///
 /// ```
-/// use uuidkit::service::server::ignore_file_size_signal;
+/// use uuidkit_service::server::ignore_file_size_signal;
 /// ignore_file_size_signal()?;
 /// // By default SIGXFSZ ends the process; now raising it does nothing.
 /// // SAFETY: raise only delivers SIGXFSZ, whose disposition is now SIG_IGN.
 /// assert_eq!(unsafe { libc::raise(libc::SIGXFSZ) }, 0);
-/// # Ok::<(), uuidkit::service::server::ServerError>(())
+/// # Ok::<(), uuidkit_service::server::ServerError>(())
 /// ```
 pub fn ignore_file_size_signal() -> Result<(), ServerError> {
     // SAFETY: SIG_IGN is a valid disposition for SIGXFSZ; no handler code runs.
@@ -710,12 +710,12 @@ pub fn ignore_file_size_signal() -> Result<(), ServerError> {
 /// The group id for a group name or number (`getgrnam_r`).
 ///
 /// ```
-/// use uuidkit::service::server::group_id;
+/// use uuidkit_service::server::group_id;
 /// assert_eq!(group_id("4242")?, 4242); // a number is taken as it is
 /// let e = group_id("no-such-group-uk").unwrap_err(); // a name must exist
 /// assert!(e.to_string().contains("no-such-group-uk"), "{e}");
 /// assert!(group_id("wheel\0").is_err());
-/// # Ok::<(), uuidkit::service::server::ServerError>(())
+/// # Ok::<(), uuidkit_service::server::ServerError>(())
 /// ```
 pub fn group_id(name: &str) -> Result<u32, ServerError> {
     if let Ok(n) = name.parse::<u32>() {
@@ -756,7 +756,7 @@ pub fn group_id(name: &str) -> Result<u32, ServerError> {
 /// (opening the state file) takes it first and passes it to [`Server::bind_locked`].
 ///
 /// ```
-/// use uuidkit::service::server::InstanceLock;
+/// use uuidkit_service::server::InstanceLock;
 /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-ilock", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
 /// let sock = dir.join("s.sock");
@@ -780,7 +780,7 @@ impl InstanceLock {
     /// another server holds it.
     ///
     /// ```
-    /// use uuidkit::service::server::InstanceLock;
+    /// use uuidkit_service::server::InstanceLock;
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-acquire", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let _lock = InstanceLock::acquire(dir.join("s.sock"))?;
@@ -804,8 +804,8 @@ impl<C: Clock + 'static> Server<C> {
     ///
     /// ```
     /// use std::os::unix::net::{UnixListener, UnixStream};
-    /// use uuidkit::service::server::{Server, ServerConfig};
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-bind", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -829,8 +829,8 @@ impl<C: Clock + 'static> Server<C> {
     /// [`bind`](Server::bind) with the instance lock already taken (for the same socket).
     ///
     /// ```
-    /// use uuidkit::service::server::{InstanceLock, Server, ServerConfig};
-    /// use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::server::{InstanceLock, Server, ServerConfig};
+    /// use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-locked", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let sock = dir.join("s.sock");
@@ -894,8 +894,8 @@ impl<C: Clock + 'static> Server<C> {
     /// A handle that stops the server from another thread.
     ///
     /// ```
-    /// use uuidkit::service::server::{is_socket, Server, ServerConfig};
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::server::{is_socket, Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-handle2", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -917,8 +917,8 @@ impl<C: Clock + 'static> Server<C> {
     /// The socket path.
     ///
     /// ```
-    /// use uuidkit::service::server::{is_socket, Server, ServerConfig};
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::server::{is_socket, Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-spath", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -940,8 +940,8 @@ impl<C: Clock + 'static> Server<C> {
     /// before [`run`](Server::run).
     ///
     /// ```
-    /// use uuidkit::service::server::{is_socket, Server, ServerConfig};
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::server::{is_socket, Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-sigs", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -989,10 +989,10 @@ impl<C: Clock + 'static> Server<C> {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use uuidkit::service::client::Connection;
-    /// use uuidkit::service::server::{Server, ServerConfig};
-    /// use uuidkit::state::{State, TimeVersion};
-    /// # use uuidkit::state::{DurableGenerator, StateOptions};
+    /// use uuidkit_service::client::Connection;
+    /// use uuidkit_service::server::{Server, ServerConfig};
+    /// use uuidkit_service::state::{State, TimeVersion};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-run", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
@@ -1359,7 +1359,7 @@ fn bind_private(path: &Path, mode: u32, group: Option<u32>) -> Result<UnixListen
     let tmp_dir = parent.join(format!(
         ".uk{}-{:04x}",
         std::process::id(),
-        crate::gen::random_u64() as u16
+        uuidkit::gen::random_u64() as u16
     ));
     fs::DirBuilder::new()
         .mode(0o700)
@@ -1390,7 +1390,7 @@ fn bind_private(path: &Path, mode: u32, group: Option<u32>) -> Result<UnixListen
 ///
 /// ```
 /// use std::os::unix::net::UnixListener;
-/// use uuidkit::service::server::is_socket;
+/// use uuidkit_service::server::is_socket;
 /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-issock", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
 /// let _listener = UnixListener::bind(dir.join("s.sock"))?;

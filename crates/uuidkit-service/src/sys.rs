@@ -1,0 +1,52 @@
+//! The platform calls that differ between the Unix systems the service runs on (Linux, macOS,
+//! FreeBSD), each with one portable signature. Everything else the service asks of the OS is
+//! POSIX and called directly.
+
+use std::io;
+use std::os::fd::{FromRawFd, OwnedFd};
+
+/// The calling thread's `errno` slot, for code that must save and restore it (a signal
+/// handler). Its name differs per C library.
+pub(crate) fn errno_location() -> *mut libc::c_int {
+    #[cfg(any(target_os = "linux", target_os = "android", target_os = "emscripten"))]
+    // SAFETY: takes no arguments and returns the thread's errno slot; it is async-signal-safe.
+    let p = unsafe { libc::__errno_location() };
+    #[cfg(any(
+        target_os = "macos",
+        target_os = "ios",
+        target_os = "freebsd",
+        target_os = "dragonfly"
+    ))]
+    // SAFETY: as above; this C library calls it `__error`.
+    let p = unsafe { libc::__error() };
+    #[cfg(any(target_os = "netbsd", target_os = "openbsd"))]
+    // SAFETY: as above; this C library calls it `__errno`.
+    let p = unsafe { libc::__errno() };
+    p
+}
+
+/// A new Unix stream socket that is closed on `exec`. Where the system has no `SOCK_CLOEXEC`
+/// (macOS), the flag is set with `fcntl` right after `socket`; a process that forks and execs
+/// in another thread in between could inherit it, which the service never does.
+pub(crate) fn unix_stream_socket() -> io::Result<OwnedFd> {
+    #[cfg(not(any(target_os = "macos", target_os = "ios")))]
+    // SAFETY: socket takes no pointers; a non-negative result is a new descriptor.
+    let fd = unsafe { libc::socket(libc::AF_UNIX, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0) };
+    #[cfg(any(target_os = "macos", target_os = "ios"))]
+    // SAFETY: as above.
+    let fd = unsafe { libc::socket(libc::AF_UNIX, libc::SOCK_STREAM, 0) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just returned by socket and nothing else owns it; from here on it is
+    // closed when the `OwnedFd` is dropped, on every path.
+    let owned = unsafe { OwnedFd::from_raw_fd(fd) };
+    #[cfg(any(target_os = "macos", target_os = "ios"))]
+    {
+        // SAFETY: `fd` is open (owned above); F_SETFD takes an integer argument.
+        if unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) } < 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(owned)
+}
