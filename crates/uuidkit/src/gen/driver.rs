@@ -2,12 +2,13 @@
 //! clock reading per call or batch, the [`Sequencer`] for ordering, overflow and regression,
 //! and then the layout's own packing of the issued (tick, counter) pair into a UUID.
 //!
-//! v1, v2 and v6 wrap it in `GregorianCore` (`v1.rs`), whose fork and regression handling
+//! v1, v2 and v6 wrap it in `GregorianCore` (`gregorian.rs`), whose fork and regression handling
 //! also renews the clock sequence and node.
 
-use super::policy::{GenError, Issued, Sequencer};
+use super::error::GenError;
 use super::rng::fork_generation;
-use super::{Clock, RandomSource};
+use super::sequencer::{Issued, Sequencer};
+use super::source::{Clock, RandomSource};
 use crate::Uuid;
 
 /// The sources and state behind one per-instance generator.

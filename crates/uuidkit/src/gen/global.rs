@@ -6,7 +6,7 @@
 //! Each UUID a process-wide generator returns is greater than every UUID it returned before,
 //! on any thread (for v1, whose byte order is not time order: its timestamp is greater). They
 //! read the system clock and draw from the calling thread's CSPRNG
-//! ([`ThreadRng`](super::ThreadRng)).
+//! ([`ThreadRng`]).
 //!
 //! # Design: one compare-and-swap, no lock
 //!
@@ -47,12 +47,13 @@
 
 use core::sync::atomic::{AtomicU64, Ordering};
 
+use super::bits::mask64;
 use super::clock::SystemClock;
-use super::policy::{mask64, GenError, Scale};
-use super::rng::{fork_generation, random_u64, with_thread_rng};
-use super::v1::GREGORIAN;
-use super::Clock;
-use super::RandomSource;
+use super::error::GenError;
+use super::gregorian::{new_clock_seq, random_node, GREGORIAN};
+use super::rng::{fork_generation, random_u64, with_thread_rng, ThreadRng};
+use super::sequencer::Scale;
+use super::source::{Clock, RandomSource};
 use crate::Uuid;
 
 /// Runs a re-initialisation once per fork generation, without a lock.
@@ -366,9 +367,9 @@ impl GregorianState {
 
     fn reinit(&self) {
         let old_seq = (self.ident.load(Ordering::Relaxed) >> 48) as u16;
-        let mut rng = super::ThreadRng;
-        let seq = super::v1::new_clock_seq(&mut rng, 14, old_seq);
-        let node = super::v1::random_node(&mut rng);
+        let mut rng = ThreadRng;
+        let seq = new_clock_seq(&mut rng, 14, old_seq);
+        let node = random_node(&mut rng);
         let mut n = [0u8; 8];
         n[2..].copy_from_slice(&node);
         self.ident.store(

@@ -14,10 +14,12 @@
 //! (about 1 in 64 per UUID issued in that step): use `RegressionPolicy::Error` where that
 //! matters.
 
-use super::policy::{GenError, Scale};
+use super::clock::SystemClock;
+use super::error::GenError;
+use super::gregorian::{GregorianBuilder, GregorianCore, GREGORIAN};
 use super::rng::ThreadRng;
-use super::v1::{GregorianCore, GREGORIAN};
-use super::{Clock, RandomSource, SystemClock};
+use super::sequencer::{Counter, Scale};
+use super::source::{Clock, RandomSource};
 use crate::{Domain, Uuid};
 
 /// The v2 timestamp: the upper 28 bits of the v1 tick count.
@@ -29,8 +31,43 @@ pub(crate) const COARSE: Scale = Scale {
     max_tick: 1 << 28,
 };
 
+impl GregorianBuilder {
+    /// Builds a v2 (DCE Security) generator on `clock` and `rng`; see
+    /// [`V2Generator`].
+    ///
+    /// ```
+    /// use uuidkit::gen::{FixedClock, GregorianBuilder, ThreadRng};
+    /// use uuidkit::{Domain, Timestamp};
+    /// // The time of RFC 9562 Appendix A.1 (0x1EC9414C232AB00 ticks): its low 32 bits give way
+    /// // to the local id 1000 (0x3E8); the clock sequence 5 and the domain (person: 0) follow.
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
+    /// let mut gen = GregorianBuilder::new()
+    ///     .node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46])
+    ///     .clock_seq(5)
+    ///     .build_v2(clock, ThreadRng)?;
+    /// let u = gen.next(Domain::Person, 1000)?;
+    /// assert_eq!(u.to_string(), "000003e8-9414-21ec-8500-9f6bdeced846");
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
+    pub fn build_v2<C: Clock, R: RandomSource>(
+        self,
+        clock: C,
+        rng: R,
+    ) -> Result<V2Generator<C, R>, GenError> {
+        let core = self.core(
+            clock,
+            rng,
+            COARSE,
+            Counter::Sequential { bits: 6 },
+            6,
+            "v2 clock sequence",
+        )?;
+        Ok(V2Generator { core })
+    }
+}
+
 /// A version 2 (DCE Security) generator: coarse time, 6-bit clock sequence, local domain and
-/// id, node. Build one with [`GregorianBuilder::build_v2`](super::GregorianBuilder::build_v2)
+/// id, node. Build one with [`GregorianBuilder::build_v2`]
 /// or [`new`](Self::new).
 ///
 /// ```
@@ -66,10 +103,6 @@ impl V2Generator<SystemClock, ThreadRng> {
 }
 
 impl<C: Clock, R: RandomSource> V2Generator<C, R> {
-    pub(crate) fn from_core(core: GregorianCore<C, R>) -> Self {
-        V2Generator { core }
-    }
-
     /// A generator with a random node, a random clock sequence base and default policies.
     ///
     /// ```
@@ -85,7 +118,7 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
     /// # Ok::<(), uuidkit::gen::GenError>(())
     /// ```
     pub fn new(clock: C, rng: R) -> Self {
-        match super::GregorianBuilder::new().build_v2(clock, rng) {
+        match GregorianBuilder::new().build_v2(clock, rng) {
             Ok(gen) => gen,
             // Without a clock sequence there is nothing to refuse (this function's example
             // runs it).

@@ -4,7 +4,7 @@
 //! is 16 bytes copied out of its keystream buffer, no system call and no lock.
 
 use super::rng::with_thread_rng;
-use super::RandomSource;
+use super::source::RandomSource;
 use crate::Uuid;
 
 /// A random (version 4) UUID from the thread's CSPRNG.

@@ -16,13 +16,13 @@
 //! The module also reads the time of the 2021 draft's UUIDv7 layout:
 //! [`Uuid::draft_v7_timestamp`].
 
+use super::bits::{mask128, mask64, rand74, rand74_of};
+use super::clock::SystemClock;
 use super::driver::Driver;
-use super::policy::{
-    mask128, mask64, policy_setters, rand74, rand74_of, Counter, GenError, Policies, Scale,
-    Sequencer,
-};
+use super::error::GenError;
 use super::rng::ThreadRng;
-use super::{Clock, RandomSource, SystemClock};
+use super::sequencer::{policy_setters, Counter, Policies, Scale, Sequencer};
+use super::source::{Clock, RandomSource};
 use crate::{Timestamp, Uuid, Variant};
 
 /// Which RFC 9562 §6.2 method a v7 generator uses to stay monotonic within a millisecond.

@@ -10,12 +10,13 @@
 //!   width you choose, a counter and random bits, in that order, in the 122 bits v8 leaves
 //!   free; see [`DistributedLayout`].
 
+use super::bits::{mask128, mask64};
+use super::clock::SystemClock;
 use super::driver::Driver;
-use super::policy::{
-    mask128, mask64, policy_setters, Counter, GenError, Issued, Policies, Scale, Sequencer,
-};
+use super::error::GenError;
 use super::rng::ThreadRng;
-use super::{Clock, RandomSource, SystemClock};
+use super::sequencer::{policy_setters, Counter, Issued, Policies, Scale, Sequencer};
+use super::source::{Clock, RandomSource};
 use crate::Uuid;
 
 /// Appendix B.1's timestamp: 10-ns steps since the Unix epoch, 60 bits.

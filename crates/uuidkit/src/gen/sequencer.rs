@@ -1,4 +1,4 @@
-//! What the time-based generators do when time misbehaves, and the one error they report.
+//! The sequencer: what the time-based generators do when time misbehaves.
 //!
 //! RFC 9562 §6.2 leaves two situations to the implementation: a counter (or, for v1/v6, the
 //! ticks of one clock reading) running out within one timestamp ("Counter Rollover Handling"),
@@ -10,11 +10,13 @@
 //! generators (v1, v2, v6, v7, v8) share: it turns clock readings into strictly increasing
 //! (timestamp tick, counter) pairs and applies the policies.
 
-use core::fmt;
 use std::time::{Duration, Instant};
 
-use super::{Clock, RandomSource};
-use crate::Timestamp;
+use super::bits::{mask128, mask64, rand74};
+use super::error::GenError;
+#[cfg(doc)]
+use super::error::GenErrorKind;
+use super::source::{Clock, RandomSource};
 
 /// What a generator does when it has used every value one timestamp allows: the counter is
 /// exhausted (v7, v8) or, for v1/v6, every 100-ns tick of the current clock reading is taken
@@ -73,375 +75,6 @@ pub enum RegressionPolicy {
 /// assert_eq!(uuidkit::gen::DEFAULT_REGRESSION_THRESHOLD.as_secs(), 10);
 /// ```
 pub const DEFAULT_REGRESSION_THRESHOLD: Duration = Duration::from_secs(10);
-
-/// The kind of a [`GenError`], for matching.
-///
-/// ```
-/// use uuidkit::gen::{FixedClock, GenErrorKind, OverflowPolicy, ThreadRng, V7Builder, V7Method};
-/// use uuidkit::Timestamp;
-/// // A 12-bit counter on a frozen clock runs out after at most 4096 UUIDs.
-/// let clock = FixedClock::new(Timestamp::from_unix_millis(1_000));
-/// let mut gen = V7Builder::new()
-///     .method(V7Method::Counter { bits: 12 })
-///     .overflow(OverflowPolicy::Error)
-///     .build(clock, ThreadRng)?;
-/// let err = (0..5000).find_map(|_| gen.next().err()).unwrap();
-/// assert_eq!(err.kind(), GenErrorKind::Overflow);
-/// assert!(err.is_overflow());
-/// # Ok::<(), uuidkit::gen::GenError>(())
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum GenErrorKind {
-    /// The counter or the ticks of a clock reading are used up and the policy is
-    /// [`OverflowPolicy::Error`].
-    Overflow,
-    /// The clock went back by more than the threshold and the policy is
-    /// [`RegressionPolicy::Error`].
-    ClockRegression,
-    /// The time is outside the range the layout's timestamp field can hold (v1/v6: 1582-10-15
-    /// to 5236-03-31; v7: 1970-01-01 to 10889-08-02), or advancing would leave it.
-    TimeRange,
-    /// A generator was configured with a value out of its allowed range.
-    Config,
-    /// Under [`OverflowPolicy::Wait`], the clock did not advance when it should have.
-    ClockStalled,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Detail {
-    Overflow {
-        layout: &'static str,
-        at_nanos: i128,
-        counter_bits: u32,
-        issued: u64,
-        span: u64,
-    },
-    Regression {
-        from_nanos: i128,
-        to_nanos: i128,
-        threshold_nanos: u128,
-    },
-    TimeRange {
-        layout: &'static str,
-        at_nanos: i128,
-        min_nanos: i128,
-        max_nanos: i128,
-    },
-    Config {
-        what: &'static str,
-        value: i128,
-        unit: &'static str,
-        min: i128,
-        max: i128,
-    },
-    Stalled {
-        waited: Duration,
-        until_nanos: i128,
-    },
-}
-
-/// The error of the time-based generators: overflow, clock regression, time out of range, bad
-/// configuration, or a stalled clock. Its `Display` text names what happened and the numbers.
-///
-/// ```
-/// use uuidkit::gen::{GenErrorKind, V7Builder, V7Method};
-/// let err = V7Builder::new()
-///     .method(V7Method::Counter { bits: 43 })
-///     .build(uuidkit::gen::SystemClock, uuidkit::gen::ThreadRng)
-///     .unwrap_err();
-/// assert_eq!(err.kind(), GenErrorKind::Config);
-/// assert_eq!(
-///     err.to_string(),
-///     "invalid generator configuration: v7 counter width is 43 bits, allowed 12 to 42"
-/// );
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GenError {
-    detail: Detail,
-}
-
-impl GenError {
-    /// The kind of error.
-    ///
-    /// ```
-    /// use uuidkit::gen::{FixedClock, GenErrorKind, ThreadRng, V1Generator, V7Generator};
-    /// use uuidkit::Timestamp;
-    /// // 1582-10-15 starts the v1 time but lies before the v7 epoch (1970).
-    /// let clock = FixedClock::new(Timestamp::from_gregorian_ticks(0));
-    /// assert!(V1Generator::new(clock, ThreadRng).next().is_ok());
-    /// let err = V7Generator::new(clock, ThreadRng).next().unwrap_err();
-    /// assert_eq!(err.kind(), GenErrorKind::TimeRange);
-    /// ```
-    pub const fn kind(&self) -> GenErrorKind {
-        match self.detail {
-            Detail::Overflow { .. } => GenErrorKind::Overflow,
-            Detail::Regression { .. } => GenErrorKind::ClockRegression,
-            Detail::TimeRange { .. } => GenErrorKind::TimeRange,
-            Detail::Config { .. } => GenErrorKind::Config,
-            Detail::Stalled { .. } => GenErrorKind::ClockStalled,
-        }
-    }
-
-    /// Whether the counter (or the ticks of a clock reading) ran out under
-    /// [`OverflowPolicy::Error`].
-    ///
-    /// ```
-    /// use uuidkit::gen::{FixedClock, GregorianBuilder, OverflowPolicy, ThreadRng};
-    /// use uuidkit::Timestamp;
-    /// // A frozen clock of 1-ns resolution allows one 100-ns v1 tick.
-    /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
-    /// let mut gen = GregorianBuilder::new()
-    ///     .overflow(OverflowPolicy::Error)
-    ///     .build_v1(clock, ThreadRng)?;
-    /// gen.next()?;
-    /// let err = gen.next().unwrap_err();
-    /// assert!(err.is_overflow() && !err.is_time_range());
-    /// # Ok::<(), uuidkit::gen::GenError>(())
-    /// ```
-    pub const fn is_overflow(&self) -> bool {
-        matches!(self.detail, Detail::Overflow { .. })
-    }
-
-    /// Whether the clock went back beyond the threshold under [`RegressionPolicy::Error`].
-    ///
-    /// ```
-    /// use uuidkit::gen::{ReplayClock, RegressionPolicy, ThreadRng, V7Builder};
-    /// use uuidkit::Timestamp;
-    /// let t = Timestamp::from_unix_millis;
-    /// let clock = ReplayClock::new([t(60_000), t(30_000)]); // 30 s back
-    /// let mut gen = V7Builder::new()
-    ///     .regression(RegressionPolicy::Error)
-    ///     .build(clock, ThreadRng)?;
-    /// gen.next()?;
-    /// let err = gen.next().unwrap_err();
-    /// assert!(err.is_clock_regression());
-    /// assert!(err.to_string().contains("went back 30000000000 ns"));
-    /// # Ok::<(), uuidkit::gen::GenError>(())
-    /// ```
-    pub const fn is_clock_regression(&self) -> bool {
-        matches!(self.detail, Detail::Regression { .. })
-    }
-
-    /// Whether the time is outside the layout's timestamp range.
-    ///
-    /// ```
-    /// use uuidkit::gen::{FixedClock, ThreadRng, V1Generator};
-    /// use uuidkit::Timestamp;
-    /// // v1 time starts at 1582-10-15T00:00:00Z (tick 0); a second earlier has no tick.
-    /// let first = FixedClock::new(Timestamp::parse_rfc3339("1582-10-15T00:00:00Z")?);
-    /// assert_eq!(V1Generator::new(first, ThreadRng).next()?.gregorian_ticks(), Some(0));
-    /// let early = FixedClock::new(Timestamp::parse_rfc3339("1582-10-14T23:59:59Z")?);
-    /// assert!(V1Generator::new(early, ThreadRng).next().unwrap_err().is_time_range());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub const fn is_time_range(&self) -> bool {
-        matches!(self.detail, Detail::TimeRange { .. })
-    }
-
-    /// Whether a configuration value is out of range.
-    ///
-    /// ```
-    /// use uuidkit::gen::{DistributedBuilder, DistributedLayout, SystemClock, ThreadRng};
-    /// let layout = DistributedLayout::new(48, 1_000_000, 10, 12)?;
-    /// let err = DistributedBuilder::new(layout)
-    ///     .node_id(1 << 10) // one more than 10 bits hold
-    ///     .build(SystemClock, ThreadRng)
-    ///     .unwrap_err();
-    /// assert!(err.is_config());
-    /// assert_eq!(
-    ///     err.to_string(),
-    ///     "invalid generator configuration: v8 node id is 1024, allowed 0 to 1023"
-    /// );
-    /// # Ok::<(), uuidkit::gen::GenError>(())
-    /// ```
-    pub const fn is_config(&self) -> bool {
-        matches!(self.detail, Detail::Config { .. })
-    }
-
-    /// Whether the clock stalled while waiting under [`OverflowPolicy::Wait`].
-    ///
-    /// A stall takes at least a second of real waiting on a clock that does not move, too slow for
-    /// an example; this one shows the waiting that ends well, and an error of another kind:
-    ///
-    /// ```
-    /// use uuidkit::gen::{GregorianBuilder, OverflowPolicy, StepClock, ThreadRng};
-    /// use uuidkit::Timestamp;
-    /// let clock = StepClock::new(Timestamp::UNIX_EPOCH).with_auto_step(50); // +50 ns per reading
-    /// let mut gen = GregorianBuilder::new()
-    ///     .overflow(OverflowPolicy::Wait)
-    ///     .build_v6(&clock, ThreadRng)?;
-    /// let a = gen.next()?;
-    /// let b = gen.next()?; // 50 ns is still a's 100-ns tick: waits, reads the clock again at 100 ns
-    /// assert_eq!(b.gregorian_ticks(), a.gregorian_ticks().map(|t| t + 1));
-    /// assert_eq!(clock.peek().unix_nanos(), 150); // three readings
-    /// let err = GregorianBuilder::new().clock_seq(0x4000).build_v6(&clock, ThreadRng).unwrap_err();
-    /// assert!(!err.is_clock_stalled() && err.is_config());
-    /// # Ok::<(), uuidkit::gen::GenError>(())
-    /// ```
-    pub const fn is_clock_stalled(&self) -> bool {
-        matches!(self.detail, Detail::Stalled { .. })
-    }
-
-    /// `what` is `value` `unit`, outside `min..=max`.
-    pub(crate) const fn config(
-        what: &'static str,
-        value: i128,
-        unit: &'static str,
-        min: i128,
-        max: i128,
-    ) -> GenError {
-        GenError {
-            detail: Detail::Config {
-                what,
-                value,
-                unit,
-                min,
-                max,
-            },
-        }
-    }
-
-    /// `Ok` if `value` lies in `min..=max`, else the configuration error naming `what` (with
-    /// `unit` after the value: `" bits"`, `" ns"` or `""`): the one range check of every
-    /// generator setting.
-    pub(crate) fn check_range(
-        what: &'static str,
-        value: i128,
-        unit: &'static str,
-        min: i128,
-        max: i128,
-    ) -> Result<(), GenError> {
-        if value < min || value > max {
-            Err(GenError::config(what, value, unit, min, max))
-        } else {
-            Ok(())
-        }
-    }
-
-    pub(crate) const fn time_range(
-        layout: &'static str,
-        at_nanos: i128,
-        min_nanos: i128,
-        max_nanos: i128,
-    ) -> GenError {
-        GenError {
-            detail: Detail::TimeRange {
-                layout,
-                at_nanos,
-                min_nanos,
-                max_nanos,
-            },
-        }
-    }
-
-    const fn overflow(
-        layout: &'static str,
-        at_nanos: i128,
-        counter_bits: u32,
-        issued: u64,
-        span: u64,
-    ) -> GenError {
-        GenError {
-            detail: Detail::Overflow {
-                layout,
-                at_nanos,
-                counter_bits,
-                issued,
-                span,
-            },
-        }
-    }
-}
-
-/// Writes a time as RFC 3339 with nanoseconds, or as raw nanoseconds when no [`Timestamp`]
-/// can hold it.
-struct Nanos(i128);
-
-impl fmt::Display for Nanos {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match Timestamp::from_unix_nanos(self.0) {
-            Some(t) => write!(f, "{}", t.to_rfc3339(9)),
-            None => write!(f, "{} ns from the Unix epoch", self.0),
-        }
-    }
-}
-
-impl fmt::Display for GenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.detail {
-            Detail::Overflow {
-                layout,
-                at_nanos,
-                counter_bits,
-                issued,
-                span,
-            } => {
-                if counter_bits > 0 {
-                    write!(
-                        f,
-                        "counter overflow: the {counter_bits}-bit counter of the {layout} is \
-                         exhausted after {issued} UUIDs at {}; the overflow policy is Error",
-                        Nanos(at_nanos)
-                    )
-                } else {
-                    write!(
-                        f,
-                        "timestamp overflow: all {span} ticks of the {layout} that the clock \
-                         reading {} allows are used; the overflow policy is Error",
-                        Nanos(at_nanos)
-                    )
-                }
-            }
-            Detail::Regression {
-                from_nanos,
-                to_nanos,
-                threshold_nanos,
-            } => write!(
-                f,
-                "clock regression: the clock went back {} ns, from {} to {}, more than the \
-                 threshold of {threshold_nanos} ns; the regression policy is Error",
-                from_nanos - to_nanos,
-                Nanos(from_nanos),
-                Nanos(to_nanos)
-            ),
-            Detail::TimeRange {
-                layout,
-                at_nanos,
-                min_nanos,
-                max_nanos,
-            } => write!(
-                f,
-                "time out of range: {} is outside the {layout} ({} to {})",
-                Nanos(at_nanos),
-                Nanos(min_nanos),
-                Nanos(max_nanos)
-            ),
-            Detail::Config {
-                what,
-                value,
-                unit,
-                min,
-                max,
-            } => write!(
-                f,
-                "invalid generator configuration: {what} is {value}{unit}, allowed {min} to {max}"
-            ),
-            Detail::Stalled {
-                waited,
-                until_nanos,
-            } => write!(
-                f,
-                "clock stalled: waited {} ms for the clock to reach {} under the Wait overflow \
-                 policy, and it did not",
-                waited.as_millis(),
-                Nanos(until_nanos)
-            ),
-        }
-    }
-}
-
-impl std::error::Error for GenError {}
 
 // ---- the shared sequencing engine ------------------------------------------------------------
 
@@ -552,42 +185,6 @@ impl Counter {
             None
         }
     }
-}
-
-/// The low `bits` bits set (`bits` <= 64).
-pub(crate) const fn mask64(bits: u32) -> u64 {
-    if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    }
-}
-
-/// The low `bits` bits set (`bits` <= 128).
-pub(crate) const fn mask128(bits: u32) -> u128 {
-    if bits >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << bits) - 1
-    }
-}
-
-/// 74 random bits, drawn as 10 bytes laid where they would stand in octets 6 to 15 of a UUID,
-/// skipping the version nibble and the variant bits: the first two bytes give the 12 bits of
-/// `rand_a` (their top nibble is dropped), the last eight the 62 bits of `rand_b` (their top
-/// two bits are dropped). A replayed random UUID's octets 6–15 therefore come back unchanged.
-pub(crate) fn rand74<R: RandomSource + ?Sized>(rng: &mut R) -> u128 {
-    let mut b = [0u8; 10];
-    rng.fill_bytes(&mut b);
-    rand74_of(&b)
-}
-
-/// The 74 bits [`rand74`] makes of the 10 bytes it draws.
-#[inline(always)]
-pub(crate) fn rand74_of(b: &[u8; 10]) -> u128 {
-    let a = u16::from_be_bytes([b[0], b[1]]) as u128 & 0xfff;
-    let rest = u64::from_be_bytes([b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9]]) as u128;
-    (a << 62) | (rest & mask128(62))
 }
 
 /// A clock reading translated into the layout's ticks.
@@ -725,13 +322,11 @@ impl Sequencer {
                             reset = true;
                         }
                         RegressionPolicy::Error => {
-                            return Err(Stop::Fail(GenError {
-                                detail: Detail::Regression {
-                                    from_nanos: last.reading_nanos,
-                                    to_nanos: r.nanos,
-                                    threshold_nanos: self.threshold_nanos,
-                                },
-                            }))
+                            return Err(Stop::Fail(GenError::regression(
+                                last.reading_nanos,
+                                r.nanos,
+                                self.threshold_nanos,
+                            )))
                         }
                     }
                 }
@@ -872,12 +467,7 @@ impl Waiter {
     fn pause(&self, deficit_nanos: i128, until_nanos: i128) -> Result<(), GenError> {
         let waited = self.start.elapsed();
         if waited > self.budget {
-            return Err(GenError {
-                detail: Detail::Stalled {
-                    waited,
-                    until_nanos,
-                },
-            });
+            return Err(GenError::stalled(waited, until_nanos));
         }
         // Sleep through long gaps in short slices (the clock may be a test clock that moves
         // at its own pace), and only yield for short ones.
