@@ -5,9 +5,17 @@
 //! sequence and node to use (for instance "a new random one, different from 0x1234") and
 //! whether to wait for the clock; the durable generator carries that out (draws the random
 //! values, waits, writes the warnings). Its unit test is a table with one row per rule.
+//!
+//! Before it, [`accept_stored`] decides what a file that was read (or could not be) counts for:
+//! a state to restart from, a fresh start with a warning, or an error; also pure, also tested by
+//! a table.
+
+use std::path::Path;
 
 use uuidkit::Timestamp;
 
+use super::error::{StateError, StateErrorKind, StateWarning, WarningKind};
+use super::file::ReadOutcome;
 use super::format::{State, V7Pos, CLOCK_SEQ_MASK};
 use super::options::StateOptions;
 
@@ -159,6 +167,68 @@ pub(super) fn restart(stored: Option<&State>, now: Timestamp, opts: &StateOption
         v7_floor: Some((s.v7_unix_ms, s.v7_counter)),
         v7_check,
         writes: s.writes,
+    }
+}
+
+/// What opening makes of reading the state file at `path`: the state to restart from (`None`:
+/// a fresh start) and a warning, or an error that stops it. Missing is the first use (a
+/// warning, even in strict mode); damage and distrust are a warning, or an error in strict
+/// mode; a symbolic link or a non-file is always an error (a set-up mistake or an attack, not
+/// damage).
+pub(super) fn accept_stored(
+    path: &Path,
+    read: Result<ReadOutcome, StateError>,
+    strict: bool,
+) -> Result<(Option<State>, Option<StateWarning>), StateError> {
+    let fresh = |e: &StateError| {
+        StateWarning::new(
+            WarningKind::Discarded,
+            format!("{e}; starting a new state with a random clock sequence"),
+        )
+    };
+    match read {
+        Ok(ReadOutcome::Found {
+            untrusted: Some(why),
+            ..
+        }) => {
+            let e = StateError::new(StateErrorKind::Untrusted, Some(path), why);
+            if strict {
+                return Err(e);
+            }
+            Ok((None, Some(fresh(&e))))
+        }
+        Ok(ReadOutcome::Found {
+            state,
+            readable_by_others,
+            untrusted: None,
+        }) => {
+            let warning = readable_by_others.then(|| {
+                StateWarning::new(
+                    WarningKind::Permissions,
+                    format!(
+                        "state file {} was readable by other users; rewriting it with mode 0600",
+                        path.display()
+                    ),
+                )
+            });
+            Ok((Some(state), warning))
+        }
+        Ok(ReadOutcome::Missing(_)) => Ok((
+            None,
+            Some(StateWarning::new(
+                WarningKind::Missing,
+                format!(
+                    "state file {} does not exist: starting a new state with a random clock sequence",
+                    path.display()
+                ),
+            )),
+        )),
+        Err(e) => {
+            if strict || e.kind() == StateErrorKind::Unsafe {
+                return Err(e);
+            }
+            Ok((None, Some(fresh(&e))))
+        }
     }
 }
 
@@ -507,5 +577,73 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// What [`accept_stored`] gives, in a form rows can compare.
+    #[derive(Debug, PartialEq, Eq)]
+    enum Accepted {
+        Restart(Option<WarningKind>),
+        Fresh(WarningKind),
+        Error(StateErrorKind),
+    }
+
+    #[test]
+    fn stored_state_table() {
+        let path = Path::new("/var/lib/uuidkit/state");
+        let s = stored(true, -1_000, -1_000);
+        let found = |readable_by_others, untrusted: Option<&str>| {
+            Ok(ReadOutcome::Found {
+                state: s,
+                readable_by_others,
+                untrusted: untrusted.map(str::to_string),
+            })
+        };
+        let missing = || Ok(ReadOutcome::Missing(std::io::ErrorKind::NotFound.into()));
+        let failed = |kind| Err(StateError::new(kind, Some(path), "test"));
+        use Accepted::*;
+        use StateErrorKind as E;
+        use WarningKind as W;
+        #[rustfmt::skip]
+        let rows: Vec<(&str, Result<ReadOutcome, StateError>, bool, Accepted)> = vec![
+            ("a private file of ours: restart from it", found(false, None), false, Restart(None)),
+            ("the same in strict mode", found(false, None), true, Restart(None)),
+            ("readable by others: restart from it, warn, rewritten 0600",
+                found(true, None), false, Restart(Some(W::Permissions))),
+            ("readable by others, strict: the same (nothing untrusted)",
+                found(true, None), true, Restart(Some(W::Permissions))),
+            ("writable by others or another owner: start fresh, warn",
+                found(false, Some("is writable by group or others")), false, Fresh(W::Discarded)),
+            ("untrusted, strict: an error",
+                found(false, Some("is writable by group or others")), true, Error(E::Untrusted)),
+            ("missing: the first use, fresh, warn", missing(), false, Fresh(W::Missing)),
+            ("missing, strict: still the first use", missing(), true, Fresh(W::Missing)),
+            ("corrupt: start fresh, warn", failed(E::Corrupt), false, Fresh(W::Discarded)),
+            ("corrupt, strict: an error", failed(E::Corrupt), true, Error(E::Corrupt)),
+            ("unreadable (I/O): start fresh, warn", failed(E::Io), false, Fresh(W::Discarded)),
+            ("unreadable, strict: an error", failed(E::Io), true, Error(E::Io)),
+            ("a symbolic link or a non-file: always an error", failed(E::Unsafe), false, Error(E::Unsafe)),
+            ("the same in strict mode", failed(E::Unsafe), true, Error(E::Unsafe)),
+        ];
+        let n = rows.len();
+        let mut failures = Vec::new();
+        for (i, (why, read, strict, want)) in rows.into_iter().enumerate() {
+            let got = match accept_stored(path, read, strict) {
+                Ok((Some(got), w)) => {
+                    assert_eq!(
+                        got, s,
+                        "row {i} ({why}): the state read is the state restarted from"
+                    );
+                    Restart(w.map(|w| w.kind()))
+                }
+                Ok((None, Some(w))) => Fresh(w.kind()),
+                Ok((None, None)) => panic!("row {i} ({why}): a fresh start without a warning"),
+                Err(e) => Error(e.kind()),
+            };
+            if got != want {
+                failures.push(format!("row {i} ({why}): got {got:?}, want {want:?}"));
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        assert_eq!(n, 14, "a row was added or lost: update the count");
     }
 }
