@@ -312,77 +312,79 @@ mod tests {
     fn rows() -> Vec<Row> {
         let opts = StateOptions::new(); // 1 s reserve, catch-up on, no node given
         let mut rows = Vec::new();
-        let mut row = |why, stored: Option<State>, opts, want: &dyn Fn(&State) -> Restart| {
-            let want = match &stored {
-                Some(s) => want(s),
-                None => want(&stored_placeholder()),
-            };
-            rows.push(Row {
-                why,
-                stored,
-                opts,
-                want,
-            });
-        };
-        let fresh = |node| {
-            move |_: &State| Restart {
-                clock_seq: ClockSeq::Random,
-                node,
-                greg_floor: None,
-                v7_floor: None,
-                v7_check: V7Check::None,
-                writes: 0,
-            }
-        };
 
         // ---- no stored state -----------------------------------------------------------------
-        row(
-            "no file (or a discarded one): random clock sequence and node, no floors",
-            None,
-            opts,
-            &fresh(Node::Random),
-        );
-        row(
-            "no file, node given: random clock sequence, the given node",
-            None,
-            opts.node(OTHER),
-            &fresh(Node::Use(OTHER)),
-        );
+        for (why, opts, node) in [
+            (
+                "no file (or a discarded one): random clock sequence and node, no floors",
+                opts,
+                Node::Random,
+            ),
+            (
+                "no file, node given: random clock sequence, the given node",
+                opts.node(OTHER),
+                Node::Use(OTHER),
+            ),
+        ] {
+            rows.push(Row {
+                why,
+                stored: None,
+                opts,
+                want: Restart {
+                    clock_seq: ClockSeq::Random,
+                    node,
+                    greg_floor: None,
+                    v7_floor: None,
+                    v7_check: V7Check::None,
+                    writes: 0,
+                },
+            });
+        }
+
+        // A row with a stored state; its expectation is worked out from that state.
+        let mut row = |why, s: State, opts, want: &dyn Fn(&State) -> Restart| {
+            rows.push(Row {
+                why,
+                stored: Some(s),
+                opts,
+                want: want(&s),
+            })
+        };
 
         // ---- v1/v6: clean shutdown -------------------------------------------------------------
         row(
             "clean, clock 1 s past the stored timestamp: keep the clock sequence, continue above",
-            Some(stored(true, -1_000, -1_000)),
+            stored(true, -1_000, -1_000),
             opts,
             &|s| kept(s, V7Check::None),
         );
         row(
             "clean, clock one tick past the stored timestamp: keep",
-            Some(State {
+            State {
                 gregorian_ticks: now_ticks() - 1,
                 ..stored(true, 0, -1_000)
-            }),
+            },
             opts,
             &|s| kept(s, V7Check::None),
         );
         row(
             "clean, clock equal to the stored timestamp (not later): increment, clock set back",
-            Some(stored(true, 0, -1_000)),
+            stored(true, 0, -1_000),
             opts,
             &|s| incremented(s, Behind::ClockSetBack, V7Check::None),
         );
         row(
             "clean, clock a minute behind the stored timestamp: increment, clock set back",
-            Some(stored(true, 60_000, -1_000)),
+            stored(true, 60_000, -1_000),
             opts,
             &|s| incremented(s, Behind::ClockSetBack, V7Check::None),
         );
         row(
             "clock sequence 0x3FFF increments to 0 (14 bits)",
-            Some(State {
+            State {
                 clock_seq: 0x3FFF,
                 ..stored(true, 60_000, -1_000)
-            }),
+            },
             opts,
             &|s| Restart {
                 clock_seq: ClockSeq::Increment {
@@ -396,7 +398,7 @@ mod tests {
         );
         row(
             "the node given equals the stored one: no change",
-            Some(stored(true, -1_000, -1_000)),
+            stored(true, -1_000, -1_000),
             opts.node(NODE),
             &|s| kept(s, V7Check::None),
         );
@@ -404,13 +406,13 @@ mod tests {
         // ---- v1/v6: unclean shutdown (a reservation ahead of the clock) ----------------------
         row(
             "unclean, reservation 1 s ahead (a crash): increment, not clock set back",
-            Some(stored(false, 1_000, -1_000)),
+            stored(false, 1_000, -1_000),
             opts,
             &|s| incremented(s, Behind::UncleanReservation, V7Check::None),
         );
         row(
             "unclean, but the clock already passed the reservation: keep",
-            Some(stored(false, -5_000, -5_000)),
+            stored(false, -5_000, -5_000),
             opts,
             &|s| kept(s, V7Check::None),
         );
@@ -418,7 +420,7 @@ mod tests {
         // ---- node changes --------------------------------------------------------------------
         row(
             "another node, clock past the stored timestamp: new random clock sequence, no floor",
-            Some(stored(true, -1_000, -1_000)),
+            stored(true, -1_000, -1_000),
             opts.node(OTHER),
             &|s| Restart {
                 clock_seq: ClockSeq::NewRandom {
@@ -433,7 +435,7 @@ mod tests {
         );
         row(
             "another node, clock behind: the node rule wins (new random, not +1)",
-            Some(stored(false, 60_000, -1_000)),
+            stored(false, 60_000, -1_000),
             opts.node(OTHER),
             &|s| Restart {
                 clock_seq: ClockSeq::NewRandom {
@@ -450,49 +452,49 @@ mod tests {
         // ---- v7: catch-up wait after an unclean shutdown ---------------------------------------
         row(
             "unclean, v7 reservation 500 ms ahead: wait for the clock (at most reserve + 1 s)",
-            Some(stored(false, -1_000, 500)),
+            stored(false, -1_000, 500),
             opts,
             &|s| kept(s, wait(s, 1_000)),
         );
         row(
             "unclean, v7 reservation equal to the clock: wait (until the clock passes it)",
-            Some(stored(false, -1_000, 0)),
+            stored(false, -1_000, 0),
             opts,
             &|s| kept(s, wait(s, 1_000)),
         );
         row(
             "unclean, v7 reservation exactly reserve + 1 s ahead: wait",
-            Some(stored(false, -1_000, 2_000)),
+            stored(false, -1_000, 2_000),
             opts,
             &|s| kept(s, wait(s, 1_000)),
         );
         row(
             "unclean, v7 reservation reserve + 1 s + 1 ms ahead: no wait, no warning yet",
-            Some(stored(false, -1_000, 2_001)),
+            stored(false, -1_000, 2_001),
             opts,
             &|s| kept(s, V7Check::None),
         );
         row(
             "unclean, v7 reservation 500 ms ahead, catch-up off: continue above it at once",
-            Some(stored(false, -1_000, 500)),
+            stored(false, -1_000, 500),
             opts.catch_up(false),
             &|s| kept(s, V7Check::None),
         );
         row(
             "unclean, v7 bound behind the clock: nothing to wait for",
-            Some(stored(false, -1_000, -1)),
+            stored(false, -1_000, -1),
             opts,
             &|s| kept(s, V7Check::None),
         );
         row(
             "clean, v7 bound 500 ms ahead (exact, clock set back a little): no wait",
-            Some(stored(true, -1_000, 500)),
+            stored(true, -1_000, 500),
             opts,
             &|s| kept(s, V7Check::None),
         );
         row(
             "a 5 s reserve: an unclean reservation 6 s ahead is waited for",
-            Some(stored(false, -1_000, 6_000)),
+            stored(false, -1_000, 6_000),
             opts.reserve(Duration::from_secs(5)),
             &|s| kept(s, wait(s, 5_000)),
         );
@@ -500,49 +502,44 @@ mod tests {
         // ---- v7: far ahead of the clock ----------------------------------------------------
         row(
             "clean, v7 bound reserve + 10 s ahead: no warning (the boundary)",
-            Some(stored(true, -1_000, 11_000)),
+            stored(true, -1_000, 11_000),
             opts,
             &|s| kept(s, V7Check::None),
         );
         row(
             "clean, v7 bound reserve + 10 s + 1 ms ahead: warn, v7 runs ahead",
-            Some(stored(true, -1_000, 11_001)),
+            stored(true, -1_000, 11_001),
             opts,
             &|s| kept(s, ahead(s)),
         );
         row(
             "unclean, v7 bound an hour ahead (clock set back): no wait (too far), warn",
-            Some(stored(false, -1_000, 3_600_000)),
+            stored(false, -1_000, 3_600_000),
             opts,
             &|s| kept(s, ahead(s)),
         );
         row(
             "a 5 s reserve moves the warning: 14 s ahead is no warning",
-            Some(stored(true, -1_000, 14_000)),
+            stored(true, -1_000, 14_000),
             opts.reserve(Duration::from_secs(5)),
             &|s| kept(s, V7Check::None),
         );
         row(
             "v7 floor keeps the stored counter, or the whole millisecond",
-            Some(State {
+            State {
                 v7_counter: None,
                 ..stored(true, -1_000, -1_000)
-            }),
+            },
             opts,
             &|s| kept(s, V7Check::None),
         );
         row(
             "v1/v6 and v7 rules are independent: increment and wait together",
-            Some(stored(false, 1_000, 1_000)),
+            stored(false, 1_000, 1_000),
             opts,
             &|s| incremented(s, Behind::UncleanReservation, wait(s, 1_000)),
         );
         rows
-    }
-
-    /// Only for the rows without a stored state, whose expectation ignores it.
-    fn stored_placeholder() -> State {
-        stored(true, 0, 0)
     }
 
     #[test]
