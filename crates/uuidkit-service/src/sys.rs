@@ -1,6 +1,10 @@
 //! The platform calls that differ between the Unix systems the service runs on (Linux, macOS,
 //! FreeBSD), each with one portable signature. Everything else the service asks of the OS is
 //! POSIX and called directly.
+//!
+//! Also here, so that each is written (and its `unsafe` justified) once: the calls that more
+//! than one module makes, `geteuid` and `flock` (not POSIX, but Linux, macOS and the BSDs
+//! have it).
 
 use std::io;
 use std::os::fd::{FromRawFd, OwnedFd};

@@ -108,8 +108,8 @@ impl ClientConfig {
         }
     }
 
-    /// How many UUIDs [`SystemGenerator::next`](crate::client::SystemGenerator::next) fetches at once and hands out one by one
-    /// (1 to [`MAX_COUNT`]; 1 disables the cache).
+    /// How many UUIDs [`SystemGenerator::next`](crate::client::SystemGenerator::next) fetches at
+    /// once and hands out one by one (1 to [`MAX_COUNT`]; 1 disables the cache).
     ///
     /// ```
     /// use uuidkit_service::client::{ClientConfig, SystemGenerator};

@@ -40,10 +40,12 @@ fn socket_addr(path: &Path) -> io::Result<(libc::sockaddr_un, libc::socklen_t)> 
     Ok((addr, len as libc::socklen_t))
 }
 
-/// Connects to the socket at `path`, giving up after `timeout`. A plain `connect` blocks for as
-/// long as the server's accept queue is full (a hung or overwhelmed server), which would hang
-/// the client before its fallback could take over; Linux bounds that wait by the socket's send
-/// timeout (`SO_SNDTIMEO`), so the socket is made by hand to set it first.
+/// Connects to the socket at `path`, giving up after `timeout`. On Linux a plain `connect`
+/// blocks for as long as the server's accept queue is full (a hung or overwhelmed server), which
+/// would hang the client before its fallback could take over; Linux bounds that wait by the
+/// socket's send timeout (`SO_SNDTIMEO`), so the socket is made by hand to set it first. macOS
+/// and FreeBSD refuse such a connection at once (`ECONNREFUSED`); setting the timeout there is
+/// harmless.
 pub(super) fn connect_within(path: &Path, timeout: Duration) -> io::Result<UnixStream> {
     let (addr, len) = socket_addr(path)?;
     let sock = sys::unix_stream_socket()?;

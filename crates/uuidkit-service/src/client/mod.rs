@@ -29,7 +29,7 @@
 //!
 //! # Source layout
 //!
-//! By concern, each file calling only the ones below it: `system.rs` (the
+//! By concern, each file calling only the ones listed after it: `system.rs` (the
 //! [`SystemGenerator`]: cache, fork, fallback), `connection.rs` (one [`Connection`]: framing and
 //! checks), `connect.rs` (connecting within a time limit), `config.rs` (socket discovery and
 //! [`ClientConfig`]), `error.rs`.

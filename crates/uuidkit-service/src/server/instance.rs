@@ -11,8 +11,9 @@ use crate::sys;
 
 /// The exclusive lock on `SOCKET.lock` that makes a server the only one on its socket.
 ///
-/// [`Server::bind`](crate::server::Server::bind) takes it itself; a program that wants to fail before doing anything else
-/// (opening the state file) takes it first and passes it to [`Server::bind_locked`](crate::server::Server::bind_locked).
+/// [`Server::bind`](crate::server::Server::bind) takes it itself; a program that wants to fail
+/// before doing anything else (opening the state file) takes it first and passes it to
+/// [`Server::bind_locked`](crate::server::Server::bind_locked).
 ///
 /// ```
 /// use uuidkit_service::server::InstanceLock;

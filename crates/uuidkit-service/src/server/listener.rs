@@ -277,9 +277,10 @@ impl<C: Clock + 'static> Server<C> {
     }
 
     /// Installs process-wide handlers so that SIGTERM and SIGINT shut this server down
-    /// cleanly, and ignores SIGXFSZ ([`ignore_file_size_signal`](crate::server::ignore_file_size_signal)) so that a file-size limit makes
-    /// state writes fail with an error (reported) instead of killing the process. Call once, from the main thread,
-    /// before [`run`](Server::run).
+    /// cleanly, and ignores SIGXFSZ
+    /// ([`ignore_file_size_signal`](crate::server::ignore_file_size_signal)) so that a file-size
+    /// limit makes state writes fail with an error (reported) instead of killing the process.
+    /// Call once, from the main thread, before [`run`](Server::run).
     ///
     /// ```
     /// use uuidkit_service::server::{is_socket, Server, ServerConfig};

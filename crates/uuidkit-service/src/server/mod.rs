@@ -1,7 +1,7 @@
 //! The server behind `uuidkit serve`: a Unix socket, one thread per connection, and one
-//! [`DurableGenerator`] behind a mutex, so that requests are served one after another and every
-//! UUID issued on the machine is unique and, per version, increasing in the order requests are
-//! served (RFC 9562 §6.3 "system-wide shared volatile store").
+//! [`DurableGenerator`](crate::state::DurableGenerator) behind a mutex, so that requests are
+//! served one after another and every UUID issued on the machine is unique and, per version,
+//! increasing in the order requests are served (RFC 9562 §6.3 "system-wide shared volatile store").
 //!
 //! # Why threads
 //!
@@ -9,9 +9,10 @@
 //! `read` and never holds the generator, so it cannot delay anyone else. A thread whose
 //! connection ends waits up to 10 s for the next one (at most 32 such threads), so that
 //! clients that connect once per request do not pay a thread start each time. Connections beyond
-//! [`max_connections`](ServerConfig::max_connections) get a [`Status::Busy`] reply and are
-//! closed. Each read and write has a [timeout](ServerConfig::timeout): a client that sends half
-//! a frame, or does not read its reply, loses its connection.
+//! [`max_connections`](ServerConfig::max_connections) get a
+//! [`Status::Busy`](crate::protocol::Status::Busy) reply and are closed. Each read and write
+//! has a [timeout](ServerConfig::timeout): a client that sends half a frame, or does not read
+//! its reply, loses its connection.
 //!
 //! # One instance per socket
 //!
@@ -26,7 +27,9 @@
 //!
 //! [`ShutdownHandle::shutdown`] (or SIGTERM/SIGINT after [`Server::stop_on_signals`]) wakes
 //! the accept loop through a socket pair, which stops accepting, removes the socket file,
-//! writes the exact state ([`DurableGenerator::shut_down`]) and closes the connections.
+//! writes the exact state
+//! ([`DurableGenerator::shut_down`](crate::state::DurableGenerator::shut_down)) and closes the
+//! connections.
 //!
 //! ```
 //! use std::time::Duration;
@@ -55,7 +58,7 @@
 //!
 //! # Source layout
 //!
-//! By concern, each file calling only the ones below it: `listener.rs` (binding, the accept
+//! By concern, each file calling only the ones listed after it: `listener.rs` (binding, the accept
 //! loop, shutdown), `connection.rs` (admission, one thread per connection, serving requests),
 //! `pool.rs` (threads waiting for the next connection), `instance.rs` (the instance lock),
 //! `socket.rs` (the socket file and its permissions), `signals.rs`, `config.rs`, `log.rs`,

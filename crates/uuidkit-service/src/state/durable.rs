@@ -12,10 +12,10 @@ use uuidkit::gen::{
 use uuidkit::{Timestamp, Uuid};
 
 use super::error::{StateError, StateErrorKind, StateWarning, WarningKind};
-use super::file::{read_state, ReadOutcome, StateFile};
+use super::file::{read_state, StateFile};
 use super::format::{v7_le, State, V7Pos, WHOLE_MS};
 use super::options::StateOptions;
-use super::restart::{restart, Behind, ClockSeq, Node, Restart, V7Check};
+use super::restart::{accept_stored, restart, Behind, ClockSeq, Node, Restart, V7Check};
 use super::safety::Safety;
 use super::version::TimeVersion;
 use super::writer::Writer;
@@ -174,60 +174,8 @@ impl<C: Clock> DurableGenerator<C> {
             }
         };
 
-        let stored = match read_state(path) {
-            Ok(ReadOutcome::Found {
-                untrusted: Some(why),
-                ..
-            }) => {
-                let e = StateError::new(StateErrorKind::Untrusted, Some(path), why);
-                if strict {
-                    return Err(e);
-                }
-                warnings.push(StateWarning::new(
-                    WarningKind::Discarded,
-                    format!("{e}; starting a new state with a random clock sequence"),
-                ));
-                None
-            }
-            Ok(ReadOutcome::Found {
-                state,
-                readable_by_others,
-                untrusted: None,
-            }) => {
-                if readable_by_others {
-                    warnings.push(StateWarning::new(
-                        WarningKind::Permissions,
-                        format!(
-                            "state file {} was readable by other users; rewriting it with mode 0600",
-                            path.display()
-                        ),
-                    ));
-                }
-                Some(state)
-            }
-            Ok(ReadOutcome::Missing(_)) => {
-                warnings.push(StateWarning::new(
-                    WarningKind::Missing,
-                    format!(
-                        "state file {} does not exist: starting a new state with a random clock sequence",
-                        path.display()
-                    ),
-                ));
-                None
-            }
-            Err(e) => {
-                // A symbolic link or a non-file is a set-up mistake (or an attack), not damage:
-                // always an error.
-                if strict || e.kind() == StateErrorKind::Unsafe {
-                    return Err(e);
-                }
-                warnings.push(StateWarning::new(
-                    WarningKind::Discarded,
-                    format!("{e}; starting a new state with a random clock sequence"),
-                ));
-                None
-            }
-        };
+        let (stored, warning) = accept_stored(path, read_state(path), strict)?;
+        warnings.extend(warning);
 
         let clock = Arc::new(clock);
         let now = clock.now();

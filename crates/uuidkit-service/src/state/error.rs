@@ -54,8 +54,8 @@ enum Cause {
     Gen(GenError),
 }
 
-/// An error of the state file or the [`DurableGenerator`](crate::state::DurableGenerator): its `Display` names the file and
-/// what went wrong.
+/// An error of the state file or the [`DurableGenerator`](crate::state::DurableGenerator): its
+/// `Display` names the file and what went wrong.
 ///
 /// ```
 /// use uuidkit_service::state::{State, StateErrorKind};

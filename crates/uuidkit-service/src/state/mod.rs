@@ -69,11 +69,11 @@
 //!
 //! # Source layout
 //!
-//! By concern, each file calling only the ones below it: `restart.rs` (the restart rules above,
-//! one pure function with a table test), `durable.rs` (the generator that carries them out),
-//! `writer.rs` (its background writer), `file.rs` (reading and atomic writing), `lock.rs` (the
-//! lock), `format.rs` (the 64-byte encoding), `options.rs`, `error.rs`, `safety.rs`,
-//! `version.rs`.
+//! By concern, each file calling only the ones listed after it: `durable.rs` (the generator,
+//! which carries out the restart decision), `writer.rs` (its background writer), `restart.rs`
+//! (the restart rules above, one pure function with a table test), `file.rs` (reading and
+//! atomic writing), `lock.rs` (the lock), `format.rs` (the 64-byte encoding), `options.rs`,
+//! `error.rs`, `safety.rs`, `version.rs`.
 
 mod durable;
 mod error;

@@ -5,9 +5,17 @@
 //! sequence and node to use (for instance "a new random one, different from 0x1234") and
 //! whether to wait for the clock; the durable generator carries that out (draws the random
 //! values, waits, writes the warnings). Its unit test is a table with one row per rule.
+//!
+//! Before it, [`accept_stored`] decides what a file that was read (or could not be) counts for:
+//! a state to restart from, a fresh start with a warning, or an error; also pure, also tested by
+//! a table.
+
+use std::path::Path;
 
 use uuidkit::Timestamp;
 
+use super::error::{StateError, StateErrorKind, StateWarning, WarningKind};
+use super::file::ReadOutcome;
 use super::format::{State, V7Pos, CLOCK_SEQ_MASK};
 use super::options::StateOptions;
 
@@ -162,6 +170,68 @@ pub(super) fn restart(stored: Option<&State>, now: Timestamp, opts: &StateOption
     }
 }
 
+/// What opening makes of reading the state file at `path`: the state to restart from (`None`:
+/// a fresh start) and a warning, or an error that stops it. Missing is the first use (a
+/// warning, even in strict mode); damage and distrust are a warning, or an error in strict
+/// mode; a symbolic link or a non-file is always an error (a set-up mistake or an attack, not
+/// damage).
+pub(super) fn accept_stored(
+    path: &Path,
+    read: Result<ReadOutcome, StateError>,
+    strict: bool,
+) -> Result<(Option<State>, Option<StateWarning>), StateError> {
+    let fresh = |e: &StateError| {
+        StateWarning::new(
+            WarningKind::Discarded,
+            format!("{e}; starting a new state with a random clock sequence"),
+        )
+    };
+    match read {
+        Ok(ReadOutcome::Found {
+            untrusted: Some(why),
+            ..
+        }) => {
+            let e = StateError::new(StateErrorKind::Untrusted, Some(path), why);
+            if strict {
+                return Err(e);
+            }
+            Ok((None, Some(fresh(&e))))
+        }
+        Ok(ReadOutcome::Found {
+            state,
+            readable_by_others,
+            untrusted: None,
+        }) => {
+            let warning = readable_by_others.then(|| {
+                StateWarning::new(
+                    WarningKind::Permissions,
+                    format!(
+                        "state file {} was readable by other users; rewriting it with mode 0600",
+                        path.display()
+                    ),
+                )
+            });
+            Ok((Some(state), warning))
+        }
+        Ok(ReadOutcome::Missing(_)) => Ok((
+            None,
+            Some(StateWarning::new(
+                WarningKind::Missing,
+                format!(
+                    "state file {} does not exist: starting a new state with a random clock sequence",
+                    path.display()
+                ),
+            )),
+        )),
+        Err(e) => {
+            if strict || e.kind() == StateErrorKind::Unsafe {
+                return Err(e);
+            }
+            Ok((None, Some(fresh(&e))))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,77 +312,79 @@ mod tests {
     fn rows() -> Vec<Row> {
         let opts = StateOptions::new(); // 1 s reserve, catch-up on, no node given
         let mut rows = Vec::new();
-        let mut row = |why, stored: Option<State>, opts, want: &dyn Fn(&State) -> Restart| {
-            let want = match &stored {
-                Some(s) => want(s),
-                None => want(&stored_placeholder()),
-            };
-            rows.push(Row {
-                why,
-                stored,
-                opts,
-                want,
-            });
-        };
-        let fresh = |node| {
-            move |_: &State| Restart {
-                clock_seq: ClockSeq::Random,
-                node,
-                greg_floor: None,
-                v7_floor: None,
-                v7_check: V7Check::None,
-                writes: 0,
-            }
-        };
 
         // ---- no stored state -----------------------------------------------------------------
-        row(
-            "no file (or a discarded one): random clock sequence and node, no floors",
-            None,
-            opts,
-            &fresh(Node::Random),
-        );
-        row(
-            "no file, node given: random clock sequence, the given node",
-            None,
-            opts.node(OTHER),
-            &fresh(Node::Use(OTHER)),
-        );
+        for (why, opts, node) in [
+            (
+                "no file (or a discarded one): random clock sequence and node, no floors",
+                opts,
+                Node::Random,
+            ),
+            (
+                "no file, node given: random clock sequence, the given node",
+                opts.node(OTHER),
+                Node::Use(OTHER),
+            ),
+        ] {
+            rows.push(Row {
+                why,
+                stored: None,
+                opts,
+                want: Restart {
+                    clock_seq: ClockSeq::Random,
+                    node,
+                    greg_floor: None,
+                    v7_floor: None,
+                    v7_check: V7Check::None,
+                    writes: 0,
+                },
+            });
+        }
+
+        // A row with a stored state; its expectation is worked out from that state.
+        let mut row = |why, s: State, opts, want: &dyn Fn(&State) -> Restart| {
+            rows.push(Row {
+                why,
+                stored: Some(s),
+                opts,
+                want: want(&s),
+            })
+        };
 
         // ---- v1/v6: clean shutdown -------------------------------------------------------------
         row(
             "clean, clock 1 s past the stored timestamp: keep the clock sequence, continue above",
-            Some(stored(true, -1_000, -1_000)),
+            stored(true, -1_000, -1_000),
             opts,
             &|s| kept(s, V7Check::None),
         );
         row(
             "clean, clock one tick past the stored timestamp: keep",
-            Some(State {
+            State {
                 gregorian_ticks: now_ticks() - 1,
                 ..stored(true, 0, -1_000)
-            }),
+            },
             opts,
             &|s| kept(s, V7Check::None),
         );
         row(
             "clean, clock equal to the stored timestamp (not later): increment, clock set back",
-            Some(stored(true, 0, -1_000)),
+            stored(true, 0, -1_000),
             opts,
             &|s| incremented(s, Behind::ClockSetBack, V7Check::None),
         );
         row(
             "clean, clock a minute behind the stored timestamp: increment, clock set back",
-            Some(stored(true, 60_000, -1_000)),
+            stored(true, 60_000, -1_000),
             opts,
             &|s| incremented(s, Behind::ClockSetBack, V7Check::None),
         );
         row(
             "clock sequence 0x3FFF increments to 0 (14 bits)",
-            Some(State {
+            State {
                 clock_seq: 0x3FFF,
                 ..stored(true, 60_000, -1_000)
-            }),
+            },
             opts,
             &|s| Restart {
                 clock_seq: ClockSeq::Increment {
@@ -326,7 +398,7 @@ mod tests {
         );
         row(
             "the node given equals the stored one: no change",
-            Some(stored(true, -1_000, -1_000)),
+            stored(true, -1_000, -1_000),
             opts.node(NODE),
             &|s| kept(s, V7Check::None),
         );
@@ -334,13 +406,13 @@ mod tests {
         // ---- v1/v6: unclean shutdown (a reservation ahead of the clock) ----------------------
         row(
             "unclean, reservation 1 s ahead (a crash): increment, not clock set back",
-            Some(stored(false, 1_000, -1_000)),
+            stored(false, 1_000, -1_000),
             opts,
             &|s| incremented(s, Behind::UncleanReservation, V7Check::None),
         );
         row(
             "unclean, but the clock already passed the reservation: keep",
-            Some(stored(false, -5_000, -5_000)),
+            stored(false, -5_000, -5_000),
             opts,
             &|s| kept(s, V7Check::None),
         );
@@ -348,7 +420,7 @@ mod tests {
         // ---- node changes --------------------------------------------------------------------
         row(
             "another node, clock past the stored timestamp: new random clock sequence, no floor",
-            Some(stored(true, -1_000, -1_000)),
+            stored(true, -1_000, -1_000),
             opts.node(OTHER),
             &|s| Restart {
                 clock_seq: ClockSeq::NewRandom {
@@ -363,7 +435,7 @@ mod tests {
         );
         row(
             "another node, clock behind: the node rule wins (new random, not +1)",
-            Some(stored(false, 60_000, -1_000)),
+            stored(false, 60_000, -1_000),
             opts.node(OTHER),
             &|s| Restart {
                 clock_seq: ClockSeq::NewRandom {
@@ -380,49 +452,49 @@ mod tests {
         // ---- v7: catch-up wait after an unclean shutdown ---------------------------------------
         row(
             "unclean, v7 reservation 500 ms ahead: wait for the clock (at most reserve + 1 s)",
-            Some(stored(false, -1_000, 500)),
+            stored(false, -1_000, 500),
             opts,
             &|s| kept(s, wait(s, 1_000)),
         );
         row(
             "unclean, v7 reservation equal to the clock: wait (until the clock passes it)",
-            Some(stored(false, -1_000, 0)),
+            stored(false, -1_000, 0),
             opts,
             &|s| kept(s, wait(s, 1_000)),
         );
         row(
             "unclean, v7 reservation exactly reserve + 1 s ahead: wait",
-            Some(stored(false, -1_000, 2_000)),
+            stored(false, -1_000, 2_000),
             opts,
             &|s| kept(s, wait(s, 1_000)),
         );
         row(
             "unclean, v7 reservation reserve + 1 s + 1 ms ahead: no wait, no warning yet",
-            Some(stored(false, -1_000, 2_001)),
+            stored(false, -1_000, 2_001),
             opts,
             &|s| kept(s, V7Check::None),
         );
         row(
             "unclean, v7 reservation 500 ms ahead, catch-up off: continue above it at once",
-            Some(stored(false, -1_000, 500)),
+            stored(false, -1_000, 500),
             opts.catch_up(false),
             &|s| kept(s, V7Check::None),
         );
         row(
             "unclean, v7 bound behind the clock: nothing to wait for",
-            Some(stored(false, -1_000, -1)),
+            stored(false, -1_000, -1),
             opts,
             &|s| kept(s, V7Check::None),
         );
         row(
             "clean, v7 bound 500 ms ahead (exact, clock set back a little): no wait",
-            Some(stored(true, -1_000, 500)),
+            stored(true, -1_000, 500),
             opts,
             &|s| kept(s, V7Check::None),
         );
         row(
             "a 5 s reserve: an unclean reservation 6 s ahead is waited for",
-            Some(stored(false, -1_000, 6_000)),
+            stored(false, -1_000, 6_000),
             opts.reserve(Duration::from_secs(5)),
             &|s| kept(s, wait(s, 5_000)),
         );
@@ -430,49 +502,44 @@ mod tests {
         // ---- v7: far ahead of the clock ----------------------------------------------------
         row(
             "clean, v7 bound reserve + 10 s ahead: no warning (the boundary)",
-            Some(stored(true, -1_000, 11_000)),
+            stored(true, -1_000, 11_000),
             opts,
             &|s| kept(s, V7Check::None),
         );
         row(
             "clean, v7 bound reserve + 10 s + 1 ms ahead: warn, v7 runs ahead",
-            Some(stored(true, -1_000, 11_001)),
+            stored(true, -1_000, 11_001),
             opts,
             &|s| kept(s, ahead(s)),
         );
         row(
             "unclean, v7 bound an hour ahead (clock set back): no wait (too far), warn",
-            Some(stored(false, -1_000, 3_600_000)),
+            stored(false, -1_000, 3_600_000),
             opts,
             &|s| kept(s, ahead(s)),
         );
         row(
             "a 5 s reserve moves the warning: 14 s ahead is no warning",
-            Some(stored(true, -1_000, 14_000)),
+            stored(true, -1_000, 14_000),
             opts.reserve(Duration::from_secs(5)),
             &|s| kept(s, V7Check::None),
         );
         row(
             "v7 floor keeps the stored counter, or the whole millisecond",
-            Some(State {
+            State {
                 v7_counter: None,
                 ..stored(true, -1_000, -1_000)
-            }),
+            },
             opts,
             &|s| kept(s, V7Check::None),
         );
         row(
             "v1/v6 and v7 rules are independent: increment and wait together",
-            Some(stored(false, 1_000, 1_000)),
+            stored(false, 1_000, 1_000),
             opts,
             &|s| incremented(s, Behind::UncleanReservation, wait(s, 1_000)),
         );
         rows
-    }
-
-    /// Only for the rows without a stored state, whose expectation ignores it.
-    fn stored_placeholder() -> State {
-        stored(true, 0, 0)
     }
 
     #[test]
@@ -507,5 +574,73 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// What [`accept_stored`] gives, in a form rows can compare.
+    #[derive(Debug, PartialEq, Eq)]
+    enum Accepted {
+        Restart(Option<WarningKind>),
+        Fresh(WarningKind),
+        Error(StateErrorKind),
+    }
+
+    #[test]
+    fn stored_state_table() {
+        let path = Path::new("/var/lib/uuidkit/state");
+        let s = stored(true, -1_000, -1_000);
+        let found = |readable_by_others, untrusted: Option<&str>| {
+            Ok(ReadOutcome::Found {
+                state: s,
+                readable_by_others,
+                untrusted: untrusted.map(str::to_string),
+            })
+        };
+        let missing = || Ok(ReadOutcome::Missing(std::io::ErrorKind::NotFound.into()));
+        let failed = |kind| Err(StateError::new(kind, Some(path), "test"));
+        use Accepted::*;
+        use StateErrorKind as E;
+        use WarningKind as W;
+        #[rustfmt::skip]
+        let rows: Vec<(&str, Result<ReadOutcome, StateError>, bool, Accepted)> = vec![
+            ("a private file of ours: restart from it", found(false, None), false, Restart(None)),
+            ("the same in strict mode", found(false, None), true, Restart(None)),
+            ("readable by others: restart from it, warn, rewritten 0600",
+                found(true, None), false, Restart(Some(W::Permissions))),
+            ("readable by others, strict: the same (nothing untrusted)",
+                found(true, None), true, Restart(Some(W::Permissions))),
+            ("writable by others or another owner: start fresh, warn",
+                found(false, Some("is writable by group or others")), false, Fresh(W::Discarded)),
+            ("untrusted, strict: an error",
+                found(false, Some("is writable by group or others")), true, Error(E::Untrusted)),
+            ("missing: the first use, fresh, warn", missing(), false, Fresh(W::Missing)),
+            ("missing, strict: still the first use", missing(), true, Fresh(W::Missing)),
+            ("corrupt: start fresh, warn", failed(E::Corrupt), false, Fresh(W::Discarded)),
+            ("corrupt, strict: an error", failed(E::Corrupt), true, Error(E::Corrupt)),
+            ("unreadable (I/O): start fresh, warn", failed(E::Io), false, Fresh(W::Discarded)),
+            ("unreadable, strict: an error", failed(E::Io), true, Error(E::Io)),
+            ("a symbolic link or a non-file: always an error", failed(E::Unsafe), false, Error(E::Unsafe)),
+            ("the same in strict mode", failed(E::Unsafe), true, Error(E::Unsafe)),
+        ];
+        let n = rows.len();
+        let mut failures = Vec::new();
+        for (i, (why, read, strict, want)) in rows.into_iter().enumerate() {
+            let got = match accept_stored(path, read, strict) {
+                Ok((Some(got), w)) => {
+                    assert_eq!(
+                        got, s,
+                        "row {i} ({why}): the state read is the state restarted from"
+                    );
+                    Restart(w.map(|w| w.kind()))
+                }
+                Ok((None, Some(w))) => Fresh(w.kind()),
+                Ok((None, None)) => panic!("row {i} ({why}): a fresh start without a warning"),
+                Err(e) => Error(e.kind()),
+            };
+            if got != want {
+                failures.push(format!("row {i} ({why}): got {got:?}, want {want:?}"));
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        assert_eq!(n, 14, "a row was added or lost: update the count");
     }
 }

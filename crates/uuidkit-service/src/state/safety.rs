@@ -15,7 +15,8 @@ pub enum Safety {
     /// Covered by a successful write of the state file.
     Durable,
     /// Not covered: the state file could not be written (the error is in
-    /// [`DurableGenerator::last_write_error`](crate::state::DurableGenerator::last_write_error)), or this is a forked child.
+    /// [`DurableGenerator::last_write_error`](crate::state::DurableGenerator::last_write_error)),
+    /// or this is a forked child.
     Volatile,
 }
 
