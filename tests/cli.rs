@@ -918,7 +918,7 @@ fn gen_sortable_versions_and_methods_stay_sorted() {
         &["v7", "--method", "1", "--counter-bits", "12", "-C", "20000"][..],
         &["v7", "--method", "2", "-C", "20000"][..],
         &["v7", "--method", "3", "-C", "20000"][..],
-        &["v7", "--method", "3", "--counter-bits", "8", "-C", "20000"][..],
+        &["v7", "--method", "3", "--counter-bits", "12", "-C", "20000"][..],
         &["v7", "--time", "2022-02-22T19:22:22Z", "-C", "20000"][..],
     ] {
         let l = gen_lines(args);

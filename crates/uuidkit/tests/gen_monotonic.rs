@@ -400,21 +400,59 @@ fn regression_with_error_policy_reports_and_never_goes_below() {
 }
 
 #[test]
-fn regression_with_reset_follows_the_clock_and_changes_the_clock_sequence() {
-    // v7: the documented break of order.
+fn regression_by_default_continues_above_the_last_timestamp() {
+    // The default policy (Continue): an hour back, the generator keeps its millisecond and
+    // counts on, and reports no reset, for there was none.
     let clock = StepClock::new(t0());
     let mut gen = V7Generator::new(&clock, SeqRandom::new(19));
     let prev = gen.next().unwrap();
     clock.step_back(HOUR);
     let u = gen.next().unwrap();
+    assert!(u > prev, "{u} does not follow {prev}");
+    assert_eq!(u.unix_ts_ms(), Some(t0_ms()));
+    assert_eq!(counter_of(u, 42), counter_of(prev, 42) + 1);
+    assert_eq!((gen.resets(), gen.last_reset()), (0, None));
+    // Once the clock has caught up, the timestamp follows it again.
+    clock.advance(HOUR + 5 * MS);
+    assert_eq!(gen.next().unwrap().unix_ts_ms(), Some(t0_ms() + 5));
+
+    // v1 and v6: the same clock sequence, the next tick.
+    let clock = StepClock::new(t0());
+    let mut g = V6Generator::new(&clock, SeqRandom::new(20));
+    let a = g.next().unwrap();
+    clock.step_back(HOUR);
+    let b = g.next().unwrap();
+    assert!(b > a);
+    assert_eq!(b.gregorian_ticks(), Some(t0_ticks() + 1));
+    assert_eq!((b.clock_seq(), g.resets()), (a.clock_seq(), 0));
+}
+
+#[test]
+fn regression_with_reset_follows_the_clock_reports_it_and_changes_the_clock_sequence() {
+    // v7: the chosen break of order, reported.
+    let clock = StepClock::new(t0());
+    let mut gen = V7Builder::new()
+        .regression(RegressionPolicy::Reset)
+        .build(&clock, SeqRandom::new(19))
+        .unwrap();
+    let prev = gen.next().unwrap();
+    assert_eq!((gen.resets(), gen.last_reset()), (0, None));
+    clock.step_back(HOUR);
+    let u = gen.next().unwrap();
     assert!(u < prev, "Reset follows the clock back");
     assert_eq!(u.unix_ts_ms(), Some(t0_ms() - 3_600_000));
+    assert_eq!(gen.resets(), 1);
+    let event = gen.last_reset().unwrap();
+    assert_eq!(event.back_nanos(), HOUR as u128);
+    assert_eq!(event.from_unix_nanos(), t0().unix_nanos());
+    assert_eq!(event.to_unix_nanos(), t0().unix_nanos() - HOUR);
     assert!(gen.next().unwrap() > u, "and is monotonic again from there");
+    assert_eq!(gen.resets(), 1);
 
-    // v1 and v6: the clock sequence changes, the timestamp follows the clock.
+    // v1 and v6: the clock sequence moves to the next value, the timestamp follows the clock.
     for v6 in [false, true] {
         let clock = StepClock::new(t0());
-        let b = GregorianBuilder::new();
+        let b = GregorianBuilder::new().regression(RegressionPolicy::Reset);
         let (a, after, seq_before, seq_after) = if v6 {
             let mut g = b.build_v6(&clock, SeqRandom::new(20)).unwrap();
             let a = g.next().unwrap();
@@ -428,7 +466,7 @@ fn regression_with_reset_follows_the_clock_and_changes_the_clock_sequence() {
             clock.step_back(HOUR);
             (a, g.next().unwrap(), s, g.clock_seq())
         };
-        assert_ne!(seq_before, seq_after);
+        assert_eq!(seq_after, (seq_before + 1) & 0x3FFF);
         assert_eq!(a.clock_seq(), Some(seq_before));
         assert_eq!(after.clock_seq(), Some(seq_after));
         assert_eq!(after.gregorian_ticks(), Some(t0_ticks() - 36_000_000_000));
@@ -545,7 +583,7 @@ fn fill_issues_what_successive_next_calls_issue() {
         },
         V7Method::SubMillis {
             fraction_bits: 4,
-            counter_bits: 3,
+            counter_bits: 12,
         },
     ];
     for (m, method) in methods.into_iter().enumerate() {
@@ -556,7 +594,7 @@ fn fill_issues_what_successive_next_calls_issue() {
                 .unwrap()
         };
         // Batches of uneven sizes, with a single call between them, across several overflows
-        // of the 12-bit and 3-bit counters.
+        // of the 12-bit counters.
         let batched = fill_matches_next!(
             format!("{method:?}"),
             build,
@@ -972,27 +1010,33 @@ mod model {
     const THRESHOLD: i128 = 10_000 * MS;
 
     /// Moves `clock` by `deltas` (µs, some far back) around UUIDs from `next` and checks each
-    /// against the rule: greater than the previous one unless the clock read more than the
-    /// threshold below the highest reading since the last reset — and then it is a reset.
+    /// against the rule of `policy`: under `Continue` (the default) every UUID is greater than
+    /// the previous one; under `Reset` too, unless the clock read more than the threshold below
+    /// the highest reading since the last reset — and then it is a reset, counted by `resets`.
     fn check(
+        policy: RegressionPolicy,
         clock: &StepClock,
         deltas: &[i64],
-        mut next: impl FnMut() -> Uuid,
+        mut next: impl FnMut() -> (Uuid, u64),
         key: fn(&Uuid) -> u128,
     ) {
-        let mut prev = next();
+        let (mut prev, mut resets) = next();
+        assert_eq!(resets, 0);
         let mut reference = clock.peek().unix_nanos();
         for &d in deltas {
             clock.advance(d as i128 * 1000);
             let reading = clock.peek().unix_nanos();
-            let u = next();
-            if reference - reading > THRESHOLD {
+            let (u, now_resets) = next();
+            if policy == RegressionPolicy::Reset && reference - reading > THRESHOLD {
                 reference = reading; // the generator followed the clock back
+                assert!(key(&u) < key(&prev), "{u} after {prev} at delta {d} µs");
+                assert_eq!(now_resets, resets + 1, "the reset is reported");
             } else {
                 assert!(key(&u) > key(&prev), "{u} after {prev} at delta {d} µs");
+                assert_eq!(now_resets, resets, "no reset to report");
                 reference = reference.max(reading);
             }
-            prev = u;
+            (prev, resets) = (u, now_resets);
         }
     }
 
@@ -1008,30 +1052,48 @@ mod model {
         )
     }
 
+    fn policy(reset: bool) -> RegressionPolicy {
+        if reset {
+            RegressionPolicy::Reset
+        } else {
+            RegressionPolicy::default()
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
         #[test]
-        fn v7_every_method_follows_the_rule(d in deltas(), seed in any::<u64>(), m in 0usize..4) {
+        fn v7_every_method_follows_the_rule(
+            d in deltas(), seed in any::<u64>(), m in 0usize..4, reset in any::<bool>(),
+        ) {
             let method = [
                 V7Method::Counter { bits: 12 },
                 V7Method::Counter { bits: 42 },
                 V7Method::MonotonicRandom { increment_bits: 60 },
-                V7Method::SubMillis { fraction_bits: 8, counter_bits: 4 },
+                V7Method::SubMillis { fraction_bits: 8, counter_bits: 12 },
             ][m];
             let clock = StepClock::new(t0());
-            let mut g = V7Builder::new().method(method).build(&clock, SeqRandom::new(seed)).unwrap();
-            check(&clock, &d, || g.next().unwrap(), |u| u.as_u128());
+            let mut g = V7Builder::new()
+                .method(method)
+                .regression(policy(reset))
+                .build(&clock, SeqRandom::new(seed))
+                .unwrap();
+            check(policy(reset), &clock, &d, || (g.next().unwrap(), g.resets()), |u| u.as_u128());
         }
 
         #[test]
-        fn v1_v6_follow_the_rule(d in deltas(), seed in any::<u64>(), coarse in any::<bool>()) {
+        fn v1_v6_follow_the_rule(
+            d in deltas(), seed in any::<u64>(), coarse in any::<bool>(), reset in any::<bool>(),
+        ) {
+            let b = GregorianBuilder::new().regression(policy(reset));
             let clock = StepClock::new(t0()).with_resolution(if coarse { 1_000_000 } else { 1 });
-            let mut g6 = V6Generator::new(&clock, SeqRandom::new(seed));
-            check(&clock, &d, || g6.next().unwrap(), |u| u.as_u128());
+            let mut g6 = b.build_v6(&clock, SeqRandom::new(seed)).unwrap();
+            check(policy(reset), &clock, &d, || (g6.next().unwrap(), g6.resets()), |u| u.as_u128());
             let clock = StepClock::new(t0()).with_resolution(if coarse { 1_000_000 } else { 1 });
-            let mut g1 = V1Generator::new(&clock, SeqRandom::new(seed));
-            check(&clock, &d, || g1.next().unwrap(), |u| u.gregorian_ticks().unwrap() as u128);
+            let mut g1 = b.build_v1(&clock, SeqRandom::new(seed)).unwrap();
+            let key = |u: &Uuid| u.gregorian_ticks().unwrap() as u128;
+            check(policy(reset), &clock, &d, || (g1.next().unwrap(), g1.resets()), key);
         }
     }
 }

@@ -30,16 +30,17 @@ impl<C: Clock, R: RandomSource> Driver<C, R> {
         }
     }
 
-    /// In a forked child the parent's sequence must not go on (RFC 9562 §6.9): forget it, so
-    /// that the child starts afresh from its own clock reading and random counter seed. Says
-    /// whether this is the first call since a fork, for state beyond the sequence to renew.
+    /// In a forked child the parent's sequence must not go on (RFC 9562 §6.9): the child
+    /// leaves the parent's last tick for a later one with a fresh random counter seed (its
+    /// UUIDs still follow those issued before the fork). Says whether this is the first call
+    /// since a fork, for state beyond the sequence to renew.
     pub(crate) fn check_fork(&mut self) -> bool {
         let g = fork_generation();
         if g == self.fork_gen {
             return false;
         }
         self.fork_gen = g;
-        self.seq.forget();
+        self.seq.renew();
         true
     }
 

@@ -69,6 +69,13 @@ enum Detail {
         min: i128,
         max: i128,
     },
+    /// A value outside a set that one range cannot say; `allowed` says it.
+    ConfigRule {
+        what: &'static str,
+        value: i128,
+        unit: &'static str,
+        allowed: &'static str,
+    },
     Stalled {
         waited: Duration,
         until_nanos: i128,
@@ -112,7 +119,7 @@ impl GenError {
             Detail::Overflow { .. } => GenErrorKind::Overflow,
             Detail::Regression { .. } => GenErrorKind::ClockRegression,
             Detail::TimeRange { .. } => GenErrorKind::TimeRange,
-            Detail::Config { .. } => GenErrorKind::Config,
+            Detail::Config { .. } | Detail::ConfigRule { .. } => GenErrorKind::Config,
             Detail::Stalled { .. } => GenErrorKind::ClockStalled,
         }
     }
@@ -191,7 +198,10 @@ impl GenError {
     /// # Ok::<(), uuidkit::gen::GenError>(())
     /// ```
     pub const fn is_config(&self) -> bool {
-        matches!(self.detail, Detail::Config { .. })
+        matches!(
+            self.detail,
+            Detail::Config { .. } | Detail::ConfigRule { .. }
+        )
     }
 
     /// Whether the clock stalled while waiting under
@@ -252,6 +262,23 @@ impl GenError {
             Err(GenError::config(what, value, unit, min, max))
         } else {
             Ok(())
+        }
+    }
+
+    /// `what` is `value` `unit`, which is not in the set `allowed` describes.
+    pub(crate) const fn config_rule(
+        what: &'static str,
+        value: i128,
+        unit: &'static str,
+        allowed: &'static str,
+    ) -> GenError {
+        GenError {
+            detail: Detail::ConfigRule {
+                what,
+                value,
+                unit,
+                allowed,
+            },
         }
     }
 
@@ -385,6 +412,15 @@ impl fmt::Display for GenError {
             } => write!(
                 f,
                 "invalid generator configuration: {what} is {value}{unit}, allowed {min} to {max}"
+            ),
+            Detail::ConfigRule {
+                what,
+                value,
+                unit,
+                allowed,
+            } => write!(
+                f,
+                "invalid generator configuration: {what} is {value}{unit}, allowed {allowed}"
             ),
             Detail::Stalled {
                 waited,

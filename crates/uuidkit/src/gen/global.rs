@@ -28,13 +28,14 @@
 //!   use the `Advance` policy.
 //! - **Clock regression.** These generators never follow the clock back (their promise is
 //!   order): after a step back they continue from their last timestamp, counting, until the
-//!   clock catches up. Per-instance generators ([`V7Generator`](super::V7Generator), …) offer
-//!   the other policies.
+//!   clock catches up: [`RegressionPolicy::Continue`](super::RegressionPolicy::Continue),
+//!   the per-instance generators' default too, which also offer `Reset` and `Error`.
 //! - **Fork.** The state is tagged with [`fork_generation`]: the first call in a forked child
-//!   starts afresh — a new v7 counter seed, a new v1/v6 clock sequence and random node — so
-//!   that the child does not continue the parent's sequence. Order relative to the parent is
-//!   not kept; uniqueness is (v1/v6: the clock sequence differs from the parent's; v7: random
-//!   bits). The re-initialisation is itself lock-free, so a fork taken while another thread
+//!   renews it — v7 leaves the last millisecond for a later one with a new counter seed, v1/v6
+//!   take a new clock sequence and random node — so that the child does not continue the
+//!   parent's sequence, while its UUIDs still follow those issued before the fork. Against the
+//!   parent's later UUIDs no order is kept; uniqueness is (v1/v6: the clock sequence differs
+//!   from the parent's; v7: random bits). The re-initialisation is itself lock-free, so a fork taken while another thread
 //!   was inside it cannot leave the child waiting on a lock nobody holds.
 //!
 //! # Time range
@@ -202,7 +203,12 @@ static V7: V7State = V7State {
 };
 
 fn v7_now_ms() -> Result<u64, GenError> {
-    V7.guard.ensure(|| V7.packed.store(0, Ordering::Relaxed));
+    // At the first call and in a forked child: leave the last millisecond for a later one with
+    // a fresh counter seed (a full counter forces that), so that a child neither continues its
+    // parent's counter nor goes below the UUIDs issued before the fork.
+    V7.guard.ensure(|| {
+        V7.packed.fetch_or(V7_COUNTER_MAX, Ordering::Relaxed);
+    });
     let t = Reading::now();
     if let Some((secs, nanos)) = t.since_1970() {
         // u64 arithmetic for the common case; `secs` below 2^44 cannot overflow.
@@ -376,7 +382,8 @@ impl GregorianState {
             ((seq as u64) << 48) | u64::from_be_bytes(n),
             Ordering::Relaxed,
         );
-        self.tick.store(0, Ordering::Relaxed);
+        // The tick stays: a forked child goes on above the last tick issued before the fork
+        // (with its own clock sequence and node); at the first call it is 0.
     }
 
     fn next(&self) -> Result<(u64, u16, [u8; 6]), GenError> {

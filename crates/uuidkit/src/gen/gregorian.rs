@@ -7,13 +7,19 @@
 //!   are handed out one by one (§6.1, "a high-resolution timestamp can be simulated"); when
 //!   they are used up the [`OverflowPolicy`](super::OverflowPolicy) decides. So a generator
 //!   never repeats its (timestamp, clock sequence, node), even with a frozen clock.
-//! - **Clock sequence.** Random at start, changed (to another random value) when the clock goes
-//!   back beyond the threshold under [`RegressionPolicy::Reset`](super::RegressionPolicy::Reset),
-//!   when the node changes, and in a forked child (§5.1, §6.3).
+//! - **Clock sequence.** Random at start, drawn independently of the node; v1/v6 change it to
+//!   the next value when they follow the clock back under
+//!   [`RegressionPolicy::Reset`](super::RegressionPolicy::Reset), and to another random value
+//!   when the node changes and in a forked child (§5.1, §6.3). v2 keeps its base (its sequence
+//!   counts the UUIDs of a time step) except in a forked child.
+//! - **Order.** By default the timestamps never go back, whatever the clock does
+//!   ([`RegressionPolicy::Continue`](super::RegressionPolicy::Continue)); a forked child goes on
+//!   above its parent's last timestamp with a new clock sequence (and a new random node).
 //! - **Node.** By default 48 random bits with the multicast bit (the least significant bit of
 //!   the first octet) set, so that it cannot clash with an IEEE 802 MAC address (§6.10); or a
 //!   given node such as a MAC address (mind §8 before publishing one).
 
+use super::bits::mask64;
 use super::driver::Driver;
 use super::error::GenError;
 use super::sequencer::{policy_setters, Counter, Policies, Scale, Sequencer};
@@ -74,7 +80,7 @@ pub fn new_clock_seq<R: RandomSource + ?Sized>(rng: &mut R, bits: u32, old: u16)
 pub struct GregorianBuilder {
     node: Option<[u8; 6]>,
     clock_seq: Option<u16>,
-    policies: Policies,
+    pub(crate) policies: Policies,
 }
 
 impl Default for GregorianBuilder {
@@ -219,12 +225,20 @@ impl<C: Clock, R: RandomSource> GregorianCore<C, R> {
         }
     }
 
+    /// A new node with a new random clock sequence (v1, v6: RFC 9562 §6.3), if it differs.
     pub(crate) fn set_node(&mut self, node: [u8; 6]) {
         if node != self.node {
-            self.node = node;
-            self.node_random = false;
+            self.replace_node(node);
             self.change_clock_seq();
         }
+    }
+
+    /// A new node, the clock sequence unchanged (v2, whose sequence counts the UUIDs of a time
+    /// step: counting on keeps every (time step, sequence) pair of the step distinct, whatever
+    /// the nodes).
+    pub(crate) fn replace_node(&mut self, node: [u8; 6]) {
+        self.node = node;
+        self.node_random = false;
     }
 
     /// Fills `out` with UUIDs made by `make(tick, counter, clock_seq, node)`, all from one
@@ -236,9 +250,12 @@ impl<C: Clock, R: RandomSource> GregorianCore<C, R> {
     ) -> Result<(), GenError> {
         self.check_fork();
         let (seq_bits, node, clock_seq) = (self.seq_bits, self.node, &mut self.clock_seq);
-        self.driver.fill_with(out, |i, rng| {
+        self.driver.fill_with(out, |i, _| {
             if i.reset {
-                *clock_seq = new_clock_seq(rng, seq_bits, *clock_seq);
+                // The next sequence (RFC 4122 §4.2.1: "incremented"), not a random one: no
+                // sequence comes back before 2^14 resets, so the timestamps issued again
+                // after a reset do not repeat a UUID.
+                *clock_seq = (*clock_seq).wrapping_add(1) & mask64(seq_bits) as u16;
             }
             make(i.tick, i.counter, *clock_seq, node)
         })
@@ -383,7 +400,7 @@ macro_rules! gregorian_methods {
             }
 
             /// Changes the node; if it differs from the current one, the clock sequence changes
-            /// too, to a new random value (RFC 9562 §6.3).
+            /// too, to a new random value (RFC 9562 §6.3). The timestamps go on increasing.
             ///
             /// ```
             #[doc = concat!("let mut gen = uuidkit::gen::", stringify!($name), "::system();")]
@@ -435,8 +452,9 @@ macro_rules! gregorian_methods {
             /// typically by an earlier run whose last timestamp (or a reservation above it)
             /// was kept in stable storage (RFC 9562 §6.3): every later UUID has a timestamp
             /// greater than `ticks`. A clock reading earlier than `ticks` is handled like any
-            /// regression (beyond the threshold, `Reset` changes the clock sequence and follows
-            /// the clock).
+            /// regression: under the default `Continue` the timestamps go on above `ticks`;
+            /// beyond the threshold, `Reset` moves to the next clock sequence and follows the
+            /// clock, and `Error` refuses.
             ///
             /// ```
             #[doc = concat!("use uuidkit::gen::{FixedClock, ThreadRng, ", stringify!($name), "};")]
@@ -450,6 +468,50 @@ macro_rules! gregorian_methods {
             pub fn resume_after(&mut self, ticks: u64) {
                 self.core.check_fork();
                 self.core.driver.seq.resume(ticks, 0);
+            }
+
+            /// How many times the generator followed the clock back under
+            /// [`RegressionPolicy::Reset`](crate::gen::RegressionPolicy::Reset) (each time
+            /// moving to the next clock sequence); always 0 under the other policies.
+            ///
+            /// ```
+            #[doc = concat!("use uuidkit::gen::{GregorianBuilder, RegressionPolicy, StepClock, ThreadRng};")]
+            /// use uuidkit::Timestamp;
+            /// let clock = StepClock::new(Timestamp::from_gregorian_ticks(1 << 40));
+            /// let mut gen = GregorianBuilder::new()
+            ///     .regression(RegressionPolicy::Reset)
+            #[doc = concat!("    .", stringify!($build), "(&clock, ThreadRng)?;")]
+            /// let (a, seq) = (gen.next()?, gen.clock_seq());
+            /// clock.step_back(3_600_000_000_000); // an hour
+            /// let b = gen.next()?;
+            /// assert!(b.gregorian_ticks() < a.gregorian_ticks()); // followed the clock back,
+            /// assert_eq!(gen.resets(), 1); // says so,
+            /// assert_eq!(gen.clock_seq(), (seq + 1) & 0x3FFF); // and took the next sequence
+            /// # Ok::<(), uuidkit::gen::GenError>(())
+            /// ```
+            pub fn resets(&self) -> u64 {
+                self.core.driver.seq.resets()
+            }
+
+            /// The last step back of the clock the generator followed under
+            /// [`RegressionPolicy::Reset`](crate::gen::RegressionPolicy::Reset), if any.
+            ///
+            /// ```
+            #[doc = concat!("use uuidkit::gen::{GregorianBuilder, RegressionPolicy, StepClock, ThreadRng};")]
+            /// use uuidkit::Timestamp;
+            /// let clock = StepClock::new(Timestamp::from_gregorian_ticks(1 << 40));
+            /// let mut gen = GregorianBuilder::new()
+            ///     .regression(RegressionPolicy::Reset)
+            #[doc = concat!("    .", stringify!($build), "(&clock, ThreadRng)?;")]
+            /// gen.next()?;
+            /// assert_eq!(gen.last_reset(), None);
+            /// clock.step_back(60_000_000_000); // a minute
+            /// gen.next()?;
+            /// assert_eq!(gen.last_reset().map(|r| r.back_nanos()), Some(60_000_000_000));
+            /// # Ok::<(), uuidkit::gen::GenError>(())
+            /// ```
+            pub fn last_reset(&self) -> Option<crate::gen::ClockReset> {
+                self.core.driver.seq.last_reset()
             }
         }
     };

@@ -34,7 +34,7 @@ pub mod v8;
 pub use error::{GenError, GenErrorKind};
 pub use global::{try_v1, try_v6, try_v7, try_v7_batch};
 pub use gregorian::GregorianBuilder;
-pub use sequencer::{OverflowPolicy, RegressionPolicy, DEFAULT_REGRESSION_THRESHOLD};
+pub use sequencer::{ClockReset, OverflowPolicy, RegressionPolicy, DEFAULT_REGRESSION_THRESHOLD};
 pub use source::{Clock, RandomSource};
 pub use v1::V1Generator;
 pub use v2::V2Generator;

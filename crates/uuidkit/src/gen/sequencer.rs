@@ -22,8 +22,9 @@ use super::source::{Clock, RandomSource};
 /// exhausted (v7, v8) or, for v1/v6, every 100-ns tick of the current clock reading is taken
 /// (RFC 9562 §6.1 "Error Handling", §6.2 "Counter Rollover Handling").
 ///
-/// Whatever the policy, a generator never returns a duplicate and never a UUID that sorts
-/// before the previous one.
+/// Whatever the policy, an overflow never makes a generator return a duplicate or a UUID that
+/// sorts before the previous one (a step back of the clock is the [`RegressionPolicy`]'s
+/// matter).
 ///
 /// ```
 /// use uuidkit::gen::OverflowPolicy;
@@ -46,27 +47,139 @@ pub enum OverflowPolicy {
 }
 
 /// What a generator does when the clock reads earlier than it did before by more than the
-/// regression threshold (RFC 9562 §6.2 "Monotonic Error Checking").
+/// regression threshold (RFC 9562 §6.2 "Monotonic Error Checking": "ensure that the next UUID
+/// generated is greater than the previous, or ... at least report an appropriate error").
 ///
 /// A step back within the threshold (default [`DEFAULT_REGRESSION_THRESHOLD`], 10 s) never
 /// reaches the policy: the generator keeps using its last timestamp and increments from there,
-/// so order is kept.
+/// so order is kept. Beyond it:
+///
+/// | policy | the next UUID | the caller sees |
+/// |---|---|---|
+/// | [`Continue`](Self::Continue) (default) | greater than the previous one | nothing to see: order and uniqueness are kept |
+/// | [`Error`](Self::Error) | none: an error | [`GenErrorKind::ClockRegression`] |
+/// | [`Reset`](Self::Reset) | at the clock's time, **less than** the previous one | the generator's `resets()` count and `last_reset()` event |
 ///
 /// ```
-/// use uuidkit::gen::RegressionPolicy;
-/// assert_eq!(RegressionPolicy::default(), RegressionPolicy::Reset);
+/// use uuidkit::gen::{RegressionPolicy, StepClock, ThreadRng, V7Generator};
+/// use uuidkit::Timestamp;
+/// assert_eq!(RegressionPolicy::default(), RegressionPolicy::Continue);
+/// let clock = StepClock::new(Timestamp::from_unix_millis(100_000));
+/// let mut gen = V7Generator::new(&clock, ThreadRng);
+/// let a = gen.next()?;
+/// clock.step_back(3_600_000_000_000); // an hour back
+/// let b = gen.next()?;
+/// assert!(b > a && b.unix_ts_ms() == Some(100_000)); // the last millisecond, counting on
+/// # Ok::<(), uuidkit::gen::GenError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum RegressionPolicy {
-    /// Follow the clock back (the default). **This breaks the order**: the next UUID sorts
-    /// before the previous ones. v1, v2 and v6 generators also pick a new random clock
-    /// sequence, so that the repeated timestamps cannot produce a duplicate (RFC 9562 §5.1);
-    /// v7 and v8 rely on their fresh random bits.
+    /// Keep the last timestamp and count on from it until the clock catches up (the default),
+    /// as within the threshold: every UUID is greater than the previous one, whatever the
+    /// clock does. When the counter (or, for v1, v6 and the time-based v8, the ticks of that
+    /// timestamp) runs out meanwhile, the [`OverflowPolicy`] decides: `Advance` moves the
+    /// timestamp on, ahead of the clock; `Wait` waits for the clock to come back (as long as
+    /// the step back, plus one second, before [`GenErrorKind::ClockStalled`]); `Error`
+    /// reports [`GenErrorKind::Overflow`] until the clock has come back.
     #[default]
+    Continue,
+    /// Follow the clock back: the next UUID carries the clock's time and so **sorts before the
+    /// previous ones**. The generator counts each such reset and keeps the last one
+    /// ([`ClockReset`]), so the caller can see what happened (`resets()` and `last_reset()` on
+    /// every time-based generator). v1 and v6 generators move to the next clock sequence
+    /// (RFC 9562 §5.1), so that the repeated timestamps do not repeat a UUID for 16,384 resets;
+    /// v7 and v8 rely on their fresh random bits (a v8 layout without random bits can then
+    /// repeat a UUID). v2 generators never follow the clock back, whatever the policy: with a
+    /// time step of about 7 minutes, any step back leads into a time step they have issued in
+    /// (or, once the clock moves on, to one), where their 6-bit clock sequence has counted;
+    /// under `Reset` they do as under `Continue`.
     Reset,
     /// Return a [`GenErrorKind::ClockRegression`] error until the clock is back within the
-    /// threshold of its highest reading.
+    /// threshold of its highest reading; nothing is issued meanwhile.
     Error,
+}
+
+/// A step back of the clock that a generator followed under [`RegressionPolicy::Reset`]: the
+/// event every time-based generator reports through `last_reset()` (and counts in
+/// `resets()`).
+///
+/// ```
+/// use uuidkit::gen::{RegressionPolicy, StepClock, ThreadRng, V7Builder};
+/// use uuidkit::Timestamp;
+/// let clock = StepClock::new(Timestamp::from_unix_millis(100_000));
+/// let mut gen = V7Builder::new()
+///     .regression(RegressionPolicy::Reset)
+///     .build(&clock, ThreadRng)?;
+/// let a = gen.next()?;
+/// clock.step_back(60_000_000_000); // a minute: beyond the 10-s threshold
+/// let b = gen.next()?;
+/// assert!(b < a); // Reset followed the clock back...
+/// assert_eq!(gen.resets(), 1); // ...and says so
+/// let reset = gen.last_reset().unwrap();
+/// assert_eq!(reset.from_unix_nanos(), 100_000_000_000_000);
+/// assert_eq!(reset.to_unix_nanos(), 40_000_000_000_000);
+/// assert_eq!(reset.back_nanos(), 60_000_000_000);
+/// # Ok::<(), uuidkit::gen::GenError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ClockReset {
+    from_nanos: i128,
+    to_nanos: i128,
+}
+
+impl ClockReset {
+    /// The highest clock reading before the step back, in nanoseconds since the Unix epoch
+    /// (after the generator's time offset).
+    ///
+    /// ```
+    /// # use uuidkit::gen::{RegressionPolicy, ReplayClock, ThreadRng, V7Builder};
+    /// # use uuidkit::Timestamp;
+    /// let t = Timestamp::from_unix_millis;
+    /// let clock = ReplayClock::new([t(50_000), t(20_000)]);
+    /// let mut gen = V7Builder::new().regression(RegressionPolicy::Reset).build(clock, ThreadRng)?;
+    /// gen.next()?;
+    /// gen.next()?;
+    /// assert_eq!(gen.last_reset().map(|r| r.from_unix_nanos()), Some(50_000_000_000));
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
+    pub const fn from_unix_nanos(&self) -> i128 {
+        self.from_nanos
+    }
+
+    /// The reading the generator followed back to, in nanoseconds since the Unix epoch.
+    ///
+    /// ```
+    /// # use uuidkit::gen::{RegressionPolicy, ReplayClock, ThreadRng, V7Builder};
+    /// # use uuidkit::Timestamp;
+    /// let t = Timestamp::from_unix_millis;
+    /// let clock = ReplayClock::new([t(50_000), t(20_000)]);
+    /// let mut gen = V7Builder::new().regression(RegressionPolicy::Reset).build(clock, ThreadRng)?;
+    /// gen.next()?;
+    /// let u = gen.next()?;
+    /// assert_eq!(gen.last_reset().map(|r| r.to_unix_nanos()), Some(20_000_000_000));
+    /// assert_eq!(u.unix_ts_ms(), Some(20_000));
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
+    pub const fn to_unix_nanos(&self) -> i128 {
+        self.to_nanos
+    }
+
+    /// How far the clock went back, in nanoseconds.
+    ///
+    /// ```
+    /// # use uuidkit::gen::{RegressionPolicy, ReplayClock, ThreadRng, V7Builder};
+    /// # use uuidkit::Timestamp;
+    /// let t = Timestamp::from_unix_millis;
+    /// let clock = ReplayClock::new([t(50_000), t(20_000)]);
+    /// let mut gen = V7Builder::new().regression(RegressionPolicy::Reset).build(clock, ThreadRng)?;
+    /// gen.next()?;
+    /// gen.next()?;
+    /// assert_eq!(gen.last_reset().map(|r| r.back_nanos()), Some(30_000_000_000));
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
+    pub const fn back_nanos(&self) -> u128 {
+        self.from_nanos.abs_diff(self.to_nanos)
+    }
 }
 
 /// The default regression threshold: 10 seconds.
@@ -202,7 +315,7 @@ pub(crate) struct Reading {
 pub(crate) struct Issued {
     pub(crate) tick: u64,
     pub(crate) counter: u128,
-    /// The clock went back beyond the threshold and the state was reset to it: v1/v2/v6
+    /// The clock went back beyond the threshold and the state was reset to it: v1/v6
     /// generators must change their clock sequence.
     pub(crate) reset: bool,
 }
@@ -226,13 +339,16 @@ struct Last {
     /// The highest clock reading seen (ticks and nanoseconds): the reference for regression.
     reading_tick: u64,
     reading_nanos: i128,
+    /// No more counter values at `tick`: the next pair takes a later tick (set in a forked
+    /// child, which must not continue its parent's counter).
+    exhausted: bool,
 }
 
 /// The state machine behind every per-instance time-based generator.
 ///
 /// Invariant: each issued (tick, counter) pair is greater than the previous one, unless the
 /// clock went back beyond the threshold under [`RegressionPolicy::Reset`] (then
-/// [`Issued::reset`] says so).
+/// [`Issued::reset`] says so, and `resets`/`last_reset` record it).
 #[derive(Debug, Clone)]
 pub(crate) struct Sequencer {
     pub(crate) scale: Scale,
@@ -242,6 +358,8 @@ pub(crate) struct Sequencer {
     pub(crate) threshold_nanos: u128,
     pub(crate) offset_nanos: i128,
     last: Option<Last>,
+    resets: u64,
+    last_reset: Option<ClockReset>,
 }
 
 impl Sequencer {
@@ -254,6 +372,8 @@ impl Sequencer {
             threshold_nanos: p.threshold.as_nanos(),
             offset_nanos: p.offset_nanos,
             last: None,
+            resets: 0,
+            last_reset: None,
         }
     }
 
@@ -269,9 +389,23 @@ impl Sequencer {
         })
     }
 
-    /// Drops all state: the next reading starts afresh (used after a fork).
-    pub(crate) fn forget(&mut self) {
-        self.last = None;
+    /// In a forked child: the counter of the last tick must not go on (the parent goes on
+    /// with it), so the next pair takes a later tick with a fresh counter seed; the order
+    /// after the last pair is kept.
+    pub(crate) fn renew(&mut self) {
+        if let Some(last) = self.last.as_mut() {
+            last.exhausted = true;
+        }
+    }
+
+    /// How many times the generator followed the clock back under [`RegressionPolicy::Reset`].
+    pub(crate) fn resets(&self) -> u64 {
+        self.resets
+    }
+
+    /// The last step back the generator followed under [`RegressionPolicy::Reset`].
+    pub(crate) fn last_reset(&self) -> Option<ClockReset> {
+        self.last_reset
     }
 
     /// The last issued tick.
@@ -296,6 +430,7 @@ impl Sequencer {
             issued: 1,
             reading_tick: tick,
             reading_nanos: self.scale.nanos_of(tick),
+            exhausted: false,
         });
     }
 
@@ -311,15 +446,20 @@ impl Sequencer {
         if let Some(last) = self.last {
             if r.tick < last.reading_tick {
                 let back = (last.reading_nanos - r.nanos).max(0) as u128;
-                if back <= self.threshold_nanos {
+                if back <= self.threshold_nanos || self.regression == RegressionPolicy::Continue {
                     // §6.2: reuse the previous timestamp and increment from there.
                     eff_tick = last.reading_tick;
                     eff_nanos = last.reading_nanos;
                 } else {
                     match self.regression {
-                        RegressionPolicy::Reset => {
+                        RegressionPolicy::Continue | RegressionPolicy::Reset => {
                             self.last = None;
                             reset = true;
+                            self.resets += 1;
+                            self.last_reset = Some(ClockReset {
+                                from_nanos: last.reading_nanos,
+                                to_nanos: r.nanos,
+                            });
                         }
                         RegressionPolicy::Error => {
                             return Err(Stop::Fail(GenError::regression(
@@ -336,7 +476,12 @@ impl Sequencer {
         }
         let (tick, counter, issued) = match self.last {
             Some(last) if eff_tick <= last.tick => {
-                if let Some(c) = self.counter.increment(last.counter, rng) {
+                let more = if last.exhausted {
+                    None
+                } else {
+                    self.counter.increment(last.counter, rng)
+                };
+                if let Some(c) = more {
                     (last.tick, c, last.issued + 1)
                 } else if (last.tick as u128 + 1) < eff_tick as u128 + r.span as u128
                     && last.tick + 1 < self.scale.max_tick
@@ -386,6 +531,7 @@ impl Sequencer {
             issued,
             reading_tick: eff_tick,
             reading_nanos: eff_nanos,
+            exhausted: false,
         });
         Ok(Issued {
             tick,
@@ -406,7 +552,7 @@ impl Sequencer {
             Counter::Fixed { bits } | Counter::Sequential { bits } => bits,
             Counter::None | Counter::Random { .. } => return None,
         };
-        let last = self.last.as_mut()?;
+        let last = self.last.as_mut().filter(|l| !l.exhausted)?;
         // `step` with this reading: no regression, effective tick and nanoseconds unchanged,
         // and the tick not past the last one, so it increments the counter.
         if r.tick != last.reading_tick || r.nanos != last.reading_nanos || r.tick > last.tick {
@@ -493,7 +639,7 @@ pub(crate) struct Policies {
 impl Policies {
     pub(crate) const DEFAULT: Policies = Policies {
         overflow: OverflowPolicy::Advance,
-        regression: RegressionPolicy::Reset,
+        regression: RegressionPolicy::Continue,
         threshold: DEFAULT_REGRESSION_THRESHOLD,
         offset_nanos: 0,
     };

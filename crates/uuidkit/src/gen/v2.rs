@@ -8,17 +8,23 @@
 //! generator hands out the 64 values of the 6-bit sequence in turn, starting from its (random)
 //! base. So **one generator issues at most 64 UUIDs per time step**, whatever the domains and
 //! ids; then the [`OverflowPolicy`](super::OverflowPolicy) applies (`Advance` moves the time a
-//! whole step ahead of the clock, `Wait` may wait up to 7 minutes). After a clock regression
-//! beyond the threshold under `Reset`, the base changes to a new random value as for v1; with
-//! 6 bits, a repeat of a (time, sequence) pair used before the regression is then possible
-//! (about 1 in 64 per UUID issued in that step): use `RegressionPolicy::Error` where that
-//! matters.
+//! whole step ahead of the clock, `Wait` may wait up to 7 minutes).
+//!
+//! **A v2 generator never re-enters a time step it has issued in**, so it never repeats a
+//! (time step, clock sequence) pair: it never follows the clock back. After a step back, under
+//! [`RegressionPolicy::Continue`](super::RegressionPolicy::Continue) (the default) and under
+//! `Reset` alike, it counts on in its last time step until the clock catches up (and then the
+//! overflow policy applies); under `Error` it refuses beyond the threshold. Changing the node
+//! keeps the count going, and a forked child moves on to a later time step with a new base
+//! (and a new random node). Between a parent and its forked child with a given node, the
+//! 6-bit sequence cannot keep the two apart if both reach the same time step: give each
+//! process its own node (the default random node does).
 
 use super::clock::SystemClock;
 use super::error::GenError;
 use super::gregorian::{GregorianBuilder, GregorianCore, GREGORIAN};
 use super::rng::ThreadRng;
-use super::sequencer::{Counter, Scale};
+use super::sequencer::{ClockReset, Counter, RegressionPolicy, Scale};
 use super::source::{Clock, RandomSource};
 use crate::{Domain, Uuid};
 
@@ -54,7 +60,13 @@ impl GregorianBuilder {
         clock: C,
         rng: R,
     ) -> Result<V2Generator<C, R>, GenError> {
-        let core = self.core(
+        // v2 never follows the clock back (see the module docs): `Reset` counts on as
+        // `Continue` does.
+        let mut builder = self;
+        if builder.policies.regression == RegressionPolicy::Reset {
+            builder.policies.regression = RegressionPolicy::Continue;
+        }
+        let core = builder.core(
             clock,
             rng,
             COARSE,
@@ -222,19 +234,57 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
         self.core.clock_seq as u8
     }
 
-    /// Changes the node; if it differs, the clock sequence base changes too.
+    /// Changes the node. The clock sequence counts on from where it was (unlike v1 and v6, whose
+    /// sequence changes with the node): within a time step the sequence values stay distinct,
+    /// whatever the nodes, so no UUID repeats even if an earlier node comes back.
     ///
     /// ```
-    /// use uuidkit::Domain;
-    /// let mut gen = uuidkit::gen::V2Generator::system();
+    /// use uuidkit::gen::{FixedClock, ThreadRng, V2Generator};
+    /// use uuidkit::{Domain, Timestamp};
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
+    /// let mut gen = V2Generator::new(clock, ThreadRng);
     /// let (old_base, mac) = (gen.clock_seq(), [0x00, 0x1B, 0x63, 0x84, 0x45, 0xE6]);
+    /// let a = gen.next(Domain::Group, 100)?;
     /// gen.set_node(mac); // differs from the random node, whose multicast bit is set
     /// assert_eq!(gen.node(), mac);
-    /// assert_ne!(gen.clock_seq(), old_base);
-    /// assert_eq!(gen.next(Domain::Group, 100)?.node(), Some(mac));
+    /// assert_eq!(gen.clock_seq(), old_base);
+    /// let b = gen.next(Domain::Group, 100)?;
+    /// assert_eq!(b.node(), Some(mac));
+    /// assert_eq!(b.v2_clock_seq(), a.v2_clock_seq().map(|s| (s + 1) & 0x3f)); // counting on
     /// # Ok::<(), uuidkit::gen::GenError>(())
     /// ```
     pub fn set_node(&mut self, node: [u8; 6]) {
-        self.core.set_node(node)
+        self.core.replace_node(node)
+    }
+
+    /// How many times the generator followed the clock back: always 0, as a v2 generator never
+    /// does (see the module docs); here so that every time-based generator answers.
+    ///
+    /// ```
+    /// use uuidkit::gen::{GregorianBuilder, RegressionPolicy, StepClock, ThreadRng};
+    /// use uuidkit::{Domain, Timestamp};
+    /// let clock = StepClock::new(Timestamp::from_unix_millis(1645557742000));
+    /// let mut gen = GregorianBuilder::new()
+    ///     .regression(RegressionPolicy::Reset)
+    ///     .build_v2(&clock, ThreadRng)?;
+    /// let a = gen.next(Domain::Person, 0)?;
+    /// clock.step_back(3_600_000_000_000); // an hour back, 8 time steps
+    /// let b = gen.next(Domain::Person, 0)?;
+    /// assert_eq!(b.v2_ticks(), a.v2_ticks()); // still in a's time step, counting on
+    /// assert_eq!((gen.resets(), gen.last_reset()), (0, None));
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
+    pub fn resets(&self) -> u64 {
+        self.core.driver.seq.resets()
+    }
+
+    /// The last step back of the clock the generator followed: always `None` for v2.
+    ///
+    /// ```
+    /// let gen = uuidkit::gen::V2Generator::system();
+    /// assert_eq!(gen.last_reset(), None);
+    /// ```
+    pub fn last_reset(&self) -> Option<ClockReset> {
+        self.core.driver.seq.last_reset()
     }
 }

@@ -87,17 +87,19 @@ impl<C: Clock, R: RandomSource> V6Generator<C, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gen::{SeqRandom, StepClock};
+    use crate::gen::{RegressionPolicy, SeqRandom, StepClock};
     use crate::Timestamp;
 
     #[test]
     fn fill_v1_is_fill_converted_to_v1() {
         let at = Timestamp::from_unix_millis(1645557742000);
         let clocks = [StepClock::new(at), StepClock::new(at)];
-        let mut v6 = V6Generator::new(&clocks[0], SeqRandom::new(9));
-        let mut v1 = V6Generator::new(&clocks[1], SeqRandom::new(9));
+        let reset = GregorianBuilder::new().regression(RegressionPolicy::Reset);
+        let mut v6 = reset.build_v6(&clocks[0], SeqRandom::new(9)).unwrap();
+        let mut v1 = reset.build_v6(&clocks[1], SeqRandom::new(9)).unwrap();
         let mut seqs = Vec::new();
-        // A fill, then one after the clock went back an hour: a new clock sequence.
+        // A fill, then one after the clock went back an hour (followed under Reset): a new clock
+        // sequence.
         for _ in 0..2 {
             let (mut a, mut b) = ([Uuid::NIL; 300], [Uuid::NIL; 300]);
             v6.fill(&mut a).unwrap();

@@ -5,7 +5,7 @@
 //! |---|---|
 //! | `Counter { bits }` (Method 1, default 42 bits) | counter (12–42 bits, in `rand_a` then the top of `rand_b`), then random per UUID |
 //! | `MonotonicRandom { increment_bits }` (Method 2) | 74 random bits, incremented by a random 1..=2^increment_bits within a millisecond |
-//! | `SubMillis { fraction_bits, counter_bits }` (Method 3) | the fraction of the millisecond scaled to 2^fraction_bits (1–12 bits), then an optional counter (0–42 bits), then random |
+//! | `SubMillis { fraction_bits, counter_bits }` (Method 3) | the fraction of the millisecond scaled to 2^fraction_bits (1–12 bits), then an optional counter (0 for none, or 12–42 bits), then random |
 //!
 //! A Method 1 counter is seeded randomly at each new millisecond with its top bit clear (the
 //! rollover guard of §6.2), so at least 2^(bits−1) UUIDs fit in every millisecond before the
@@ -21,7 +21,7 @@ use super::clock::SystemClock;
 use super::driver::Driver;
 use super::error::GenError;
 use super::rng::ThreadRng;
-use super::sequencer::{policy_setters, Counter, Policies, Scale, Sequencer};
+use super::sequencer::{policy_setters, ClockReset, Counter, Policies, Scale, Sequencer};
 use super::source::{Clock, RandomSource};
 use crate::{Timestamp, Uuid, Variant};
 
@@ -52,7 +52,8 @@ pub enum V7Method {
     SubMillis {
         /// Width of the fraction, 1 to 12.
         fraction_bits: u8,
-        /// Width of the counter after it, 0 to 42.
+        /// Width of the counter after it: 0 (none) or 12 to 42 (RFC 9562 §6.2: "the counter
+        /// SHOULD be at least 12 bits but no longer than 42 bits").
         counter_bits: u8,
     },
 }
@@ -62,6 +63,10 @@ impl Default for V7Method {
         V7Method::Counter { bits: 42 }
     }
 }
+
+/// What a Method 3 counter may be, in the words of RFC 9562 §6.2.
+const METHOD3_COUNTER_RULE: &str = "0 (no counter) or 12 to 42 (RFC 9562 §6.2: \"the counter \
+     SHOULD be at least 12 bits but no longer than 42 bits\")";
 
 /// The default Method 2 increment width.
 const DEFAULT_INCREMENT_BITS: u8 = 32;
@@ -118,7 +123,15 @@ impl Layout {
                 counter_bits,
             } => {
                 let f = width("v7 sub-millisecond fraction width", fraction_bits, 1, 12)?;
-                let c = width("v7 counter width", counter_bits, 0, 42)?;
+                let c = u32::from(counter_bits);
+                if c != 0 && !(12..=42).contains(&c) {
+                    return Err(GenError::config_rule(
+                        "v7 Method 3 counter width",
+                        c.into(),
+                        " bits",
+                        METHOD3_COUNTER_RULE,
+                    ));
+                }
                 Layout {
                     frac_bits: f,
                     counter: if c == 0 {
@@ -304,10 +317,12 @@ impl V7Builder {
 /// A version 7 generator for one thread (`&mut self`); see the [module docs](self) for the
 /// methods and [`global`](super::global) for the process-wide one.
 ///
-/// Every UUID is greater than the previous one (unless the clock goes back beyond the
-/// threshold under [`RegressionPolicy::Reset`](super::RegressionPolicy::Reset)). In a forked
-/// child the state starts afresh (new counter seed); ordering relative to the parent's UUIDs
-/// is not kept, uniqueness rests on the random bits.
+/// Every UUID is greater than the previous one, whatever the clock does (unless the caller
+/// chose [`RegressionPolicy::Reset`](super::RegressionPolicy::Reset), which follows a step
+/// back beyond the threshold and reports it in [`resets`](Self::resets)). In a forked child
+/// the generator leaves its last millisecond (or fraction) for a later one with a new random
+/// counter seed, so the child's UUIDs still follow those issued before the fork; against the
+/// parent's later UUIDs, uniqueness rests on the random bits.
 ///
 /// ```
 /// let mut gen = uuidkit::gen::V7Generator::system();
@@ -482,11 +497,11 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     /// `counter` (`None`: the whole millisecond counts as used). For Method 3 the counter is
     /// not comparable across fractions and the whole millisecond counts as used.
     ///
-    /// A clock reading earlier than `unix_ms` is handled like any regression: within the
-    /// [threshold](V7Builder::regression_threshold) the generator counts on after the given
-    /// position; beyond it the [`RegressionPolicy`](super::RegressionPolicy) applies (`Reset`
-    /// follows the clock back), so a caller that needs the promise whatever the clock does sets
-    /// a large threshold.
+    /// A clock reading earlier than `unix_ms` is handled like any regression: under the default
+    /// [`RegressionPolicy::Continue`](super::RegressionPolicy::Continue) (and within the
+    /// [threshold](V7Builder::regression_threshold) under any policy) the generator counts on
+    /// after the given position; beyond the threshold `Reset` follows the clock back and
+    /// `Error` refuses.
     ///
     /// ```
     /// use uuidkit::gen::{FixedClock, ThreadRng, V7Generator};
@@ -509,6 +524,47 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
             ),
         };
         self.driver.seq.resume(tick, counter);
+    }
+
+    /// How many times the generator followed the clock back under
+    /// [`RegressionPolicy::Reset`](super::RegressionPolicy::Reset); always 0 under the other
+    /// policies.
+    ///
+    /// ```
+    /// use uuidkit::gen::{RegressionPolicy, StepClock, ThreadRng, V7Builder};
+    /// use uuidkit::Timestamp;
+    /// let clock = StepClock::new(Timestamp::from_unix_millis(1645557742000));
+    /// let reset = V7Builder::new().regression(RegressionPolicy::Reset);
+    /// let mut gen = reset.build(&clock, ThreadRng)?;
+    /// let a = gen.next()?;
+    /// clock.step_back(3_600_000_000_000); // an hour
+    /// let b = gen.next()?;
+    /// assert!(b < a); // followed the clock back, and says so:
+    /// assert_eq!(gen.resets(), 1);
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
+    pub fn resets(&self) -> u64 {
+        self.driver.seq.resets()
+    }
+
+    /// The last step back of the clock the generator followed under
+    /// [`RegressionPolicy::Reset`](super::RegressionPolicy::Reset), if any.
+    ///
+    /// ```
+    /// use uuidkit::gen::{RegressionPolicy, StepClock, ThreadRng, V7Builder};
+    /// use uuidkit::Timestamp;
+    /// let clock = StepClock::new(Timestamp::from_unix_millis(1645557742000));
+    /// let reset = V7Builder::new().regression(RegressionPolicy::Reset);
+    /// let mut gen = reset.build(&clock, ThreadRng)?;
+    /// gen.next()?;
+    /// assert_eq!(gen.last_reset(), None);
+    /// clock.step_back(60_000_000_000); // a minute
+    /// gen.next()?;
+    /// assert_eq!(gen.last_reset().map(|r| r.back_nanos()), Some(60_000_000_000));
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
+    pub fn last_reset(&self) -> Option<ClockReset> {
+        self.driver.seq.last_reset()
     }
 }
 

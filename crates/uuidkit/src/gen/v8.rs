@@ -3,7 +3,8 @@
 //! - [`V8TimeGenerator`]: the time-based example of Appendix B.1 — Unix time in 10-ns steps,
 //!   60 bits, in `custom_a` and `custom_b`; 62 random bits in `custom_c`. Each UUID gets its
 //!   own 10-ns step (simulated when the clock is coarser, as for v1), so the generator's UUIDs
-//!   strictly increase. The last of the 2^60 steps starts at 2335-05-07T23:44:06.06846975Z;
+//!   strictly increase (whatever the clock does, under the default
+//!   [`RegressionPolicy::Continue`](super::RegressionPolicy::Continue)). The last of the 2^60 steps starts at 2335-05-07T23:44:06.06846975Z;
 //!   B.1 truncates larger times to their low bits, which would wrap silently — this generator
 //!   returns a time-range error instead.
 //! - [`DistributedGenerator`]: the distributed layout of §6.4 — a timestamp, a node id of the
@@ -15,7 +16,7 @@ use super::clock::SystemClock;
 use super::driver::Driver;
 use super::error::GenError;
 use super::rng::ThreadRng;
-use super::sequencer::{policy_setters, Counter, Issued, Policies, Scale, Sequencer};
+use super::sequencer::{policy_setters, ClockReset, Counter, Issued, Policies, Scale, Sequencer};
 use super::source::{Clock, RandomSource};
 use crate::Uuid;
 
@@ -193,6 +194,47 @@ impl<C: Clock, R: RandomSource> V8TimeGenerator<C, R> {
     pub fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
         self.driver.fill_with(out, Self::make)
     }
+
+    /// How many times the generator followed the clock back under
+    /// [`RegressionPolicy::Reset`](super::RegressionPolicy::Reset); always 0 under the other
+    /// policies.
+    ///
+    /// ```
+    /// use uuidkit::gen::{RegressionPolicy, StepClock, ThreadRng, V8TimeBuilder};
+    /// use uuidkit::Timestamp;
+    /// let clock = StepClock::new(Timestamp::from_unix_millis(1645557742000));
+    /// let reset = V8TimeBuilder::new().regression(RegressionPolicy::Reset);
+    /// let mut gen = reset.build(&clock, ThreadRng);
+    /// let a = gen.next()?;
+    /// clock.step_back(3_600_000_000_000); // an hour
+    /// let b = gen.next()?;
+    /// assert!(b < a); // followed the clock back, and says so:
+    /// assert_eq!(gen.resets(), 1);
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
+    pub fn resets(&self) -> u64 {
+        self.driver.seq.resets()
+    }
+
+    /// The last step back of the clock the generator followed under
+    /// [`RegressionPolicy::Reset`](super::RegressionPolicy::Reset), if any.
+    ///
+    /// ```
+    /// use uuidkit::gen::{RegressionPolicy, StepClock, ThreadRng, V8TimeBuilder};
+    /// use uuidkit::Timestamp;
+    /// let clock = StepClock::new(Timestamp::from_unix_millis(1645557742000));
+    /// let reset = V8TimeBuilder::new().regression(RegressionPolicy::Reset);
+    /// let mut gen = reset.build(&clock, ThreadRng);
+    /// gen.next()?;
+    /// assert_eq!(gen.last_reset(), None);
+    /// clock.step_back(60_000_000_000); // a minute
+    /// gen.next()?;
+    /// assert_eq!(gen.last_reset().map(|r| r.back_nanos()), Some(60_000_000_000));
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
+    pub fn last_reset(&self) -> Option<ClockReset> {
+        self.driver.seq.last_reset()
+    }
 }
 
 /// The field widths of a distributed v8 layout (RFC 9562 §6.4), validated.
@@ -202,7 +244,9 @@ impl<C: Clock, R: RandomSource> V8TimeGenerator<C, R> {
 /// 1. `timestamp_bits` (1–63) of time since the Unix epoch in units of `tick_nanos`
 ///    nanoseconds (default: 48 bits of milliseconds, the v7 timestamp);
 /// 2. `node_bits` (0–64) of node id, identifying the generating node (the RFC suggests a
-///    pseudorandom one, not a MAC address);
+///    pseudorandom one, not a MAC address: a random node id is drawn from the random source,
+///    and from 48 bits up has bit 40 set, the multicast bit of a MAC address, so that neither
+///    it nor its low 48 bits is ever a machine's MAC address);
 /// 3. `counter_bits` (0–63) of counter, seeded randomly with its top bit clear at each new
 ///    tick, as a v7 Method 1 counter;
 /// 4. random bits, the rest: `122 − timestamp − node − counter`.
@@ -442,7 +486,18 @@ impl DistributedBuilder {
                 GenError::check_range("v8 node id", id.into(), "", 0, max.into())?;
                 id
             }
-            None => rng.next_u64() & max,
+            // Drawn from the random source, never from a hardware address (§6.4). A field of 48
+            // bits or more could hold a MAC address: bit 40, the multicast bit of a 48-bit MAC's
+            // first octet, is set, as in a random v1 node (§6.10), so that neither the id nor its
+            // low 48 bits can be a machine's (unicast) MAC address.
+            None => {
+                let id = rng.next_u64() & max;
+                if self.layout.node_bits >= 48 {
+                    id | 1 << 40
+                } else {
+                    id
+                }
+            }
         };
         let counter = match self.layout.counter_bits {
             0 => Counter::None,
@@ -461,7 +516,9 @@ impl DistributedBuilder {
 }
 
 /// A v8 generator with the distributed layout of RFC 9562 §6.4: timestamp, node id, counter,
-/// random. Every UUID is greater than the previous one.
+/// random. Every UUID is greater than the previous one, whatever the clock does (unless the
+/// caller chose [`RegressionPolicy::Reset`](super::RegressionPolicy::Reset), which reports
+/// each step back it follows in [`resets`](Self::resets)).
 ///
 /// ```
 /// use uuidkit::gen::{DistributedBuilder, DistributedLayout, FixedClock, ThreadRng};
@@ -587,5 +644,50 @@ impl<C: Clock, R: RandomSource> DistributedGenerator<C, R> {
             }
         };
         self.driver.fill_runs(out, make, run)
+    }
+
+    /// How many times the generator followed the clock back under
+    /// [`RegressionPolicy::Reset`](super::RegressionPolicy::Reset); always 0 under the other
+    /// policies.
+    ///
+    /// ```
+    /// use uuidkit::gen::{DistributedBuilder, DistributedLayout, RegressionPolicy, StepClock};
+    /// use uuidkit::gen::ThreadRng;
+    /// use uuidkit::Timestamp;
+    /// let clock = StepClock::new(Timestamp::from_unix_millis(1645557742000));
+    /// let reset = DistributedBuilder::new(DistributedLayout::default())
+    ///     .regression(RegressionPolicy::Reset);
+    /// let mut gen = reset.build(&clock, ThreadRng)?;
+    /// let a = gen.next()?;
+    /// clock.step_back(3_600_000_000_000); // an hour
+    /// let b = gen.next()?;
+    /// assert!(b < a); // followed the clock back, and says so:
+    /// assert_eq!(gen.resets(), 1);
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
+    pub fn resets(&self) -> u64 {
+        self.driver.seq.resets()
+    }
+
+    /// The last step back of the clock the generator followed under
+    /// [`RegressionPolicy::Reset`](super::RegressionPolicy::Reset), if any.
+    ///
+    /// ```
+    /// use uuidkit::gen::{DistributedBuilder, DistributedLayout, RegressionPolicy, StepClock};
+    /// use uuidkit::gen::ThreadRng;
+    /// use uuidkit::Timestamp;
+    /// let clock = StepClock::new(Timestamp::from_unix_millis(1645557742000));
+    /// let reset = DistributedBuilder::new(DistributedLayout::default())
+    ///     .regression(RegressionPolicy::Reset);
+    /// let mut gen = reset.build(&clock, ThreadRng)?;
+    /// gen.next()?;
+    /// assert_eq!(gen.last_reset(), None);
+    /// clock.step_back(60_000_000_000); // a minute
+    /// gen.next()?;
+    /// assert_eq!(gen.last_reset().map(|r| r.back_nanos()), Some(60_000_000_000));
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
+    pub fn last_reset(&self) -> Option<ClockReset> {
+        self.driver.seq.last_reset()
     }
 }
