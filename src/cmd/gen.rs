@@ -14,7 +14,7 @@ use uuidkit::{Case, Domain, NameHash, Timestamp, Uuid};
 use uuidkit_service::client::{default_socket, ClientConfig, SystemGenerator};
 use uuidkit_service::state::TimeVersion;
 
-use crate::args::{GenArgs, GenVersion, HashArg, ToForm};
+use crate::args::{usage_error, GenArgs, GenVersion, HashArg, ToForm};
 use crate::form;
 use crate::io::{CmdResult, Fatal, Out, Status};
 use crate::ui::Progress;
@@ -132,7 +132,7 @@ pub struct Config {
 }
 
 fn usage(msg: impl std::fmt::Display) -> clap::Error {
-    super::usage_error(&["gen"], msg)
+    usage_error(&["gen"], msg)
 }
 
 /// A flag that only some versions use.
