@@ -75,8 +75,13 @@ pub enum Command {
     /// LDAP (RFC 4530): schema, matching rules, entryUUID for LDIF.
     Ldap(LdapArgs),
     /// Run the system-wide v1/v6/v7 generator service on a Unix socket.
+    // Where there is no service (not Unix), `serve`, `state` and `gen --system` still parse, so
+    // that asking for them gets `unix_only`'s sentence rather than "unrecognized subcommand",
+    // but are left out of the help.
+    #[cfg_attr(not(unix), command(hide = true))]
     Serve(ServeArgs),
     /// Inspect a generator state file (the one `uuidkit serve` keeps).
+    #[cfg_attr(not(unix), command(hide = true))]
     State(StateArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(after_help = COMPLETIONS_EXAMPLES)]
@@ -437,7 +442,22 @@ pub struct LdapRuleArgs {
     pub value: OsString,
 }
 
-const GEN_EXAMPLES: &str = "\
+/// The `--system` line of `gen`'s examples: only where the service exists (Unix).
+#[cfg(unix)]
+macro_rules! gen_system_example {
+    () => {
+        "  uuidkit gen v7 --system -C 10                from the system-wide service (uuidkit serve)\n"
+    };
+}
+#[cfg(not(unix))]
+macro_rules! gen_system_example {
+    () => {
+        ""
+    };
+}
+
+const GEN_EXAMPLES: &str = concat!(
+    "\
 Versions:
   v1  Gregorian time + clock sequence + node      v5  SHA-1 of --namespace + --name
   v2  DCE Security: coarse time, --domain and      v6  v1 reordered so that bytes sort by time
@@ -459,8 +479,10 @@ Examples:
   uuidkit gen v5 -n @dns -N www.example.com    name-based, RFC 9562 Appendix A.4
   uuidkit gen v8 --hash sha256 -n dns -N www.example.com
   uuidkit gen v7 --time 2022-02-22T19:22:22Z   for a given instant
-  uuidkit gen v7 --system -C 10                from the system-wide service (uuidkit serve)
-  uuidkit gen v4 -C 3 --format urn --upper";
+",
+    gen_system_example!(),
+    "  uuidkit gen v4 -C 3 --format urn --upper"
+);
 
 /// `uuidkit gen`.
 #[derive(Debug, Args)]
@@ -514,10 +536,12 @@ pub struct GenArgs {
     /// v1, v6, v7: get the UUIDs from the system-wide service (`uuidkit serve`), unique and
     /// ordered across every process of the machine.
     #[arg(long)]
+    #[cfg_attr(not(unix), arg(hide = true))]
     pub system: bool,
     /// The service's socket for --system [default: $UUIDKIT_SOCKET, else
     /// $XDG_RUNTIME_DIR/uuidkit.sock, or /run/uuidkit/uuidkit.sock for root].
     #[arg(long, value_name = "PATH", requires = "system")]
+    #[cfg_attr(not(unix), arg(hide = true))]
     pub socket: Option<PathBuf>,
 }
 
@@ -674,6 +698,21 @@ pub fn usage_error(path: &[&str], msg: impl std::fmt::Display) -> clap::Error {
     let mut cmd = Cli::command();
     cmd.build();
     subcommand(cmd, path).error(clap::error::ErrorKind::ValueValidation, msg)
+}
+
+/// What `serve`, `state` and `gen --system` (named by `what`) say where the generator service
+/// cannot run: it needs Unix sockets, and the service crate is built only for Unix.
+#[cfg(not(unix))]
+pub fn unix_only(what: &str) -> String {
+    let platform = if cfg!(windows) {
+        "Windows"
+    } else {
+        std::env::consts::OS
+    };
+    format!(
+        "uuidkit {what} is not available on {platform}: the generator service (uuidkit serve, \
+         uuidkit state, uuidkit gen --system) needs Unix sockets"
+    )
 }
 
 /// The subcommand at `path`; as far as the path leads (the names are this program's own).

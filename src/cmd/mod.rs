@@ -9,8 +9,10 @@ pub mod gen;
 pub mod inspect;
 pub mod ldap;
 pub mod meta;
+#[cfg(unix)]
 pub mod serve;
 pub mod sort;
+#[cfg(unix)]
 pub mod state;
 pub mod validate;
 
@@ -30,11 +32,17 @@ pub fn run(cli: Cli) -> std::process::ExitCode {
             Ok(c) => ldap::run(c),
             Err(e) => e.exit(),
         },
+        #[cfg(unix)]
         Command::Serve(a) => match serve::Config::resolve(a) {
             Ok(c) => serve::run(c),
             Err(e) => e.exit(),
         },
+        #[cfg(unix)]
         Command::State(a) => state::run(a),
+        #[cfg(not(unix))]
+        Command::Serve(_) => Err(io::Fatal::Msg(crate::args::unix_only("serve"))),
+        #[cfg(not(unix))]
+        Command::State(_) => Err(io::Fatal::Msg(crate::args::unix_only("state"))),
         Command::Completions(a) => meta::completions(a),
         Command::Man(a) => meta::man(a),
     };
