@@ -151,12 +151,20 @@
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 mod error;
-mod fmt;
-mod parse;
-// SIMD kernels for the text codecs, dispatched once per process.
-mod simd;
 mod timestamp;
 mod uuid;
+
+// The text codecs, bottom up: the forms as data, the slow path that explains a rejected input,
+// the scalar `const fn` code, the SIMD kernels (dispatched once per process), and the public
+// reading and writing API on top.
+mod diagnose;
+mod fmt;
+mod parse;
+mod scalar;
+mod simd;
+mod text;
+// Decimal digits, eight at a time (the decimal form, RFC 3339 fractions).
+mod digits;
 
 // Other representations: decimal integer, OID, Microsoft GUID bytes.
 mod forms;
@@ -167,9 +175,10 @@ pub mod ldap;
 pub mod ldif;
 
 pub use crate::error::{Error, ErrorKind};
-pub use crate::fmt::{Case, EncodeBuffer, Format, Formatted, MAX_ENCODED_LEN};
+pub use crate::fmt::{EncodeBuffer, Formatted, MAX_ENCODED_LEN};
 pub use crate::forms::{Decimal, DecimalBuffer, Oid, OidUrn, MAX_DECIMAL_LEN};
 pub use crate::simd::{encode_lines, simd_level};
+pub use crate::text::{Case, Format};
 pub use crate::timestamp::{Rfc3339, TimeError, Timestamp, GREGORIAN_OFFSET_TICKS};
 pub use crate::uuid::{Domain, Kind, Uuid, Variant, Version};
 

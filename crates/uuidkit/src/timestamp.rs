@@ -412,7 +412,7 @@ impl Rfc3339 {
         two(&mut b, 13, sod % 60);
         let nanos = self.ts.nanos % 1_000_000_000;
         b[16] = b'0' + (nanos / 100_000_000) as u8;
-        b[17..25].copy_from_slice(&crate::forms::eight((nanos % 100_000_000).into()));
+        b[17..25].copy_from_slice(&crate::digits::eight((nanos % 100_000_000).into()));
         let digits = usize::from(self.digits.min(9));
         let len = if digits > 0 { 16 + digits } else { 15 };
         b[len] = b'Z';
