@@ -9,8 +9,6 @@
 use crate::Timestamp;
 
 mod chacha;
-#[doc(hidden)]
-pub use chacha::VARIANT as KEYSTREAM_VARIANT;
 pub mod clock;
 mod driver;
 pub mod rng;
