@@ -140,7 +140,20 @@
 //!
 //! - `std` (default): generators, the OS clock and entropy, fork detection, LDIF. Without it
 //!   the crate is `no_std` and allocation-free: the value, parsing, formatting, the other
-//!   forms, RFC 4530 matching and the name-based builders remain.
+//!   forms, RFC 4530 matching and the name-based builders (with their features) remain.
+//! - `simd` (default): the SSSE3/AVX2 (x86-64) and NEON (AArch64) text codecs; without it only
+//!   the scalar ones.
+//! - `v3`, `v5`, `v8-sha2`, `v8-sha3` (all default): the name-based UUIDs, one hash crate each
+//!   (all `no_std`): `v3` compiles MD5 (`md-5`) and [`Uuid::new_v3`], `v5` SHA-1 (`sha1`) and
+//!   [`Uuid::new_v5`], `v8-sha2` SHA-256 and SHA-512 (`sha2`), `v8-sha3` SHA3-256 and SHAKE128
+//!   (`sha3`), each as its [`NameHash`] variant; [`Uuid::new_v8_name`] exists with either v8
+//!   feature. A crate that only parses and formats turns the defaults off and compiles no hash.
+//!   [`NameHash`] and its parser are always present: the name of a hash left out
+//!   (`"sha256".parse::<NameHash>()` without `v8-sha2`) is an error that names the missing
+//!   feature ([`ParseNameHashError::missing_feature`]), never a panic, and the enum is
+//!   `#[non_exhaustive]`, so a feature turned on elsewhere in a build cannot break a `match`.
+//!   The feature names follow the `uuid` crate's `v3` and `v5`; v8 is split by hash family
+//!   because there the hash is the caller's choice.
 //! - `serde`: `Serialize`/`Deserialize` for [`Uuid`] and adapter modules (`uuidkit::serde`);
 //!   `no_std`.
 //! - `uuid`: lossless `From` conversions to and from `uuid::Uuid`; `no_std`.
@@ -182,7 +195,7 @@ pub use crate::text::{Case, Format};
 pub use crate::timestamp::{Rfc3339, TimeError, Timestamp, GREGORIAN_OFFSET_TICKS};
 pub use crate::uuid::{Domain, Kind, Uuid, Variant, Version};
 
-// Name-based UUIDs (v3, v5, v8 with SHA-2/SHA-3): no_std.
+// Name-based UUIDs (v3, v5, v8 with SHA-2/SHA-3), each hash behind its feature: no_std.
 mod name;
 pub use crate::name::{NameHash, ParseNameHashError};
 
