@@ -204,6 +204,7 @@ fn version_flags(a: &GenArgs) -> [VersionFlag; 10] {
 
 /// The flags of [`version_flags`] that configure a local generator and so cannot go with
 /// `--system` (the service has its own state), in the order they are checked.
+#[cfg(unix)]
 const NOT_WITH_SYSTEM: [&str; 4] = ["--time", "--node", "--method", "--counter-bits"];
 
 impl Config {
