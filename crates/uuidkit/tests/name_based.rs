@@ -1,7 +1,14 @@
 //! Name-based UUIDs (v3, v5, v8) and the v4 builder against RFC 9562's vectors, Python's `uuid`
 //! module, and hashes computed independently with Python's `hashlib`.
 
-use uuidkit::{NameHash, Uuid, Variant, Version};
+use uuidkit::{NameHash, Uuid};
+#[cfg(any(
+    feature = "v3",
+    feature = "v5",
+    feature = "v8-sha2",
+    feature = "v8-sha3"
+))]
+use uuidkit::{Variant, Version};
 
 fn u(s: &str) -> Uuid {
     Uuid::parse_str(s).unwrap()
