@@ -71,9 +71,9 @@
 //!
 //! By concern, each file calling only the ones listed after it: `durable.rs` (the generator,
 //! which carries out the restart decision), `writer.rs` (its background writer), `restart.rs`
-//! (the restart rules above, one pure function with a table test), `file.rs` (reading and
-//! atomic writing), `lock.rs` (the lock), `format.rs` (the 64-byte encoding), `options.rs`,
-//! `error.rs`, `safety.rs`, `version.rs`.
+//! (the restart rules above, and what a file read counts for: pure functions, each tested by a
+//! table), `file.rs` (reading and atomic writing), `lock.rs` (the lock), `format.rs` (the
+//! 64-byte encoding), `options.rs`, `error.rs`, `safety.rs`, `version.rs`.
 
 mod durable;
 mod error;
