@@ -167,15 +167,16 @@ mod error;
 mod timestamp;
 mod uuid;
 
-// The text codecs, bottom up: the forms as data, the slow path that explains a rejected input,
-// the scalar `const fn` code, the SIMD kernels (dispatched once per process), and the public
-// reading and writing API on top.
+// The text codecs, layered bottom up: `text` (the forms as data), `diagnose` (the slow path that
+// explains a rejected input), `scalar` (the `const fn` code), `simd` (the kernels, dispatched
+// once per process), and `parse` and `fmt` (the public reading and writing API) on top.
 mod diagnose;
 mod fmt;
 mod parse;
 mod scalar;
 mod simd;
 mod text;
+
 // Decimal digits, eight at a time (the decimal form, RFC 3339 fractions).
 mod digits;
 
