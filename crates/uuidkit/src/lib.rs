@@ -153,6 +153,9 @@
 mod error;
 mod fmt;
 mod parse;
+// The calls that differ between operating systems (clock, fork, user ids), in one place.
+#[cfg(feature = "std")]
+mod sys;
 // SIMD kernels for the text codecs, dispatched once per process.
 mod simd;
 mod timestamp;
