@@ -164,6 +164,9 @@
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 mod error;
+// The calls that differ between operating systems (clock, fork, user ids), in one place.
+#[cfg(feature = "std")]
+mod sys;
 mod timestamp;
 mod uuid;
 

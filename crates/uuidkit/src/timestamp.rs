@@ -514,7 +514,8 @@ impl Timestamp {
         }
     }
 
-    /// The current time of the system clock.
+    /// The current time of the system clock (the platform's wall clock, as
+    /// [`SystemClock`](crate::gen::SystemClock) reads it; the Unix epoch if it cannot be read).
     ///
     /// ```
     /// use uuidkit::Timestamp;
@@ -524,7 +525,9 @@ impl Timestamp {
     /// assert!(t.unix_millis().is_some());
     /// ```
     pub fn now() -> Timestamp {
-        Timestamp::from_system_time(std::time::SystemTime::now()).unwrap_or(Timestamp::UNIX_EPOCH)
+        crate::sys::wall_clock()
+            .and_then(|(secs, nanos)| Timestamp::from_unix(secs, nanos))
+            .unwrap_or(Timestamp::UNIX_EPOCH)
     }
 }
 
