@@ -1,10 +1,14 @@
 //! The command line as clap sees it: one struct per subcommand whose fields mirror the flags one
-//! for one. Checks that involve several flags, and the translation into what the work needs,
-//! happen afterwards in each command's `Config::resolve` (src/cmd/*.rs).
+//! for one, for every command (the help texts included). Checks that involve several flags, and
+//! the translation into what the work needs, happen afterwards in each command's
+//! `Config::resolve` (src/cmd/*.rs), which reports a problem with [`usage_error`] the way clap
+//! reports its own. Nothing here uses the commands: they depend on this module, not the other
+//! way round.
 
 use std::ffi::OsString;
+use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 const MAIN_EXAMPLES: &str = "\
 Input:
@@ -71,9 +75,14 @@ pub enum Command {
     /// LDAP (RFC 4530): schema, matching rules, entryUUID for LDIF.
     Ldap(LdapArgs),
     /// Run the system-wide v1/v6/v7 generator service on a Unix socket.
-    Serve(crate::cmd::serve::ServeArgs),
+    // Where there is no service (not Unix), `serve`, `state` and `gen --system` still parse, so
+    // that asking for them gets `unix_only`'s sentence rather than "unrecognized subcommand",
+    // but are left out of the help.
+    #[cfg_attr(not(unix), command(hide = true))]
+    Serve(ServeArgs),
     /// Inspect a generator state file (the one `uuidkit serve` keeps).
-    State(crate::cmd::state::StateArgs),
+    #[cfg_attr(not(unix), command(hide = true))]
+    State(StateArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
@@ -433,7 +442,22 @@ pub struct LdapRuleArgs {
     pub value: OsString,
 }
 
-const GEN_EXAMPLES: &str = "\
+/// The `--system` line of `gen`'s examples: only where the service exists (Unix).
+#[cfg(unix)]
+macro_rules! gen_system_example {
+    () => {
+        "  uuidkit gen v7 --system -C 10                from the system-wide service (uuidkit serve)\n"
+    };
+}
+#[cfg(not(unix))]
+macro_rules! gen_system_example {
+    () => {
+        ""
+    };
+}
+
+const GEN_EXAMPLES: &str = concat!(
+    "\
 Versions:
   v1  Gregorian time + clock sequence + node      v5  SHA-1 of --namespace + --name
   v2  DCE Security: coarse time, --domain and      v6  v1 reordered so that bytes sort by time
@@ -459,8 +483,10 @@ Examples:
   uuidkit gen v5 -n @dns -N www.example.com    name-based, RFC 9562 Appendix A.4
   uuidkit gen v8 --hash sha256 -n dns -N www.example.com
   uuidkit gen v7 --time 2022-02-22T19:22:22Z   for a given instant
-  uuidkit gen v7 --system -C 10                from the system-wide service (uuidkit serve)
-  uuidkit gen v4 -C 3 --format urn --upper";
+",
+    gen_system_example!(),
+    "  uuidkit gen v4 -C 3 --format urn --upper"
+);
 
 /// `uuidkit gen`.
 #[derive(Debug, Args)]
@@ -515,11 +541,13 @@ pub struct GenArgs {
     /// v1, v6, v7: get the UUIDs from the system-wide service (`uuidkit serve`), unique and
     /// ordered across every process of the machine.
     #[arg(long)]
+    #[cfg_attr(not(unix), arg(hide = true))]
     pub system: bool,
     /// The service's socket for --system [default: $UUIDKIT_SOCKET, else
     /// $XDG_RUNTIME_DIR/uuidkit.sock, or /run/uuidkit/uuidkit.sock for root].
     #[arg(long, value_name = "PATH", requires = "system")]
-    pub socket: Option<std::path::PathBuf>,
+    #[cfg_attr(not(unix), arg(hide = true))]
+    pub socket: Option<PathBuf>,
 }
 
 /// The versions `gen` knows.
@@ -561,10 +589,151 @@ pub enum HashArg {
     Shake128,
 }
 
+const SERVE_HELP: &str = "\
+What it does:
+  Hands out v1, v6 and v7 UUIDs over a Unix socket so that every UUID issued on the machine is
+  unique and, per version, increasing in the order requests are served. The generator state
+  (v1/v6 timestamp, clock sequence and node; v7 millisecond and counter) is kept in the state
+  file, written ahead (a reservation --reserve ahead of the clock, renewed twice per reserve
+  under load) and atomically, so that a crash or kill -9 at any moment cannot make a UUID
+  repeat, and every v7 after a restart is greater than all before it.
+
+  Runs in the foreground only (--foreground is accepted and changes nothing): start it from
+  systemd or another supervisor. Logs go to standard error. SIGTERM and SIGINT write the exact
+  state and exit with status 0 (2 if that last write failed). After an unclean shutdown, the
+  start waits until the clock passes the last run's v7 reservation (at most --reserve + 1 s),
+  so that repeated crashes do not push v7 timestamps ahead of the clock.
+
+  One server per socket: a second one fails at once; a stale socket left by a killed server
+  (connecting is refused) is replaced. One process per state file: a second one fails at once.
+
+Defaults:
+  --socket  $XDG_RUNTIME_DIR/uuidkit.sock; for root /run/uuidkit/uuidkit.sock
+  --state   $XDG_STATE_HOME/uuidkit/state (else ~/.local/state/uuidkit/state);
+            for root /var/lib/uuidkit/state
+  Directories of the default paths are created (0755 for the socket's, 0700 for the state's).
+
+State file problems:
+  Missing, unreadable, corrupt, or writable by others: a warning, a new random clock sequence,
+  and the server starts. With --strict it refuses to start instead (a missing file is still
+  accepted as the first start). A symbolic link is never followed: an error either way.
+  When the state file cannot be written, UUIDs are still served but marked not durable in the
+  reply (`uuidkit gen --system` then warns); with --strict they are refused instead.
+
+Clients:
+  uuidkit gen v7 --system -C 10         ten v7 UUIDs from the service
+  UUIDKIT_SOCKET=/path/to.sock uuidkit gen v1 --system
+  The protocol is described in DESIGN.md, section The wire protocol.
+
+Examples:
+  uuidkit serve --foreground
+  uuidkit serve --socket /run/uuidkit/uuidkit.sock --group uuidkit --state /var/lib/uuidkit/state";
+
+/// `uuidkit serve`.
+#[derive(Debug, Args)]
+#[command(after_help = SERVE_HELP)]
+pub struct ServeArgs {
+    /// The Unix socket to listen on.
+    #[arg(long, value_name = "PATH")]
+    pub socket: Option<PathBuf>,
+    /// The state file.
+    #[arg(long, value_name = "PATH")]
+    pub state: Option<PathBuf>,
+    /// The socket's permissions in octal [default: 600, or 660 with --group].
+    #[arg(long, value_name = "OCTAL")]
+    pub mode: Option<String>,
+    /// The group (name or number) given the socket, so that its members may connect.
+    #[arg(long, value_name = "GROUP")]
+    pub group: Option<String>,
+    /// Stay in the foreground, logging to standard error (the only mode there is).
+    #[arg(long)]
+    pub foreground: bool,
+    /// Strict safety: refuse to start on an unreadable or corrupt state file, and never hand
+    /// out a UUID the state file does not cover.
+    #[arg(long)]
+    pub strict: bool,
+    /// How far ahead of the clock the state file reserves, in milliseconds (1 to 3600000).
+    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    pub reserve: u64,
+    /// The most connections open at once; more are refused with a "busy" reply.
+    #[arg(long, value_name = "N", default_value_t = 1024)]
+    pub max_connections: usize,
+    /// Per-connection read and write timeout, in seconds: idle or stalled connections are
+    /// closed after it.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    pub timeout: u64,
+    /// Log every connection and every rejected request.
+    #[arg(short, long)]
+    pub verbose: bool,
+}
+
+const STATE_HELP: &str = "\
+Output of `show`:
+  One `field: value` line per stored value. Exit status 0 for a valid file, 1 when the file
+  is corrupt or not trusted (owned by another user, writable by others), 2 when it cannot be
+  opened or is a symbolic link (never followed).
+
+Examples:
+  uuidkit state show /var/lib/uuidkit/state
+  uuidkit state show ~/.local/state/uuidkit/state";
+
+/// `uuidkit state`.
+#[derive(Debug, Args)]
+#[command(after_help = STATE_HELP)]
+pub struct StateArgs {
+    /// What to do with the state file.
+    #[command(subcommand)]
+    pub action: StateAction,
+}
+
+/// `uuidkit state` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum StateAction {
+    /// Print a state file's fields.
+    Show {
+        /// The state file.
+        #[arg(value_name = "PATH")]
+        path: PathBuf,
+    },
+}
+
+/// A usage error found after clap's parsing, in the subcommand named by `path`: printed like
+/// clap's own (with that subcommand's usage line), status 2.
+pub fn usage_error(path: &[&str], msg: impl std::fmt::Display) -> clap::Error {
+    let mut cmd = Cli::command();
+    cmd.build();
+    subcommand(cmd, path).error(clap::error::ErrorKind::ValueValidation, msg)
+}
+
+/// What `serve`, `state` and `gen --system` (named by `what`) say where the generator service
+/// cannot run: it needs Unix sockets, and the service crate is built only for Unix.
+#[cfg(not(unix))]
+pub fn unix_only(what: &str) -> String {
+    let platform = if cfg!(windows) {
+        "Windows"
+    } else {
+        std::env::consts::OS
+    };
+    format!(
+        "uuidkit {what} is not available on {platform}: the generator service (uuidkit serve, \
+         uuidkit state, uuidkit gen --system) needs Unix sockets"
+    )
+}
+
+/// The subcommand at `path`; as far as the path leads (the names are this program's own).
+fn subcommand(cmd: clap::Command, path: &[&str]) -> clap::Command {
+    match path.split_first() {
+        Some((name, rest)) => match cmd.find_subcommand(name) {
+            Some(sub) => subcommand(sub.clone(), rest),
+            None => cmd,
+        },
+        None => cmd,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     #[test]
     fn clap_definition_is_consistent() {

@@ -79,6 +79,8 @@ pub fn error(msg: fmt::Arguments<'_>) {
 }
 
 /// Writes `warning: MESSAGE` on standard error.
+// Only `gen --system` warns, and it exists on Unix only.
+#[cfg_attr(not(unix), allow(dead_code))]
 pub fn warning(msg: fmt::Arguments<'_>) {
     let line = format!("warning: {msg}\n");
     let _ = io::stderr().lock().write_all(line.as_bytes());

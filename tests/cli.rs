@@ -986,6 +986,36 @@ fn gen_v2_domain_and_local_id() {
     assert_eq!(set.len(), 3, "{l:?}");
 }
 
+/// Where the generator service cannot run (it needs Unix sockets), `serve`, `state` and
+/// `gen --system` still parse and say so in a sentence naming the platform, with status 2
+/// (not clap's "unrecognized subcommand"), and are left out of the help.
+#[cfg(windows)]
+#[test]
+fn service_commands_say_they_are_unix_only() {
+    for (args, what) in [
+        (&["serve"][..], "uuidkit serve"),
+        (&["serve", "--foreground"][..], "uuidkit serve"),
+        (&["state", "show", "state-file"][..], "uuidkit state"),
+        (&["gen", "v7", "--system"][..], "uuidkit gen --system"),
+    ] {
+        let o = run(args, b"");
+        assert_eq!(code(&o), 2, "{args:?}");
+        assert!(stdout(&o).is_empty(), "{args:?}");
+        let want = format!("{what} is not available on Windows: the generator service");
+        assert!(stderr(&o).contains(&want), "{args:?}: {}", stderr(&o));
+    }
+    let help = stdout(&run(&["--help"], b""));
+    assert!(
+        !help.contains("serve") && !help.contains("  state"),
+        "{help}"
+    );
+    let help = stdout(&run(&["gen", "--help"], b""));
+    assert!(
+        !help.contains("--system") && !help.contains("--socket"),
+        "{help}"
+    );
+}
+
 /// Without --local-id, every v2 UUID of a run carries the current user's (person) or group's
 /// id, as `id -u` / `id -g` print it, also past the first batch.
 #[cfg(unix)]

@@ -1,7 +1,8 @@
 //! `uuidkit serve`, `uuidkit state show` and `uuidkit gen --system`, run as real processes:
 //! start and stop by signal, single instance, stale sockets, kill -9 under load and restart,
 //! a state file that cannot be written (`ulimit -f 0`: the tests run as root, where permission
-//! bits do not stop writes), and the client side of the CLI.
+//! bits do not stop writes), and the client side of the CLI. Unix only, as the service is.
+#![cfg(unix)]
 
 use std::collections::HashSet;
 use std::fs;

@@ -11,10 +11,12 @@ use uuidkit::gen::{
     V6Generator, V7Builder, V7Generator, V7Method, V8TimeBuilder, V8TimeGenerator,
 };
 use uuidkit::{Case, Domain, NameHash, Timestamp, Uuid};
+#[cfg(unix)]
 use uuidkit_service::client::{default_socket, ClientConfig, SystemGenerator};
+#[cfg(unix)]
 use uuidkit_service::state::TimeVersion;
 
-use crate::args::{GenArgs, GenVersion, HashArg, ToForm};
+use crate::args::{usage_error, GenArgs, GenVersion, HashArg, ToForm};
 use crate::form;
 use crate::io::{CmdResult, Fatal, Out, Status};
 use crate::ui::Progress;
@@ -117,6 +119,7 @@ enum Plan {
     /// A generator in this process (boxed: it holds a CSPRNG's buffer).
     Local(Box<Source>),
     /// v1, v6 or v7 from the system-wide service (`uuidkit serve`); see [`run_system`].
+    #[cfg(unix)]
     System {
         version: TimeVersion,
         socket: std::path::PathBuf,
@@ -132,7 +135,7 @@ pub struct Config {
 }
 
 fn usage(msg: impl std::fmt::Display) -> clap::Error {
-    super::usage_error(&["gen"], msg)
+    usage_error(&["gen"], msg)
 }
 
 /// A flag that only some versions use.
@@ -201,6 +204,7 @@ fn version_flags(a: &GenArgs) -> [VersionFlag; 10] {
 
 /// The flags of [`version_flags`] that configure a local generator and so cannot go with
 /// `--system` (the service has its own state), in the order they are checked.
+#[cfg(unix)]
 const NOT_WITH_SYSTEM: [&str; 4] = ["--time", "--node", "--method", "--counter-bits"];
 
 impl Config {
@@ -232,6 +236,7 @@ impl Config {
 
 /// `--system`: only v1, v6 and v7, and none of the flags that configure a local generator
 /// (the service has its own state).
+#[cfg(unix)]
 fn system_plan(a: GenArgs, flags: &[VersionFlag]) -> Result<Plan, clap::Error> {
     let version = match a.which {
         GenVersion::V1 => TimeVersion::V1,
@@ -259,6 +264,12 @@ fn system_plan(a: GenArgs, flags: &[VersionFlag]) -> Result<Plan, clap::Error> {
         }
     };
     Ok(Plan::System { version, socket })
+}
+
+/// `--system` where there is no service.
+#[cfg(not(unix))]
+fn system_plan(_: GenArgs, _: &[VersionFlag]) -> Result<Plan, clap::Error> {
+    Err(usage(crate::args::unix_only("gen --system")))
 }
 
 /// The generator (or fixed UUID) in this process for the version and flags.
@@ -477,12 +488,14 @@ fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
 /// How many UUIDs are made per refill of the random batch.
 const BATCH: usize = 256;
 /// How many UUIDs `--system` asks the service for at once (the protocol's maximum).
+#[cfg(unix)]
 const SYSTEM_BATCH: usize = uuidkit_service::protocol::MAX_COUNT as usize;
 
 /// Runs `gen`.
 pub fn run(c: Config) -> CmdResult {
     match c.plan {
         Plan::Local(source) => run_local(*source, c.count, c.to, c.case),
+        #[cfg(unix)]
         Plan::System { version, socket } => run_system(version, &socket, c.count, c.to, c.case),
     }
 }
@@ -529,6 +542,7 @@ fn run_local(mut source: Source, count: u64, to: ToForm, case: Case) -> CmdResul
 }
 
 /// `gen --system`: UUIDs from the service, in requests of up to [`SYSTEM_BATCH`].
+#[cfg(unix)]
 fn run_system(
     version: TimeVersion,
     socket: &std::path::Path,

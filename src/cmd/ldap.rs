@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 
-use crate::args::{LdapArgs, LdapCommand, LdapRuleArgs};
+use crate::args::{usage_error, LdapArgs, LdapCommand, LdapRuleArgs};
 use crate::form;
 use crate::io::{os_bytes, CmdResult, Fatal, Out, Status};
 use crate::ui::{self, Origin};
@@ -47,7 +47,7 @@ impl Config {
                 4 => Config::AddEntryUuid(EntryUuidVersion::V4),
                 7 => Config::AddEntryUuid(EntryUuidVersion::V7),
                 v => {
-                    return Err(super::usage_error(
+                    return Err(usage_error(
                         &["ldap", "add-entryuuid"],
                         format_args!("ldap add-entryuuid --version {v}: expected 4 or 7"),
                     ))

@@ -5,91 +5,13 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use clap::Args;
 use uuidkit_service::client::default_server_socket;
 use uuidkit_service::server::{self, InstanceLock, Server, ServerConfig};
 use uuidkit_service::state::{default_state_path, DurableGenerator, StateOptions};
 
 use super::inspect::node_text;
+use crate::args::{usage_error, ServeArgs};
 use crate::io::{CmdResult, Fatal, Status};
-
-const SERVE_HELP: &str = "\
-What it does:
-  Hands out v1, v6 and v7 UUIDs over a Unix socket so that every UUID issued on the machine is
-  unique and, per version, increasing in the order requests are served. The generator state
-  (v1/v6 timestamp, clock sequence and node; v7 millisecond and counter) is kept in the state
-  file, written ahead (a reservation --reserve ahead of the clock, renewed twice per reserve
-  under load) and atomically, so that a crash or kill -9 at any moment cannot make a UUID
-  repeat, and every v7 after a restart is greater than all before it.
-
-  Runs in the foreground only (--foreground is accepted and changes nothing): start it from
-  systemd or another supervisor. Logs go to standard error. SIGTERM and SIGINT write the exact
-  state and exit with status 0 (2 if that last write failed). After an unclean shutdown, the
-  start waits until the clock passes the last run's v7 reservation (at most --reserve + 1 s),
-  so that repeated crashes do not push v7 timestamps ahead of the clock.
-
-  One server per socket: a second one fails at once; a stale socket left by a killed server
-  (connecting is refused) is replaced. One process per state file: a second one fails at once.
-
-Defaults:
-  --socket  $XDG_RUNTIME_DIR/uuidkit.sock; for root /run/uuidkit/uuidkit.sock
-  --state   $XDG_STATE_HOME/uuidkit/state (else ~/.local/state/uuidkit/state);
-            for root /var/lib/uuidkit/state
-  Directories of the default paths are created (0755 for the socket's, 0700 for the state's).
-
-State file problems:
-  Missing, unreadable, corrupt, or writable by others: a warning, a new random clock sequence,
-  and the server starts. With --strict it refuses to start instead (a missing file is still
-  accepted as the first start). A symbolic link is never followed: an error either way.
-  When the state file cannot be written, UUIDs are still served but marked not durable in the
-  reply (`uuidkit gen --system` then warns); with --strict they are refused instead.
-
-Clients:
-  uuidkit gen v7 --system -C 10         ten v7 UUIDs from the service
-  UUIDKIT_SOCKET=/path/to.sock uuidkit gen v1 --system
-  The protocol is described in DESIGN.md, section The wire protocol.
-
-Examples:
-  uuidkit serve --foreground
-  uuidkit serve --socket /run/uuidkit/uuidkit.sock --group uuidkit --state /var/lib/uuidkit/state";
-
-/// `uuidkit serve`.
-#[derive(Debug, Args)]
-#[command(after_help = SERVE_HELP)]
-pub struct ServeArgs {
-    /// The Unix socket to listen on.
-    #[arg(long, value_name = "PATH")]
-    pub socket: Option<PathBuf>,
-    /// The state file.
-    #[arg(long, value_name = "PATH")]
-    pub state: Option<PathBuf>,
-    /// The socket's permissions in octal [default: 600, or 660 with --group].
-    #[arg(long, value_name = "OCTAL")]
-    pub mode: Option<String>,
-    /// The group (name or number) given the socket, so that its members may connect.
-    #[arg(long, value_name = "GROUP")]
-    pub group: Option<String>,
-    /// Stay in the foreground, logging to standard error (the only mode there is).
-    #[arg(long)]
-    pub foreground: bool,
-    /// Strict safety: refuse to start on an unreadable or corrupt state file, and never hand
-    /// out a UUID the state file does not cover.
-    #[arg(long)]
-    pub strict: bool,
-    /// How far ahead of the clock the state file reserves, in milliseconds (1 to 3600000).
-    #[arg(long, value_name = "MS", default_value_t = 1000)]
-    pub reserve: u64,
-    /// The most connections open at once; more are refused with a "busy" reply.
-    #[arg(long, value_name = "N", default_value_t = 1024)]
-    pub max_connections: usize,
-    /// Per-connection read and write timeout, in seconds: idle or stalled connections are
-    /// closed after it.
-    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
-    pub timeout: u64,
-    /// Log every connection and every rejected request.
-    #[arg(short, long)]
-    pub verbose: bool,
-}
 
 /// What `serve` does, resolved from the flags.
 pub struct Config {
@@ -109,7 +31,7 @@ pub struct Config {
 }
 
 fn usage(msg: impl std::fmt::Display) -> clap::Error {
-    super::usage_error(&["serve"], msg)
+    usage_error(&["serve"], msg)
 }
 
 /// The path given, or the default one (and `true`: its directory may be created), or a usage

@@ -1,44 +1,12 @@
 //! `uuidkit state show PATH`: prints a generator state file (the one `uuidkit serve` keeps),
 //! field by field, after checking it as the generator would.
 
-use std::path::PathBuf;
-
-use clap::{Args, Subcommand};
 use uuidkit::Timestamp;
 use uuidkit_service::state::{State, StateErrorKind, FORMAT_VERSION};
 
 use super::inspect::node_text;
+use crate::args::{StateAction, StateArgs};
 use crate::io::{self, CmdResult, Fatal, Out, Status};
-
-const STATE_HELP: &str = "\
-Output of `show`:
-  One `field: value` line per stored value. Exit status 0 for a valid file, 1 when the file
-  is corrupt or not trusted (owned by another user, writable by others), 2 when it cannot be
-  opened or is a symbolic link (never followed).
-
-Examples:
-  uuidkit state show /var/lib/uuidkit/state
-  uuidkit state show ~/.local/state/uuidkit/state";
-
-/// `uuidkit state`.
-#[derive(Debug, Args)]
-#[command(after_help = STATE_HELP)]
-pub struct StateArgs {
-    /// What to do with the state file.
-    #[command(subcommand)]
-    pub action: StateAction,
-}
-
-/// `uuidkit state` subcommands.
-#[derive(Debug, Subcommand)]
-pub enum StateAction {
-    /// Print a state file's fields.
-    Show {
-        /// The state file.
-        #[arg(value_name = "PATH")]
-        path: PathBuf,
-    },
-}
 
 /// Runs `state`.
 pub fn run(a: StateArgs) -> CmdResult {

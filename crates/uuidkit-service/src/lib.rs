@@ -7,15 +7,27 @@
 //! increasing in the order requests are served. util-linux's `uuidd` is the model (it serves
 //! v1 and v4 only).
 //!
-//! - [`state`]: generator state in stable storage and the [`DurableGenerator`](state::DurableGenerator)
-//!   built on it; usable without the service.
+//! - [`state`]: generator state in stable storage and the
+//!   [`DurableGenerator`](state::DurableGenerator) built on it; usable without the service. A folder by concern: the file format, reading
+//!   and atomic writing, the lock, the restart rules (one pure function, tested by a table),
+//!   the generator and its background writer.
 //! - [`protocol`]: the length-prefixed binary frames (also documented in
 //!   DESIGN.md, "Generator state and the system-wide service").
 //! - [`server`]: the server. It lives in the library, rather than in the CLI, so that programs
-//!   can embed it and tests can run it in-process; `uuidkit serve` is a thin wrapper.
+//!   can embed it and tests can run it in-process; `uuidkit serve` is a thin wrapper. A folder
+//!   by concern: binding and the accept loop, connections and their threads, the instance lock,
+//!   the socket file and its permissions, signals, configuration, logging.
 //! - [`client`]: one [`Connection`](client::Connection), and the
 //!   [`SystemGenerator`](client::SystemGenerator) that caches a block per process and falls
-//!   back to the in-process generators when the service is unreachable.
+//!   back to the in-process generators when the service is unreachable. A folder by concern:
+//!   the system generator, the connection and its framing, connecting within a time limit,
+//!   socket discovery and configuration.
+//! - `sys` (private): the calls whose names or behaviour differ between Linux, macOS and
+//!   FreeBSD, each behind one portable signature.
+//!
+//! Modules only call downward: `client` and `server` use `protocol` and `state`, `protocol`
+//! uses `state`, and each file of a folder uses only the files listed after it in the folder's
+//! module docs (no module imports one that imports it back).
 //!
 //! ```
 //! use uuidkit_service::client::{ClientConfig, SystemGenerator};

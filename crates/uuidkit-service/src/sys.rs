@@ -1,6 +1,10 @@
 //! The platform calls that differ between the Unix systems the service runs on (Linux, macOS,
 //! FreeBSD), each with one portable signature. Everything else the service asks of the OS is
 //! POSIX and called directly.
+//!
+//! Also here, so that each is written (and its `unsafe` justified) once: the calls that more
+//! than one module makes, `geteuid` and `flock` (not POSIX, but Linux, macOS and the BSDs
+//! have it).
 
 use std::io;
 use std::os::fd::{FromRawFd, OwnedFd};
@@ -49,4 +53,36 @@ pub(crate) fn unix_stream_socket() -> io::Result<OwnedFd> {
         }
     }
     Ok(owned)
+}
+
+/// The effective user id of the process (who owns the files it creates).
+pub(crate) fn effective_uid() -> u32 {
+    // SAFETY: geteuid takes no arguments, cannot fail and has no side effects.
+    unsafe { libc::geteuid() }
+}
+
+/// Whether `open` with `O_NOFOLLOW` failed because the last component of the path is a
+/// symbolic link. POSIX says `ELOOP`; FreeBSD and DragonFly say `EMLINK`, NetBSD `EFTYPE`.
+pub(crate) fn is_symlink_refused(e: &io::Error) -> bool {
+    #[cfg(any(target_os = "freebsd", target_os = "dragonfly"))]
+    let code = libc::EMLINK;
+    #[cfg(target_os = "netbsd")]
+    let code = libc::EFTYPE;
+    #[cfg(not(any(target_os = "freebsd", target_os = "dragonfly", target_os = "netbsd")))]
+    let code = libc::ELOOP;
+    e.raw_os_error() == Some(code)
+}
+
+/// Takes an exclusive `flock` on `file` without waiting: `Ok` when taken, else the error
+/// (`EWOULDBLOCK` when another open file description holds it; `EINTR` to try again).
+/// `flock` is not POSIX but Linux, macOS and the BSDs all have it, with these semantics.
+pub(crate) fn try_lock_exclusive(file: &std::fs::File) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: the descriptor belongs to `file`, which is open for the whole call; flock only
+    // changes the lock state of that open file description.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
 }

@@ -1,13 +1,12 @@
 //! Writing the four text forms of RFC 9562 §4, lower case by default, into caller-provided
-//! stack buffers (no allocation) or through `Display`, `LowerHex` and `UpperHex`.
+//! stack buffers (no allocation) or through `Display`, `LowerHex` and `UpperHex`: the public
+//! API. The `const` encoders run the scalar code (`scalar.rs`); the others call the CPU's SIMD
+//! level (`simd/`), which writes the same bytes.
 
 use core::fmt;
 
-use crate::parse::URN_PREFIX;
-use crate::Uuid;
-
-const LOWER: &[u8; 16] = b"0123456789abcdef";
-const UPPER: &[u8; 16] = b"0123456789ABCDEF";
+use crate::text::{write_form, Case, Format};
+use crate::{scalar, simd, Uuid};
 
 /// The longest text form (URN), in bytes: the size of an [`EncodeBuffer`].
 ///
@@ -27,138 +26,6 @@ pub const MAX_ENCODED_LEN: usize = 45;
 /// ```
 pub type EncodeBuffer = [u8; MAX_ENCODED_LEN];
 
-/// The text forms.
-///
-/// ```
-/// use uuidkit::{Case, Format, Uuid};
-/// let mut buf = [0u8; uuidkit::MAX_ENCODED_LEN];
-/// assert_eq!(Uuid::NIL.encode(Format::Braced, Case::Lower, &mut buf).len(), Format::Braced.len());
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Format {
-    /// `67e55044-10b1-426f-9247-bb680e5fe0c8` (36 bytes).
-    #[default]
-    Hyphenated,
-    /// `67e5504410b1426f9247bb680e5fe0c8` (32 bytes).
-    Simple,
-    /// `{67e55044-10b1-426f-9247-bb680e5fe0c8}` (38 bytes).
-    Braced,
-    /// `urn:uuid:67e55044-10b1-426f-9247-bb680e5fe0c8` (45 bytes).
-    Urn,
-}
-
-impl Format {
-    /// The encoded length in bytes.
-    ///
-    /// ```
-    /// assert_eq!(uuidkit::Format::Urn.len(), uuidkit::MAX_ENCODED_LEN);
-    /// ```
-    // No form is empty, so an `is_empty` would only ever say `false`.
-    #[allow(clippy::len_without_is_empty)]
-    pub const fn len(self) -> usize {
-        match self {
-            Format::Hyphenated => 36,
-            Format::Simple => 32,
-            Format::Braced => 38,
-            Format::Urn => 45,
-        }
-    }
-}
-
-/// Letter case of hex digits (and of the `urn:uuid:` prefix, which stays lower case).
-///
-/// ```
-/// use uuidkit::{Case, Format, Uuid};
-/// let mut buf = [0u8; uuidkit::MAX_ENCODED_LEN];
-/// assert_eq!(Uuid::MAX.encode(Format::Simple, Case::Upper, &mut buf), "FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF");
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Case {
-    /// `a`–`f` (the RFC 9562 §4 recommendation for output).
-    #[default]
-    Lower,
-    /// `A`–`F`.
-    Upper,
-}
-
-const fn table(case: Case) -> &'static [u8; 16] {
-    match case {
-        Case::Lower => LOWER,
-        Case::Upper => UPPER,
-    }
-}
-
-/// Writes 32 digits at `out[at..at + 32]`.
-const fn write_simple(b: &[u8; 16], t: &[u8; 16], out: &mut [u8], at: usize) {
-    let mut i = 0;
-    while i < 16 {
-        out[at + 2 * i] = t[(b[i] >> 4) as usize];
-        out[at + 2 * i + 1] = t[(b[i] & 0x0f) as usize];
-        i += 1;
-    }
-}
-
-/// Writes the 36-byte hyphenated form at `out[at..at + 36]`.
-const fn write_hyphenated(b: &[u8; 16], t: &[u8; 16], out: &mut [u8], at: usize) {
-    let mut i = 0;
-    let mut o = at;
-    while i < 16 {
-        if i == 4 || i == 6 || i == 8 || i == 10 {
-            out[o] = b'-';
-            o += 1;
-        }
-        out[o] = t[(b[i] >> 4) as usize];
-        out[o + 1] = t[(b[i] & 0x0f) as usize];
-        o += 2;
-        i += 1;
-    }
-}
-
-/// Writes `format` at the start of `buf`: the braces or the `urn:uuid:` prefix around a body that
-/// `hyphenated` writes, or the body `simple` writes. The one place that knows where the pieces
-/// of each form go (RFC 9562 §4); `Uuid::encode_bytes` and every SIMD level's batch writer
-/// (`simd::encode_lines_body`) pass their own body encoders. Writes nothing if `buf` is shorter
-/// than `format.len()` (the callers' buffers never are). Always inlined, so that the encoders
-/// inline into a caller with their target features and the form's branch folds away when the
-/// caller knows it.
-#[inline(always)]
-pub(crate) fn write_form(
-    format: Format,
-    buf: &mut [u8],
-    hyphenated: impl FnOnce(&mut [u8; 36]),
-    simple: impl FnOnce(&mut [u8; 32]),
-) {
-    match format {
-        Format::Hyphenated => {
-            if let Some(body) = buf.first_chunk_mut::<36>() {
-                hyphenated(body);
-            }
-        }
-        Format::Simple => {
-            if let Some(body) = buf.first_chunk_mut::<32>() {
-                simple(body);
-            }
-        }
-        Format::Braced => {
-            if let Some(([open], rest)) = buf.split_first_chunk_mut::<1>() {
-                if let Some((body, [close, ..])) = rest.split_first_chunk_mut::<36>() {
-                    *open = b'{';
-                    hyphenated(body);
-                    *close = b'}';
-                }
-            }
-        }
-        Format::Urn => {
-            if let Some((prefix, rest)) = buf.split_first_chunk_mut::<9>() {
-                if let Some(body) = rest.first_chunk_mut::<36>() {
-                    *prefix = *URN_PREFIX;
-                    hyphenated(body);
-                }
-            }
-        }
-    }
-}
-
 impl Uuid {
     /// The hyphenated form as bytes, usable in `const` context.
     ///
@@ -166,10 +33,9 @@ impl Uuid {
     /// use uuidkit::{Case, Uuid};
     /// assert_eq!(&Uuid::MAX.encode_hyphenated(Case::Upper)[..8], b"FFFFFFFF");
     /// ```
+    #[inline]
     pub const fn encode_hyphenated(&self, case: Case) -> [u8; 36] {
-        let mut out = [0u8; 36];
-        write_hyphenated(self.as_bytes(), table(case), &mut out, 0);
-        out
+        scalar::encode_hyphenated(self.as_bytes(), case)
     }
 
     /// The simple form as bytes, usable in `const` context.
@@ -177,10 +43,9 @@ impl Uuid {
     /// ```
     /// assert_eq!(&uuidkit::Uuid::NAMESPACE_DNS.encode_simple(uuidkit::Case::Lower)[..8], b"6ba7b810");
     /// ```
+    #[inline]
     pub const fn encode_simple(&self, case: Case) -> [u8; 32] {
-        let mut out = [0u8; 32];
-        write_simple(self.as_bytes(), table(case), &mut out, 0);
-        out
+        scalar::encode_simple(self.as_bytes(), case)
     }
 
     /// Writes a text form into `buf` and returns it as a `str` (a prefix of `buf`), using the
@@ -199,7 +64,7 @@ impl Uuid {
         debug_assert!(text.is_ascii());
         // SAFETY: every byte `encode_bytes` writes is ASCII, hence UTF-8: the prefix, braces
         // and hyphens are ASCII literals, and each digit is an entry of a 16-byte table of ASCII
-        // digits (`LOWER`/`UPPER` here; in the SIMD kernels a byte shuffle of such a table by a
+        // digits (`LOWER`/`UPPER` in `scalar.rs`; in the SIMD kernels a byte shuffle of such a table by a
         // nibble, which cannot yield anything else, with `-` OR-ed into lanes the shuffle
         // zeroed). `simd::tests` checks every kernel's output against the scalar writer.
         // Validating instead would cost more than the encoding itself.
@@ -219,7 +84,7 @@ impl Uuid {
     /// ```
     #[inline]
     pub fn encode_bytes(&self, format: Format, case: Case, buf: &mut EncodeBuffer) -> usize {
-        let k = crate::simd::active();
+        let k = simd::active();
         let b = self.as_bytes();
         write_form(
             format,

@@ -8,8 +8,10 @@
 
 use core::fmt;
 
+use crate::diagnose::char_error;
+use crate::digits::eight;
 use crate::error::{Detail, Error, Expected};
-use crate::parse::{char_error, parse_simple};
+use crate::scalar::parse_simple;
 use crate::{Formatted, Uuid};
 
 /// The most decimal digits a UUID can have: `u128::MAX` has 39.
@@ -62,23 +64,6 @@ const fn digit_count(n: u64) -> usize {
     let bits = 64 - n.leading_zeros() as usize;
     let t = (bits * 1233) >> 12;
     t + (n >= POW10[t]) as usize
-}
-
-/// The eight digits of `n` < 10^8, zero padded, computed in the lanes of one u64: the
-/// number is split into halves of four digits (32-bit lanes), then each into pairs (16-bit
-/// lanes), then into single digits (bytes), each split by one multiplication for all lanes.
-///
-/// Exactness: `x * 10486 >> 20` is `x / 100` for `x` < 43 699 and `x * 103 >> 10` is `x / 10`
-/// for `x` < 179, and no lane's product reaches the next lane (`9999 * 10486 < 2^32`,
-/// `99 * 103 < 2^16`).
-pub(crate) const fn eight(n: u64) -> [u8; 8] {
-    let x = (n / 10_000) | ((n % 10_000) << 32);
-    let q = ((x * 10_486) >> 20) & 0x0000_007f_0000_007f;
-    let x = q | ((x - q * 100) << 16);
-    let q = ((x * 103) >> 10) & 0x000f_000f_000f_000f;
-    let x = q | ((x - q * 10) << 8);
-    // The first digit is in the lowest byte.
-    (x + 0x3030_3030_3030_3030).to_le_bytes()
 }
 
 /// The nineteen digits of `n` < 10^19, zero padded.
@@ -511,14 +496,6 @@ mod tests {
             assert_eq!(Uuid::from_u128(v).encode_decimal(&mut buf), v.to_string());
             let small = v as u64;
             assert_eq!(digit_count(small), small.to_string().len(), "{small}");
-        }
-        // The lane arithmetic of `eight`: every value below 10^5 (all the splits of four
-        // digits), then a stride through the rest.
-        for n in (0..100_000)
-            .chain((100_000..100_000_000).step_by(997))
-            .chain([99_999_999])
-        {
-            assert_eq!(eight(n), *std::format!("{n:08}").as_bytes(), "{n}");
         }
         for p in POW10 {
             for n in [p - 1, p, p + 1] {

@@ -19,7 +19,7 @@ use core::cmp::Ordering;
 use core::fmt;
 
 use crate::error::{Detail, Error};
-use crate::parse::{parse_fast, parse_hyphenated};
+use crate::scalar::{parse_fast, parse_hyphenated};
 use crate::Uuid;
 
 // The four descriptions of RFC 4530 §2.1–§2.4 (RFC 4512 §4.1 format). The RFC wraps the longer

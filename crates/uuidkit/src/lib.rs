@@ -140,7 +140,20 @@
 //!
 //! - `std` (default): generators, the OS clock and entropy, fork detection, LDIF. Without it
 //!   the crate is `no_std` and allocation-free: the value, parsing, formatting, the other
-//!   forms, RFC 4530 matching and the name-based builders remain.
+//!   forms, RFC 4530 matching and the name-based builders (with their features) remain.
+//! - `simd` (default): the SSSE3/AVX2 (x86-64) and NEON (AArch64) text codecs; without it only
+//!   the scalar ones.
+//! - `v3`, `v5`, `v8-sha2`, `v8-sha3` (all default): the name-based UUIDs, one hash crate each
+//!   (all `no_std`): `v3` compiles MD5 (`md-5`) and [`Uuid::new_v3`], `v5` SHA-1 (`sha1`) and
+//!   [`Uuid::new_v5`], `v8-sha2` SHA-256 and SHA-512 (`sha2`), `v8-sha3` SHA3-256 and SHAKE128
+//!   (`sha3`), each as its [`NameHash`] variant; [`Uuid::new_v8_name`] exists with either v8
+//!   feature. A crate that only parses and formats turns the defaults off and compiles no hash.
+//!   [`NameHash`] and its parser are always present: the name of a hash left out
+//!   (`"sha256".parse::<NameHash>()` without `v8-sha2`) is an error that names the missing
+//!   feature ([`ParseNameHashError::missing_feature`]), never a panic, and the enum is
+//!   `#[non_exhaustive]`, so a feature turned on elsewhere in a build cannot break a `match`.
+//!   The feature names follow the `uuid` crate's `v3` and `v5`; v8 is split by hash family
+//!   because there the hash is the caller's choice.
 //! - `serde`: `Serialize`/`Deserialize` for [`Uuid`] and adapter modules (`uuidkit::serde`);
 //!   `no_std`.
 //! - `uuid`: lossless `From` conversions to and from `uuid::Uuid`; `no_std`.
@@ -151,12 +164,24 @@
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 mod error;
-mod fmt;
-mod parse;
-// SIMD kernels for the text codecs, dispatched once per process.
-mod simd;
+// The calls that differ between operating systems (clock, fork, user ids), in one place.
+#[cfg(feature = "std")]
+mod sys;
 mod timestamp;
 mod uuid;
+
+// The text codecs, layered bottom up: `text` (the forms as data), `diagnose` (the slow path that
+// explains a rejected input), `scalar` (the `const fn` code), `simd` (the kernels, dispatched
+// once per process), and `parse` and `fmt` (the public reading and writing API) on top.
+mod diagnose;
+mod fmt;
+mod parse;
+mod scalar;
+mod simd;
+mod text;
+
+// Decimal digits, eight at a time (the decimal form, RFC 3339 fractions).
+mod digits;
 
 // Other representations: decimal integer, OID, Microsoft GUID bytes.
 mod forms;
@@ -167,13 +192,14 @@ pub mod ldap;
 pub mod ldif;
 
 pub use crate::error::{Error, ErrorKind};
-pub use crate::fmt::{Case, EncodeBuffer, Format, Formatted, MAX_ENCODED_LEN};
+pub use crate::fmt::{EncodeBuffer, Formatted, MAX_ENCODED_LEN};
 pub use crate::forms::{Decimal, DecimalBuffer, Oid, OidUrn, MAX_DECIMAL_LEN};
 pub use crate::simd::{encode_lines, simd_level};
+pub use crate::text::{Case, Format};
 pub use crate::timestamp::{Rfc3339, TimeError, Timestamp, GREGORIAN_OFFSET_TICKS};
 pub use crate::uuid::{Domain, Kind, Uuid, Variant, Version};
 
-// Name-based UUIDs (v3, v5, v8 with SHA-2/SHA-3): no_std.
+// Name-based UUIDs (v3, v5, v8 with SHA-2/SHA-3), each hash behind its feature: no_std.
 mod name;
 pub use crate::name::{NameHash, ParseNameHashError};
 

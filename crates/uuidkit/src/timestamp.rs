@@ -412,7 +412,7 @@ impl Rfc3339 {
         two(&mut b, 13, sod % 60);
         let nanos = self.ts.nanos % 1_000_000_000;
         b[16] = b'0' + (nanos / 100_000_000) as u8;
-        b[17..25].copy_from_slice(&crate::forms::eight((nanos % 100_000_000).into()));
+        b[17..25].copy_from_slice(&crate::digits::eight((nanos % 100_000_000).into()));
         let digits = usize::from(self.digits.min(9));
         let len = if digits > 0 { 16 + digits } else { 15 };
         b[len] = b'Z';
@@ -514,7 +514,8 @@ impl Timestamp {
         }
     }
 
-    /// The current time of the system clock.
+    /// The current time of the system clock (the platform's wall clock, as
+    /// [`SystemClock`](crate::gen::SystemClock) reads it; the Unix epoch if it cannot be read).
     ///
     /// ```
     /// use uuidkit::Timestamp;
@@ -524,7 +525,9 @@ impl Timestamp {
     /// assert!(t.unix_millis().is_some());
     /// ```
     pub fn now() -> Timestamp {
-        Timestamp::from_system_time(std::time::SystemTime::now()).unwrap_or(Timestamp::UNIX_EPOCH)
+        crate::sys::wall_clock()
+            .and_then(|(secs, nanos)| Timestamp::from_unix(secs, nanos))
+            .unwrap_or(Timestamp::UNIX_EPOCH)
     }
 }
 

@@ -179,6 +179,7 @@ fn method_3_counter_is_none_or_12_to_42_bits_in_the_words_of_the_rfc() {
 
 /// Source: RFC 4122 erratum 1352 (the corrected Appendix B example): v3 of the DNS namespace and
 /// "www.widgets.com".
+#[cfg(feature = "v3")]
 #[test]
 fn rfc4122_erratum_1352_v3_vector() {
     let u = Uuid::new_v3(&Uuid::NAMESPACE_DNS, b"www.widgets.com");

@@ -1,15 +1,24 @@
 //! Name-based UUIDs (v3, v5, v8) and the v4 builder against RFC 9562's vectors, Python's `uuid`
 //! module, and hashes computed independently with Python's `hashlib`.
 
-use uuidkit::{NameHash, Uuid, Variant, Version};
+use uuidkit::{NameHash, Uuid};
+#[cfg(any(
+    feature = "v3",
+    feature = "v5",
+    feature = "v8-sha2",
+    feature = "v8-sha3"
+))]
+use uuidkit::{Variant, Version};
 
 fn u(s: &str) -> Uuid {
     Uuid::parse_str(s).unwrap()
 }
 
+#[cfg(any(feature = "v3", feature = "v5", feature = "v8-sha2"))]
 const NAME: &[u8] = b"www.example.com";
 
 #[test]
+#[cfg(feature = "v3")]
 fn rfc_a2_v3_field_by_field() {
     // Source: RFC 9562 Appendix A.2 (Figures 17-19)
     let v3 = Uuid::new_v3(&Uuid::NAMESPACE_DNS, NAME);
@@ -54,6 +63,7 @@ fn rfc_a3_v4_from_random_bytes() {
 }
 
 #[test]
+#[cfg(feature = "v5")]
 fn rfc_a4_v5_field_by_field() {
     // Source: RFC 9562 Appendix A.4 (Figures 22-24)
     let v5 = Uuid::new_v5(&Uuid::NAMESPACE_DNS, NAME);
@@ -71,6 +81,7 @@ fn rfc_a4_v5_field_by_field() {
 }
 
 #[test]
+#[cfg(feature = "v8-sha2")]
 fn rfc_b2_v8_sha256_field_by_field() {
     // Source: RFC 9562 Appendix B.2 (Figures 28-30, with verified erratum EID 7929)
     let v8 = Uuid::new_v8_name(NameHash::Sha256, &Uuid::NAMESPACE_DNS, NAME);
@@ -83,6 +94,7 @@ fn rfc_b2_v8_sha256_field_by_field() {
 }
 
 #[test]
+#[cfg(all(feature = "v3", feature = "v5"))]
 fn python_uuid3_uuid5() {
     // Source: CPython 3.11 `uuid` module, e.g.
     //   python3 -c 'import uuid; print(uuid.uuid5(uuid.NAMESPACE_URL, "https://www.rfc-editor.org/rfc/rfc9562"))'
@@ -125,6 +137,7 @@ fn python_uuid3_uuid5() {
 }
 
 #[test]
+#[cfg(all(feature = "v8-sha2", feature = "v8-sha3"))]
 fn v8_other_hashes_match_hashlib() {
     // Source: Python 3.11 hashlib over namespace bytes ‖ name, first 16 bytes, version 8 and
     // variant 0b10 set by hand (the Appendix B.2 procedure with another hash), e.g.
@@ -194,21 +207,29 @@ fn version_and_variant_for_every_hash() {
     // 256 names: their raw digests hold every combination of the overwritten bits many times.
     for i in 0u32..256 {
         let name = i.to_be_bytes();
-        let v3 = Uuid::new_v3(&Uuid::NAMESPACE_OID, &name);
-        let v5 = Uuid::new_v5(&Uuid::NAMESPACE_OID, &name);
-        assert_eq!(
-            (v3.version(), v3.variant()),
-            (Some(Version::Md5), Variant::Rfc9562)
-        );
-        assert_eq!(
-            (v5.version(), v5.variant()),
-            (Some(Version::Sha1), Variant::Rfc9562)
-        );
-        for hash in NameHash::ALL {
+        #[cfg(feature = "v3")]
+        {
+            let v3 = Uuid::new_v3(&Uuid::NAMESPACE_OID, &name);
+            assert_eq!(
+                (v3.version(), v3.variant()),
+                (Some(Version::Md5), Variant::Rfc9562)
+            );
+        }
+        #[cfg(feature = "v5")]
+        {
+            let v5 = Uuid::new_v5(&Uuid::NAMESPACE_OID, &name);
+            assert_eq!(
+                (v5.version(), v5.variant()),
+                (Some(Version::Sha1), Variant::Rfc9562)
+            );
+        }
+        #[cfg(any(feature = "v8-sha2", feature = "v8-sha3"))]
+        for &hash in NameHash::ALL {
             let v8 = Uuid::new_v8_name(hash, &Uuid::NAMESPACE_OID, &name);
             assert_eq!(v8.version(), Some(Version::Custom), "{hash}");
             assert_eq!(v8.variant(), Variant::Rfc9562, "{hash}");
         }
+        let _ = name;
     }
     let all_ones = Uuid::new_v4_from_bytes([0xff; 16]);
     assert_eq!(all_ones, u("ffffffff-ffff-4fff-bfff-ffffffffffff"));
@@ -217,6 +238,12 @@ fn version_and_variant_for_every_hash() {
 }
 
 #[test]
+#[cfg(any(
+    feature = "v3",
+    feature = "v5",
+    feature = "v8-sha2",
+    feature = "v8-sha3"
+))]
 fn names_namespaces_and_hashes_separate() {
     let ns = [
         Uuid::NAMESPACE_DNS,
@@ -228,18 +255,26 @@ fn names_namespaces_and_hashes_separate() {
     let mut seen = Vec::new();
     for n in &ns {
         for name in names {
+            #[cfg(feature = "v3")]
             seen.push(Uuid::new_v3(n, name));
+            #[cfg(feature = "v5")]
             seen.push(Uuid::new_v5(n, name));
-            for hash in NameHash::ALL {
+            #[cfg(any(feature = "v8-sha2", feature = "v8-sha3"))]
+            for &hash in NameHash::ALL {
                 seen.push(Uuid::new_v8_name(hash, n, name));
             }
         }
     }
     let total = seen.len();
+    // Every compiled-in builder contributed one UUID per namespace and name.
+    let builders =
+        usize::from(cfg!(feature = "v3")) + usize::from(cfg!(feature = "v5")) + NameHash::ALL.len();
+    assert_eq!(total, ns.len() * names.len() * builders);
     seen.sort();
     seen.dedup();
     assert_eq!(seen.len(), total, "two inputs gave the same UUID");
     // Same inputs, same output (RFC 9562 §6.5, first requirement).
+    #[cfg(feature = "v5")]
     assert_eq!(
         Uuid::new_v5(&Uuid::NAMESPACE_URL, b"x"),
         Uuid::new_v5(&Uuid::NAMESPACE_URL, b"x")
@@ -248,19 +283,28 @@ fn names_namespaces_and_hashes_separate() {
 
 #[test]
 fn name_hash_parsing() {
-    for h in NameHash::ALL {
+    for &h in NameHash::ALL {
         assert_eq!(h.as_str().parse::<NameHash>(), Ok(h));
         assert_eq!(h.as_str().to_ascii_uppercase().parse::<NameHash>(), Ok(h));
     }
+    #[cfg(feature = "v8-sha3")]
     assert_eq!("SHA3-256".parse::<NameHash>(), Ok(NameHash::Sha3_256));
+    // The list of accepted names is that of the hashes compiled in.
+    let expected = match (cfg!(feature = "v8-sha2"), cfg!(feature = "v8-sha3")) {
+        (true, true) => "expected sha256, sha512, sha3-256 or shake128",
+        (true, false) => "expected sha256 or sha512",
+        (false, true) => "expected sha3-256 or shake128",
+        (false, false) => "no name hash is compiled in (features `v8-sha2`, `v8-sha3`)",
+    };
     for bad in [
         "", "md5", "sha1", "sha-256", "sha3_256", " sha256", "shake256",
     ] {
         let e = bad.parse::<NameHash>().unwrap_err();
         assert_eq!(e.input(), bad);
+        assert_eq!(e.missing_feature(), None);
         assert_eq!(
             e.to_string(),
-            format!("unknown name hash {bad:?}: expected sha256, sha512, sha3-256 or shake128")
+            format!("unknown name hash {bad:?}: {expected}")
         );
     }
     // Long input is cut at a character boundary and the message says so.
@@ -268,4 +312,32 @@ fn name_hash_parsing() {
     let e = long.parse::<NameHash>().unwrap_err();
     assert_eq!(e.input(), "é".repeat(16));
     assert!(e.to_string().contains("(cut)"));
+}
+
+#[test]
+fn a_compiled_out_hash_names_its_feature() {
+    // Every known name either parses (its feature is on) or fails naming the feature.
+    let known = [
+        ("sha256", "v8-sha2", cfg!(feature = "v8-sha2")),
+        ("SHA512", "v8-sha2", cfg!(feature = "v8-sha2")),
+        ("sha3-256", "v8-sha3", cfg!(feature = "v8-sha3")),
+        ("Shake128", "v8-sha3", cfg!(feature = "v8-sha3")),
+    ];
+    for (name, feature, on) in known {
+        match name.parse::<NameHash>() {
+            Ok(h) => {
+                assert!(on, "{name} parsed without feature {feature}");
+                assert!(h.as_str().eq_ignore_ascii_case(name));
+            }
+            Err(e) => {
+                assert!(!on, "{name} rejected with feature {feature}: {e}");
+                assert_eq!(e.missing_feature(), Some(feature));
+                assert_eq!(e.input(), name);
+                assert_eq!(
+                    e.to_string(),
+                    format!("name hash {name:?} is not compiled in: it needs uuidkit's feature `{feature}`")
+                );
+            }
+        }
+    }
 }

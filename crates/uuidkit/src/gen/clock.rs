@@ -8,12 +8,13 @@ use std::sync::{Mutex, MutexGuard};
 use super::Clock;
 use crate::Timestamp;
 
-/// The system's wall clock (`SystemTime`, i.e. `CLOCK_REALTIME` on Unix).
+/// The system's wall clock: `CLOCK_REALTIME` on Unix, `SystemTime` on Windows and WASI,
+/// JavaScript's `Date.now()` on `wasm32-unknown-unknown` (feature `js`).
 ///
 /// Its readings can go backwards (NTP steps, manual changes); the generators handle that
 /// (RFC 9562 §6.2). [`resolution_nanos`](Clock::resolution_nanos) asks the OS once
-/// (`clock_getres`) and caches the answer; where it cannot, it reports 1 ns on Unix and 100 ns
-/// (the `FILETIME` tick) elsewhere.
+/// (`clock_getres` on Unix) and caches the answer; where that fails it reports 1 ns. It is
+/// 1 ms for `Date.now()`, and 100 ns (the `FILETIME` tick) on the other platforms.
 ///
 /// ```
 /// use uuidkit::gen::{clock::SystemClock, Clock};
@@ -41,31 +42,6 @@ impl SystemClock {
 /// Cached resolution; 0 means not asked yet.
 static SYSTEM_RESOLUTION: AtomicU64 = AtomicU64::new(0);
 
-#[cfg(unix)]
-fn query_resolution() -> u64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable `timespec` for the duration of the call, and
-    // `CLOCK_REALTIME` is a clock id every Unix supports.
-    let rc = unsafe { libc::clock_getres(libc::CLOCK_REALTIME, &mut ts) };
-    if rc != 0 {
-        return 1;
-    }
-    let nanos = (ts.tv_sec as i128) * 1_000_000_000 + ts.tv_nsec as i128;
-    if nanos <= 0 {
-        1
-    } else {
-        u64::try_from(nanos).unwrap_or(u64::MAX)
-    }
-}
-
-#[cfg(not(unix))]
-fn query_resolution() -> u64 {
-    100
-}
-
 impl Clock for SystemClock {
     fn now(&self) -> Timestamp {
         Timestamp::now()
@@ -74,7 +50,7 @@ impl Clock for SystemClock {
     fn resolution_nanos(&self) -> u64 {
         match SYSTEM_RESOLUTION.load(Ordering::Relaxed) {
             0 => {
-                let r = query_resolution();
+                let r = crate::sys::clock_resolution_nanos();
                 SYSTEM_RESOLUTION.store(r, Ordering::Relaxed);
                 r
             }

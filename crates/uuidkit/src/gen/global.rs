@@ -111,7 +111,7 @@ impl ForkGuard {
 
 // ---- the clock --------------------------------------------------------------------------------
 
-/// A reading of the system clock (`CLOCK_REALTIME`, what [`SystemClock`] reads), as seconds
+/// A reading of the system clock (what [`SystemClock`] reads), as seconds
 /// (negative before 1970) and nanoseconds.
 ///
 /// The process-wide generators read it directly and convert with plain `u64` arithmetic:
@@ -125,31 +125,12 @@ struct Reading {
 }
 
 impl Reading {
-    #[cfg(unix)]
     #[inline]
     fn now() -> Reading {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: `ts` is a valid, writable `timespec` for the duration of the call, and
-        // `CLOCK_REALTIME` is a clock id every Unix supports.
-        let rc = unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut ts) };
-        if rc != 0 || !(0..1_000_000_000).contains(&ts.tv_nsec) {
-            return Reading::system();
+        match crate::sys::wall_clock() {
+            Some((secs, nanos)) => Reading { secs, nanos },
+            None => Reading::system(),
         }
-        // `time_t` is 32 bits wide on some targets.
-        #[allow(clippy::unnecessary_cast)]
-        Reading {
-            secs: ts.tv_sec as i64,
-            nanos: ts.tv_nsec as u32,
-        }
-    }
-
-    #[cfg(not(unix))]
-    #[inline]
-    fn now() -> Reading {
-        Reading::system()
     }
 
     /// The reading as [`SystemClock`] gives it.

@@ -50,7 +50,6 @@ static FORK_HANDLER_FAILED: core::sync::atomic::AtomicBool =
 
 /// The atfork child handler. It runs in the child between `fork()` and its return, where only
 /// async-signal-safe operations are allowed: a lock-free atomic increment is one.
-#[cfg(unix)]
 extern "C" fn on_fork_child() {
     FORK_GENERATION.fetch_add(1, Ordering::Relaxed);
 }
@@ -66,15 +65,9 @@ extern "C" fn on_fork_child() {
 /// ```
 pub fn ensure_fork_detection() {
     FORK_HANDLER.call_once(|| {
-        #[cfg(unix)]
-        {
-            // SAFETY: `pthread_atfork` only records the function pointers. `on_fork_child` is an
-            // `extern "C" fn()` with the signature the C library expects, lives for the whole
-            // program, and does nothing but an async-signal-safe atomic increment.
-            let rc = unsafe { libc::pthread_atfork(None, None, Some(on_fork_child)) };
-            if rc != 0 {
-                FORK_HANDLER_FAILED.store(true, Ordering::Relaxed);
-            }
+        // SAFETY: `on_fork_child` does nothing but an async-signal-safe atomic increment.
+        if !unsafe { crate::sys::register_fork_child(on_fork_child) } {
+            FORK_HANDLER_FAILED.store(true, Ordering::Relaxed);
         }
     });
 }
@@ -93,16 +86,6 @@ pub fn ensure_fork_detection() {
 pub fn fork_generation() -> u64 {
     ensure_fork_detection();
     FORK_GENERATION.load(Ordering::Relaxed)
-}
-
-#[cfg(unix)]
-fn current_pid() -> u32 {
-    std::process::id()
-}
-
-#[cfg(not(unix))]
-fn current_pid() -> u32 {
-    0
 }
 
 // ---- errors -----------------------------------------------------------------------------------
@@ -285,7 +268,7 @@ impl Csprng {
         } else {
             FORK_GENERATION.load(Ordering::Relaxed)
         };
-        self.pid = current_pid();
+        self.pid = crate::sys::process_id();
         self.seeded = true;
         Ok(())
     }
@@ -308,7 +291,7 @@ impl Csprng {
             // Seeded by the first refill, which is where the empty buffer sends this draw.
             return;
         }
-        if self.check_pid && self.pid == current_pid() {
+        if self.check_pid && self.pid == crate::sys::process_id() {
             return;
         }
         self.reseed_after_fork();

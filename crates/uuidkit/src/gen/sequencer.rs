@@ -10,7 +10,7 @@
 //! generators (v1, v2, v6, v7, v8) share: it turns clock readings into strictly increasing
 //! (timestamp tick, counter) pairs and applies the policies.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::bits::{mask128, mask64, rand74};
 use super::error::GenError;
@@ -39,7 +39,9 @@ pub enum OverflowPolicy {
     Advance,
     /// Wait (sleeping or yielding) until the clock reaches the next tick. If the clock does not
     /// get there within the needed time plus one second of real time, the generator gives up
-    /// with a [`GenErrorKind::ClockStalled`] error instead of hanging.
+    /// with a [`GenErrorKind::ClockStalled`] error instead of hanging. On
+    /// `wasm32-unknown-unknown` (feature `js`) JavaScript's thread cannot sleep: the wait spins
+    /// on the clock.
     Wait,
     /// Return a [`GenErrorKind::Overflow`] error; the next call succeeds once the clock has
     /// moved on.
@@ -598,7 +600,7 @@ impl Sequencer {
 /// Waits for a clock under [`OverflowPolicy::Wait`], with a real-time budget so that a clock
 /// that does not advance (a frozen test clock, a broken system clock) ends in an error.
 struct Waiter {
-    start: Instant,
+    start: crate::sys::Instant,
     budget: Duration,
 }
 
@@ -606,7 +608,7 @@ impl Waiter {
     fn new(deficit_nanos: i128) -> Waiter {
         let deficit = Duration::from_nanos(deficit_nanos.clamp(0, u64::MAX as i128) as u64);
         Waiter {
-            start: Instant::now(),
+            start: crate::sys::Instant::now(),
             budget: deficit.saturating_add(Duration::from_secs(1)),
         }
     }
@@ -620,7 +622,7 @@ impl Waiter {
         // at its own pace), and only yield for short ones.
         if deficit_nanos > 2_000_000 {
             let nap = (deficit_nanos - 1_000_000).min(10_000_000) as u64;
-            std::thread::sleep(Duration::from_nanos(nap));
+            crate::sys::sleep(Duration::from_nanos(nap));
         } else {
             std::thread::yield_now();
         }

@@ -181,9 +181,7 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
     /// ```
     #[cfg(unix)]
     pub fn next_person(&mut self) -> Result<Uuid, GenError> {
-        // SAFETY: getuid has no preconditions, touches no memory of ours and cannot fail.
-        let uid = unsafe { libc::getuid() };
-        self.next(Domain::Person, uid)
+        self.next(Domain::Person, crate::sys::real_uid())
     }
 
     /// The next UUID for the calling process's real group id (`getgid`), domain
@@ -200,9 +198,7 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
     /// ```
     #[cfg(unix)]
     pub fn next_group(&mut self) -> Result<Uuid, GenError> {
-        // SAFETY: getgid has no preconditions, touches no memory of ours and cannot fail.
-        let gid = unsafe { libc::getgid() };
-        self.next(Domain::Group, gid)
+        self.next(Domain::Group, crate::sys::real_gid())
     }
 
     /// The node in use.

@@ -14,19 +14,9 @@
 
 use core::arch::aarch64::*;
 
-use super::{encode_lines_body, parse_entries, Kernels, Level};
-use crate::fmt::{Case, Format};
+use super::entries::{encode_lines_body, parse_entries};
+use crate::text::{Case, Format};
 use crate::Uuid;
-
-pub(super) static NEON: Kernels = Kernels {
-    level: Level::Neon,
-    parse: parse_neon,
-    hyphenated: hyphenated_neon,
-    simple: simple_neon,
-    encode_hyphenated: encode_hyphenated_neon,
-    encode_simple: encode_simple_neon,
-    encode_lines: encode_lines_neon,
-};
 
 /// A table-lookup index that yields zero (any index past the table does).
 const Z: u8 = 0xff;
@@ -134,7 +124,12 @@ unsafe fn hex32(b: &[u8; 16], case: Case) -> (uint8x16_t, uint8x16_t) {
 }
 
 #[target_feature(enable = "neon")]
-unsafe fn encode_lines_neon(u: &[Uuid], format: Format, case: Case, out: &mut [u8]) -> usize {
+pub(super) unsafe fn encode_lines_neon(
+    u: &[Uuid],
+    format: Format,
+    case: Case,
+    out: &mut [u8],
+) -> usize {
     encode_lines_body!(
         u,
         format,
@@ -147,7 +142,7 @@ unsafe fn encode_lines_neon(u: &[Uuid], format: Format, case: Case, out: &mut [u
 
 #[target_feature(enable = "neon")]
 #[inline]
-unsafe fn encode_simple_neon(b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
+pub(super) unsafe fn encode_simple_neon(b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
     let p = out.as_mut_ptr();
     // SAFETY: two 16-byte stores within the 32 bytes of `out`.
     unsafe {
@@ -159,7 +154,7 @@ unsafe fn encode_simple_neon(b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
 
 #[target_feature(enable = "neon")]
 #[inline]
-unsafe fn encode_hyphenated_neon(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {
+pub(super) unsafe fn encode_hyphenated_neon(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {
     let p = out.as_mut_ptr();
     // SAFETY: two 16-byte stores at 0 and 16 within the 36 bytes of `out`; the rest is
     // register arithmetic.

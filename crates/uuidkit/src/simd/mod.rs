@@ -1,9 +1,13 @@
 //! SIMD kernels for the text codecs, chosen once per process by what the CPU can do.
 //!
-//! The scalar `const fn` code in `parse.rs` and `fmt.rs` is the reference: every kernel here
-//! accepts exactly the inputs the scalar fast path accepts and returns the same bytes; a rejected
-//! input goes back to the scalar slow path for its diagnosis, so errors never depend on the CPU.
-//! The unit tests in `tests.rs` check every level this machine can run against the scalar code.
+//! The scalar `const fn` code in `scalar.rs` is the reference: every kernel here accepts exactly
+//! the inputs the scalar fast path accepts and returns the same bytes; a rejected input goes to
+//! the slow path (`diagnose.rs`) for its diagnosis, so errors never depend on the CPU. The unit
+//! tests in `tests.rs` check every level this machine can run against the scalar code.
+//!
+//! Layers call only downward: the public API (`parse.rs`, `fmt.rs`) calls [`active`]; this file
+//! assembles each level's table from its kernels (`x86.rs`, `aarch64.rs`, and the scalar code);
+//! the kernels are built from the shared pieces in `entries.rs`, and nothing here calls back up.
 //!
 //! Dispatch works like an ifunc: [`active`] reads one pointer to a [`Kernels`] table. The pointer
 //! starts at a table whose entries detect the CPU, store the best supported table and forward
@@ -12,11 +16,12 @@
 //! enabled target features; without the `simd` feature the scalar table is used directly.
 
 use crate::error::Error;
-use crate::fmt::{Case, Format};
+use crate::text::{Case, Format};
 use crate::Uuid;
 
 #[cfg(all(feature = "simd", target_arch = "aarch64", target_endian = "little"))]
 mod aarch64;
+mod entries;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 mod x86;
 
@@ -43,10 +48,10 @@ pub(crate) enum Level {
 ///
 /// Contract shared by all levels (the unit tests check it on every level the machine runs):
 /// - `parse`, `hyphenated` and `simple` return exactly what the scalar `const fn`s
-///   `parse::parse`, `parse::parse_hyphenated` and `parse::parse_simple` return: a SIMD level
-///   accepts exactly what the scalar fast path accepts, with the same bytes, and hands every
-///   rejected input to the scalar slow path for the error;
-/// - `encode_*` write exactly what `Uuid::encode_hyphenated` / `encode_simple` return.
+///   `scalar::parse`, `scalar::parse_hyphenated` and `scalar::parse_simple` return: a SIMD
+///   level accepts exactly what the scalar fast path accepts, with the same bytes, and hands
+///   every rejected input to the slow path (`diagnose.rs`) for the error;
+/// - `encode_*` write exactly what `scalar::encode_hyphenated` / `encode_simple` return.
 ///
 /// The entries return the final `Result` so that the caller has nothing left to repack. They
 /// are `unsafe fn` because a SIMD kernel may only run on a CPU with its features; a
@@ -114,216 +119,83 @@ impl Kernels {
     }
 }
 
-// ---- the scalar level -------------------------------------------------------------------------
+// ---- the scalar level: the reference code itself ------------------------------------------------
 
-mod scalar {
+mod scalar_level {
     use crate::error::Error;
-    use crate::fmt::Case;
+    use crate::scalar;
+    use crate::text::{Case, Format};
     use crate::Uuid;
 
     pub(super) fn parse(s: &[u8]) -> Result<Uuid, Error> {
-        crate::parse::parse(s)
+        scalar::parse(s)
     }
 
     pub(super) fn hyphenated(s: &[u8]) -> Result<Uuid, Error> {
-        crate::parse::parse_hyphenated(s)
+        scalar::parse_hyphenated(s)
     }
 
     pub(super) fn simple(s: &[u8]) -> Result<Uuid, Error> {
-        crate::parse::parse_simple(s)
+        scalar::parse_simple(s)
     }
 
     pub(super) fn encode_hyphenated(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {
-        *out = Uuid::from_bytes(*b).encode_hyphenated(case);
+        *out = scalar::encode_hyphenated(b, case);
     }
 
     pub(super) fn encode_simple(b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
-        *out = Uuid::from_bytes(*b).encode_simple(case);
+        *out = scalar::encode_simple(b, case);
     }
 
-    pub(super) fn encode_lines(
-        u: &[Uuid],
-        format: crate::fmt::Format,
-        case: Case,
-        out: &mut [u8],
-    ) -> usize {
-        super::encode_lines_body!(u, format, case, out, encode_hyphenated, encode_simple)
+    pub(super) fn encode_lines(u: &[Uuid], format: Format, case: Case, out: &mut [u8]) -> usize {
+        super::entries::encode_lines_body!(u, format, case, out, encode_hyphenated, encode_simple)
     }
 }
+
+// ---- the tables: every level's entries, side by side --------------------------------------------
 
 static SCALAR: Kernels = Kernels {
     level: Level::Scalar,
-    parse: scalar::parse,
-    hyphenated: scalar::hyphenated,
-    simple: scalar::simple,
-    encode_hyphenated: scalar::encode_hyphenated,
-    encode_simple: scalar::encode_simple,
-    encode_lines: scalar::encode_lines,
+    parse: scalar_level::parse,
+    hyphenated: scalar_level::hyphenated,
+    simple: scalar_level::simple,
+    encode_hyphenated: scalar_level::encode_hyphenated,
+    encode_simple: scalar_level::encode_simple,
+    encode_lines: scalar_level::encode_lines,
 };
 
-/// The loop of `encode_lines` around a level's two encoders (`unsafe fn`s needing the level's
-/// target features, called from a function that has them): one loop per form, so that the
-/// form's layout (`fmt::write_form`) folds and the encoder inlines, and nothing but the stores
-/// is left per UUID.
-macro_rules! encode_lines_body {
-    ($u:expr, $format:expr, $case:expr, $out:expr, $hyphenated:path, $simple:path) => {{
-        let (u, case, out): (&[$crate::Uuid], $crate::fmt::Case, &mut [u8]) = ($u, $case, $out);
-        let mut at = 0usize;
-        match $format {
-            $crate::fmt::Format::Hyphenated => {
-                $crate::simd::encode_each!(u, out, at, case, Hyphenated, 36, $hyphenated, $simple)
-            }
-            $crate::fmt::Format::Simple => {
-                $crate::simd::encode_each!(u, out, at, case, Simple, 32, $hyphenated, $simple)
-            }
-            $crate::fmt::Format::Braced => {
-                $crate::simd::encode_each!(u, out, at, case, Braced, 38, $hyphenated, $simple)
-            }
-            $crate::fmt::Format::Urn => {
-                $crate::simd::encode_each!(u, out, at, case, Urn, 45, $hyphenated, $simple)
-            }
-        }
-        at
-    }};
-}
-pub(crate) use encode_lines_body;
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+static SSSE3: Kernels = Kernels {
+    level: Level::Ssse3,
+    parse: x86::parse_ssse3,
+    hyphenated: x86::hyphenated_ssse3,
+    simple: x86::simple_ssse3,
+    encode_hyphenated: x86::encode_hyphenated_ssse3,
+    encode_simple: x86::encode_simple_ssse3,
+    encode_lines: x86::encode_lines_ssse3,
+};
 
-/// One form's loop of [`encode_lines_body`]: for each UUID whose line (`$n` bytes, the form's
-/// length, and `\n`) still fits at `$at`, writes the form and ends the line.
-macro_rules! encode_each {
-    ($u:ident, $out:ident, $at:ident, $case:ident, $form:ident, $n:literal,
-     $hyphenated:path, $simple:path) => {
-        for one in $u {
-            let Some(line) = $out
-                .get_mut($at..)
-                .and_then(|r| r.first_chunk_mut::<{ $n + 1 }>())
-            else {
-                break;
-            };
-            let b = one.as_bytes();
-            #[allow(unused_unsafe)]
-            $crate::fmt::write_form(
-                $crate::fmt::Format::$form,
-                line,
-                // SAFETY: this runs in a level's `encode_lines`, which is only called on a CPU
-                // with the level's target features (the `Kernels` invariant).
-                |body| unsafe { $hyphenated(b, $case, body) },
-                // SAFETY: as above.
-                |body| unsafe { $simple(b, $case, body) },
-            );
-            line[$n] = b'\n';
-            $at += $n + 1;
-        }
-    };
-}
-pub(crate) use encode_each;
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+static AVX2: Kernels = Kernels {
+    level: Level::Avx2,
+    parse: x86::parse_avx2,
+    hyphenated: x86::hyphenated_avx2,
+    simple: x86::simple_avx2,
+    encode_hyphenated: x86::encode_hyphenated_avx2,
+    encode_simple: x86::encode_simple_avx2,
+    encode_lines: x86::encode_lines_avx2,
+};
 
-// ---- shared pieces for the SIMD levels ----------------------------------------------------------
-
-/// The three parsing entries of a level, around its two body kernels (each
-/// `unsafe fn(&[u8; N]) -> Option<[u8; 16]>` needing the level's target features). The
-/// any-form parser has the same length dispatch and brace/prefix checks as
-/// `parse::parse_fast`; rejected input goes to the scalar slow path. A macro rather than
-/// generic functions so that the kernels inline into each level's `#[target_feature]`
-/// functions.
-#[cfg(feature = "simd")]
-#[allow(unused_macros)] // unused on targets without a SIMD level
-macro_rules! parse_entries {
-    ($feature:literal, $parse:ident, $hyphenated:ident, $simple:ident,
-     $hyphenated_body:path, $simple_body:path) => {
-        $crate::simd::parse_entries!(
-            $feature,
-            $hyphenated,
-            $simple,
-            $hyphenated_body,
-            $simple_body
-        );
-
-        #[target_feature(enable = $feature)]
-        unsafe fn $parse(s: &[u8]) -> Result<$crate::Uuid, $crate::error::Error> {
-            let bytes = match s.len() {
-                36 => match s.first_chunk::<36>() {
-                    // SAFETY: this function has the target features the kernel needs.
-                    Some(body) => unsafe { $hyphenated_body(body) },
-                    None => None,
-                },
-                32 => match s.first_chunk::<32>() {
-                    // SAFETY: as above.
-                    Some(body) => unsafe { $simple_body(body) },
-                    None => None,
-                },
-                38 => match s.split_first() {
-                    Some((b'{', rest)) => match rest.split_first_chunk::<36>() {
-                        // SAFETY: as above.
-                        Some((body, [b'}'])) => unsafe { $hyphenated_body(body) },
-                        _ => None,
-                    },
-                    _ => None,
-                },
-                45 => match s.split_first_chunk::<9>() {
-                    Some((prefix, rest)) if $crate::simd::is_urn_prefix(prefix) => {
-                        match rest.first_chunk::<36>() {
-                            // SAFETY: as above.
-                            Some(body) => unsafe { $hyphenated_body(body) },
-                            None => None,
-                        }
-                    }
-                    _ => None,
-                },
-                _ => None,
-            };
-            match bytes {
-                Some(b) => Ok($crate::Uuid::from_bytes(b)),
-                None => Err($crate::parse::diagnose_cold(s)),
-            }
-        }
-    };
-    // Only the one-form entries (a level with its own any-form parser).
-    ($feature:literal, $hyphenated:ident, $simple:ident,
-     $hyphenated_body:path, $simple_body:path) => {
-        #[target_feature(enable = $feature)]
-        unsafe fn $hyphenated(s: &[u8]) -> Result<$crate::Uuid, $crate::error::Error> {
-            if let Some(body) = s.first_chunk::<36>() {
-                if s.len() == 36 {
-                    // SAFETY: this function has the target features the kernel needs.
-                    if let Some(b) = unsafe { $hyphenated_body(body) } {
-                        return Ok($crate::Uuid::from_bytes(b));
-                    }
-                }
-            }
-            Err($crate::parse::hyphenated_error(s))
-        }
-
-        #[target_feature(enable = $feature)]
-        unsafe fn $simple(s: &[u8]) -> Result<$crate::Uuid, $crate::error::Error> {
-            if let Some(body) = s.first_chunk::<32>() {
-                if s.len() == 32 {
-                    // SAFETY: this function has the target features the kernel needs.
-                    if let Some(b) = unsafe { $simple_body(body) } {
-                        return Ok($crate::Uuid::from_bytes(b));
-                    }
-                }
-            }
-            Err($crate::parse::simple_error(s))
-        }
-    };
-}
-#[cfg(feature = "simd")]
-#[allow(unused_imports)]
-pub(crate) use parse_entries;
-
-/// `urn:uuid:` in any letter case, as `parse::is_urn_prefix` decides it: OR-ing 0x20 into a
-/// letter position lower-cases exactly the two bytes that spell that letter; the colons are
-/// compared as they are.
-#[cfg(feature = "simd")]
-#[allow(dead_code)] // unused on targets without a SIMD level
-#[inline(always)]
-pub(crate) fn is_urn_prefix(p: &[u8; 9]) -> bool {
-    use crate::parse::{URN_LETTERS, URN_PREFIX, URN_WORD};
-    let mut w = [0u8; 8];
-    w.copy_from_slice(&p[..8]);
-    (u64::from_le_bytes(w) | URN_LETTERS) == URN_WORD && p[8] == URN_PREFIX[8]
-}
+#[cfg(all(feature = "simd", target_arch = "aarch64", target_endian = "little"))]
+static NEON: Kernels = Kernels {
+    level: Level::Neon,
+    parse: aarch64::parse_neon,
+    hyphenated: aarch64::hyphenated_neon,
+    simple: aarch64::simple_neon,
+    encode_hyphenated: aarch64::encode_hyphenated_neon,
+    encode_simple: aarch64::encode_simple_neon,
+    encode_lines: aarch64::encode_lines_neon,
+};
 
 // ---- level selection --------------------------------------------------------------------------
 
@@ -389,11 +261,11 @@ impl Level {
         Some(match self {
             Level::Scalar => &SCALAR,
             #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-            Level::Ssse3 => &x86::SSSE3,
+            Level::Ssse3 => &SSSE3,
             #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-            Level::Avx2 => &x86::AVX2,
+            Level::Avx2 => &AVX2,
             #[cfg(all(feature = "simd", target_arch = "aarch64", target_endian = "little"))]
-            Level::Neon => &aarch64::NEON,
+            Level::Neon => &NEON,
         })
     }
 }
@@ -413,7 +285,7 @@ fn best() -> &'static Kernels {
 mod select {
     use super::{best, Kernels, Level};
     use crate::error::Error;
-    use crate::fmt::{Case, Format};
+    use crate::text::{Case, Format};
     use crate::Uuid;
     use core::sync::atomic::{AtomicPtr, Ordering};
 

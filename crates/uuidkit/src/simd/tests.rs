@@ -5,8 +5,8 @@
 use proptest::prelude::*;
 
 use super::{for_each_level, Kernels, Level};
-use crate::fmt::{Case, Format};
-use crate::parse::{self, parse_fast};
+use crate::scalar::{self as parse, parse_fast};
+use crate::text::{Case, Format};
 use crate::Uuid;
 
 const FORMS: [Format; 4] = [

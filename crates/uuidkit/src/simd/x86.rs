@@ -10,30 +10,10 @@
 
 use core::arch::x86_64::*;
 
-use super::{encode_lines_body, parse_entries, Kernels, Level};
-use crate::fmt::{Case, Format};
-use crate::parse::{URN_LETTERS, URN_PREFIX, URN_WORD};
+use super::entries::{encode_lines_body, parse_entries};
+use crate::text::{Case, Format};
+use crate::text::{URN_LETTERS, URN_PREFIX, URN_WORD};
 use crate::Uuid;
-
-pub(super) static SSSE3: Kernels = Kernels {
-    level: Level::Ssse3,
-    parse: parse_ssse3,
-    hyphenated: hyphenated_ssse3,
-    simple: simple_ssse3,
-    encode_hyphenated: encode_hyphenated_ssse3,
-    encode_simple: encode_simple_ssse3,
-    encode_lines: encode_lines_ssse3,
-};
-
-pub(super) static AVX2: Kernels = Kernels {
-    level: Level::Avx2,
-    parse: parse_avx2,
-    hyphenated: hyphenated_avx2,
-    simple: simple_avx2,
-    encode_hyphenated: encode_hyphenated_avx2,
-    encode_simple: encode_simple_avx2,
-    encode_lines: encode_lines_avx2,
-};
 
 /// A shuffle index that yields zero.
 const Z: i8 = -128;
@@ -194,7 +174,12 @@ fn hex32_ssse3(b: &[u8; 16], case: Case) -> (__m128i, __m128i) {
 }
 
 #[target_feature(enable = "ssse3")]
-unsafe fn encode_lines_ssse3(u: &[Uuid], format: Format, case: Case, out: &mut [u8]) -> usize {
+pub(super) unsafe fn encode_lines_ssse3(
+    u: &[Uuid],
+    format: Format,
+    case: Case,
+    out: &mut [u8],
+) -> usize {
     encode_lines_body!(
         u,
         format,
@@ -207,7 +192,7 @@ unsafe fn encode_lines_ssse3(u: &[Uuid], format: Format, case: Case, out: &mut [
 
 #[target_feature(enable = "ssse3")]
 #[inline]
-unsafe fn encode_simple_ssse3(b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
+pub(super) unsafe fn encode_simple_ssse3(b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
     let (h0, h1) = hex32_ssse3(b, case);
     let p = out.as_mut_ptr();
     // SAFETY: two unaligned 16-byte stores within the 32 bytes of `out`.
@@ -219,7 +204,7 @@ unsafe fn encode_simple_ssse3(b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
 
 #[target_feature(enable = "ssse3")]
 #[inline]
-unsafe fn encode_hyphenated_ssse3(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {
+pub(super) unsafe fn encode_hyphenated_ssse3(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {
     let (h0, h1) = hex32_ssse3(b, case);
     // out[0..16] = h[0..8] - h[8..12] - h[12..14]
     let o0 = _mm_or_si128(
@@ -442,7 +427,7 @@ static FORMS: [Form; 4] = [
         from_z: BODY_Z,
         from_x: BODY_X,
         hyphens: HYPHEN_BITS,
-        // `urn:uuid` in any letter case, as `simd::is_urn_prefix`; the last `:` below.
+        // `urn:uuid` in any letter case, as `entries::is_urn_prefix`; the last `:` below.
         w_or: URN_LETTERS,
         w_and: u64::MAX,
         w_want: URN_WORD,
@@ -468,16 +453,16 @@ const _: () = {
 
 /// The any-form parser without a branch on the form (inputs of mixed forms would mispredict
 /// it): the length picks a row of [`FORMS`], and every form runs the same instructions.
-/// Accepts exactly what `parse::parse_fast` accepts (checked in `simd::tests`).
+/// Accepts exactly what `scalar::parse_fast` accepts (checked in `simd::tests`).
 #[target_feature(enable = "avx2")]
-unsafe fn parse_avx2(s: &[u8]) -> Result<Uuid, crate::error::Error> {
+pub(super) unsafe fn parse_avx2(s: &[u8]) -> Result<Uuid, crate::error::Error> {
     // A table lookup rather than a `match`, which would compile to the very branch on the
     // form this function avoids; the remaining branch (a valid length?) predicts well.
     let Some(form) = FORM_OF_LEN
         .get(s.len())
         .and_then(|&i| FORMS.get(usize::from(i)))
     else {
-        return Err(crate::parse::diagnose_cold(s));
+        return Err(crate::diagnose::diagnose_cold(s));
     };
     let p = s.as_ptr();
     // SAFETY: `form` is the row `FORM_OF_LEN` gives for `s.len()`, and the compile-time
@@ -502,7 +487,7 @@ unsafe fn parse_avx2(s: &[u8]) -> Result<Uuid, crate::error::Error> {
     let bad = (!dash & form.hyphens) | u32::from(ends != 0);
     match pack32_avx2(y, bad) {
         Some(bytes) => Ok(Uuid::from_bytes(bytes)),
-        None => Err(crate::parse::diagnose_cold(s)),
+        None => Err(crate::diagnose::diagnose_cold(s)),
     }
 }
 
@@ -528,7 +513,12 @@ fn hex32_avx2(b: &[u8; 16], case: Case) -> __m256i {
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn encode_lines_avx2(u: &[Uuid], format: Format, case: Case, out: &mut [u8]) -> usize {
+pub(super) unsafe fn encode_lines_avx2(
+    u: &[Uuid],
+    format: Format,
+    case: Case,
+    out: &mut [u8],
+) -> usize {
     encode_lines_body!(
         u,
         format,
@@ -541,7 +531,7 @@ unsafe fn encode_lines_avx2(u: &[Uuid], format: Format, case: Case, out: &mut [u
 
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn encode_simple_avx2(b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
+pub(super) unsafe fn encode_simple_avx2(b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
     let h = hex32_avx2(b, case);
     // SAFETY: one unaligned 32-byte store of the 32 bytes of `out`.
     unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), h) };
@@ -549,7 +539,7 @@ unsafe fn encode_simple_avx2(b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
 
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn encode_hyphenated_avx2(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {
+pub(super) unsafe fn encode_hyphenated_avx2(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {
     let h = hex32_avx2(b, case);
     // Lane 1 needs h[14..28]: move the 32-bit words h[12..28] into it.
     let p = _mm256_permutevar8x32_epi32(h, _mm256_setr_epi32(0, 1, 2, 3, 3, 4, 5, 6));

@@ -1,0 +1,267 @@
+//! Where the service is (`$UUIDKIT_SOCKET`, the server's default socket) and how a
+//! [`SystemGenerator`](crate::client::SystemGenerator) uses it.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::protocol::MAX_COUNT;
+use crate::sys;
+
+/// The environment variable that names the service's socket.
+pub const SOCKET_ENV: &str = "UUIDKIT_SOCKET";
+
+/// The socket a client uses when none is given: `$UUIDKIT_SOCKET`, else the server's default
+/// ([`default_server_socket`]).
+///
+/// ```
+/// use std::path::PathBuf;
+/// use uuidkit_service::client::{default_server_socket, default_socket, SOCKET_ENV};
+/// std::env::set_var(SOCKET_ENV, "/tmp/my-uuidkit.sock");
+/// assert_eq!(default_socket(), Some(PathBuf::from("/tmp/my-uuidkit.sock")));
+/// // Empty counts as unset: the server's default applies.
+/// std::env::set_var(SOCKET_ENV, "");
+/// assert_eq!(default_socket(), default_server_socket());
+/// ```
+pub fn default_socket() -> Option<PathBuf> {
+    match std::env::var_os(SOCKET_ENV) {
+        Some(p) if !p.is_empty() => Some(PathBuf::from(p)),
+        _ => default_server_socket(),
+    }
+}
+
+/// The socket `uuidkit serve` listens on by default: `/run/uuidkit/uuidkit.sock` for root,
+/// `$XDG_RUNTIME_DIR/uuidkit.sock` for other users; `None` when neither applies.
+///
+/// ```
+/// use std::path::PathBuf;
+/// use uuidkit_service::client::default_server_socket;
+/// std::env::remove_var("XDG_RUNTIME_DIR");
+/// let root = default_server_socket().is_some(); // without it, only root has a default
+/// std::env::set_var("XDG_RUNTIME_DIR", "/run/user/1000");
+/// let want = if root { "/run/uuidkit/uuidkit.sock" } else { "/run/user/1000/uuidkit.sock" };
+/// assert_eq!(default_server_socket(), Some(PathBuf::from(want)));
+/// ```
+pub fn default_server_socket() -> Option<PathBuf> {
+    if sys::effective_uid() == 0 {
+        return Some(PathBuf::from("/run/uuidkit/uuidkit.sock"));
+    }
+    match std::env::var_os("XDG_RUNTIME_DIR") {
+        Some(d) if !d.is_empty() => Some(Path::new(&d).join("uuidkit.sock")),
+        _ => None,
+    }
+}
+
+/// How a [`SystemGenerator`](crate::client::SystemGenerator) works.
+///
+/// ```
+/// use std::time::Duration;
+/// use uuidkit_service::client::ClientConfig;
+/// let c = ClientConfig::new("/run/uuidkit/uuidkit.sock").block(64).fallback(false);
+/// assert_eq!(c.socket_path(), Some(std::path::Path::new("/run/uuidkit/uuidkit.sock")));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientConfig {
+    pub(super) socket: Option<PathBuf>,
+    pub(super) block: u32,
+    pub(super) max_age: Duration,
+    pub(super) fallback: bool,
+    pub(super) timeout: Duration,
+    pub(super) retry: Duration,
+}
+
+impl ClientConfig {
+    /// The service at `socket`; blocks of 128, kept at most 1 s; local fallback on; 5 s
+    /// timeout; after a failure, the service is tried again after 1 s.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use std::time::Duration;
+    /// use uuidkit_service::client::ClientConfig;
+    /// let c = ClientConfig::new("/run/uuidkit/uuidkit.sock");
+    /// assert_eq!(c.socket_path(), Some(Path::new("/run/uuidkit/uuidkit.sock")));
+    /// let s = Duration::from_secs(1);
+    /// let spelled_out = c.clone().block(128).max_age(s).fallback(true);
+    /// assert_eq!(c, spelled_out.timeout(5 * s).retry_after(s));
+    /// ```
+    pub fn new(socket: impl Into<PathBuf>) -> ClientConfig {
+        ClientConfig {
+            socket: Some(socket.into()),
+            ..ClientConfig::from_env()
+        }
+    }
+
+    /// Like [`new`](Self::new) with the socket of [`default_socket`] (`$UUIDKIT_SOCKET`, …).
+    ///
+    /// ```
+    /// use uuidkit_service::client::{ClientConfig, SOCKET_ENV};
+    /// std::env::set_var(SOCKET_ENV, "/tmp/my-uuidkit.sock");
+    /// assert_eq!(ClientConfig::from_env(), ClientConfig::new("/tmp/my-uuidkit.sock"));
+    /// ```
+    pub fn from_env() -> ClientConfig {
+        ClientConfig {
+            socket: default_socket(),
+            block: 128,
+            max_age: Duration::from_secs(1),
+            fallback: true,
+            timeout: Duration::from_secs(5),
+            retry: Duration::from_secs(1),
+        }
+    }
+
+    /// How many UUIDs [`SystemGenerator::next`](crate::client::SystemGenerator::next) fetches at
+    /// once and hands out one by one (1 to [`MAX_COUNT`]; 1 disables the cache).
+    ///
+    /// ```
+    /// use uuidkit_service::client::{ClientConfig, SystemGenerator};
+    /// use uuidkit_service::state::TimeVersion;
+    /// # use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-block", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// let cached = SystemGenerator::new(ClientConfig::new(&sock).block(8));
+    /// let uncached = SystemGenerator::new(ClientConfig::new(&sock).block(1));
+    /// let b1 = uncached.next(TimeVersion::V7)?.uuid;
+    /// let a1 = cached.next(TimeVersion::V7)?.uuid; // fetches 8, hands out the first
+    /// let b2 = uncached.next(TimeVersion::V7)?.uuid; // fetched now, after all 8
+    /// let a2 = cached.next(TimeVersion::V7)?.uuid; // from the cache, issued before b2
+    /// assert!(b1 < a1 && a1 < a2 && a2 < b2);
+    /// // Out-of-range sizes are clamped.
+    /// assert_eq!(ClientConfig::new(&sock).block(0), ClientConfig::new(&sock).block(1));
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn block(mut self, n: u32) -> Self {
+        self.block = n.clamp(1, MAX_COUNT);
+        self
+    }
+
+    /// How long a cached block may be used: older UUIDs are dropped so that embedded times
+    /// stay close to the time of use (default 1 s).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit_service::client::{ClientConfig, SystemGenerator};
+    /// use uuidkit_service::state::TimeVersion;
+    /// # use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-maxage", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// // A block may not be used at all after it is fetched: every UUID is fresh.
+    /// let fresh = SystemGenerator::new(ClientConfig::new(&sock).block(8).max_age(Duration::ZERO));
+    /// let other = SystemGenerator::new(ClientConfig::new(&sock).block(1));
+    /// let a1 = fresh.next(TimeVersion::V7)?.uuid;
+    /// let b1 = other.next(TimeVersion::V7)?.uuid;
+    /// let a2 = fresh.next(TimeVersion::V7)?.uuid; // not the cached second of a1's block
+    /// assert!(a1 < b1 && b1 < a2);
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn max_age(mut self, age: Duration) -> Self {
+        self.max_age = age;
+        self
+    }
+
+    /// Whether to generate in-process when the service cannot be reached (default true).
+    /// Server errors are returned either way.
+    ///
+    /// ```
+    /// use uuidkit_service::client::{ClientConfig, ServiceErrorKind, Source, SystemGenerator};
+    /// use uuidkit_service::state::TimeVersion;
+    /// let cfg = ClientConfig::new("/nonexistent/uuidkit.sock");
+    /// let with = SystemGenerator::new(cfg.clone().fallback(true));
+    /// assert_eq!(with.next(TimeVersion::V7)?.source, Source::Local);
+    /// let without = SystemGenerator::new(cfg.fallback(false));
+    /// let e = without.next(TimeVersion::V7).unwrap_err();
+    /// assert_eq!(e.kind(), ServiceErrorKind::Unavailable);
+    /// # Ok::<(), uuidkit_service::client::ServiceError>(())
+    /// ```
+    pub fn fallback(mut self, on: bool) -> Self {
+        self.fallback = on;
+        self
+    }
+
+    /// Timeout of connecting-then-each read and write (default 5 s).
+    ///
+    /// ```
+    /// use std::os::unix::net::UnixListener;
+    /// use std::time::Duration;
+    /// use uuidkit_service::client::{ClientConfig, ServiceErrorKind, SystemGenerator};
+    /// use uuidkit_service::state::TimeVersion;
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-timeout", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// // Something listens on `silent.sock` but never answers.
+    /// let _silent = UnixListener::bind(dir.join("silent.sock"))?;
+    /// let cfg = ClientConfig::new(dir.join("silent.sock")).timeout(Duration::from_millis(10));
+    /// let e = SystemGenerator::new(cfg.fallback(false)).next(TimeVersion::V7).unwrap_err();
+    /// assert_eq!(e.kind(), ServiceErrorKind::Io);
+    /// assert!(e.is_unreachable()); // so with fallback, the local generator would answer
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn timeout(mut self, t: Duration) -> Self {
+        self.timeout = t;
+        self
+    }
+
+    /// After the service could not be reached, how long to use the fallback before trying it
+    /// again (default 1 s).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit_service::client::{ClientConfig, Source, SystemGenerator};
+    /// use uuidkit_service::state::TimeVersion;
+    /// # use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-retry", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// let cfg = ClientConfig::new(&sock);
+    /// let patient = SystemGenerator::new(cfg.clone().retry_after(Duration::from_secs(60)));
+    /// let eager = SystemGenerator::new(cfg.retry_after(Duration::ZERO));
+    /// assert_eq!(patient.next(TimeVersion::V7)?.source, Source::Local); // no service yet
+    /// assert_eq!(eager.next(TimeVersion::V7)?.source, Source::Local);
+    /// // The service starts at `sock`.
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// assert_eq!(patient.next(TimeVersion::V7)?.source, Source::Local); // still waiting
+    /// assert_eq!(eager.next(TimeVersion::V7)?.source, Source::Service);
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn retry_after(mut self, t: Duration) -> Self {
+        self.retry = t;
+        self
+    }
+
+    /// The socket path, if one is known.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use uuidkit_service::client::{ClientConfig, SOCKET_ENV};
+    /// let c = ClientConfig::new("/tmp/uk.sock");
+    /// assert_eq!(c.socket_path(), Some(Path::new("/tmp/uk.sock")));
+    /// std::env::set_var(SOCKET_ENV, "/tmp/from-env.sock");
+    /// assert_eq!(ClientConfig::from_env().socket_path(), Some(Path::new("/tmp/from-env.sock")));
+    /// ```
+    pub fn socket_path(&self) -> Option<&Path> {
+        self.socket.as_deref()
+    }
+}

@@ -1,0 +1,255 @@
+//! How the server listens: the socket, its permissions, the connection limit, the timeout and
+//! the log.
+
+use core::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::log::Log;
+
+/// How the server listens.
+///
+/// ```
+/// use std::time::Duration;
+/// use uuidkit_service::server::ServerConfig;
+/// let c = ServerConfig::new("/tmp/uuidkit-doc.sock")
+///     .mode(0o660)
+///     .max_connections(4096)
+///     .timeout(Duration::from_secs(10));
+/// assert_eq!(c.socket_path(), std::path::Path::new("/tmp/uuidkit-doc.sock"));
+/// ```
+#[derive(Clone)]
+pub struct ServerConfig {
+    pub(super) socket: PathBuf,
+    pub(super) mode: u32,
+    pub(super) group: Option<u32>,
+    pub(super) max_connections: usize,
+    pub(super) timeout: Duration,
+    pub(super) verbose: bool,
+    pub(super) log: Log,
+}
+
+impl fmt::Debug for ServerConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ServerConfig")
+            .field("socket", &self.socket)
+            .field("mode", &format_args!("{:04o}", self.mode))
+            .field("group", &self.group)
+            .field("max_connections", &self.max_connections)
+            .field("timeout", &self.timeout)
+            .field("verbose", &self.verbose)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ServerConfig {
+    /// Listens on `socket` with mode 0600, at most 1024 connections, a 30 s timeout, silent.
+    ///
+    /// ```
+    /// use std::os::unix::fs::PermissionsExt;
+    /// use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-scnew", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// let mode = std::fs::metadata(&sock)?.permissions().mode();
+    /// assert_eq!(mode & 0o777, 0o600); // only this user may connect
+    /// # drop(server);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new(socket: impl Into<PathBuf>) -> ServerConfig {
+        ServerConfig {
+            socket: socket.into(),
+            mode: 0o600,
+            group: None,
+            max_connections: 1024,
+            timeout: Duration::from_secs(30),
+            verbose: false,
+            log: Log::default(),
+        }
+    }
+
+    /// The socket's permission bits (default 0600: only the owner may connect).
+    ///
+    /// ```
+    /// use std::os::unix::fs::PermissionsExt;
+    /// use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-mode", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind(ServerConfig::new(&sock).mode(0o660), gen)?;
+    /// let mode = std::fs::metadata(&sock)?.permissions().mode();
+    /// assert_eq!(mode & 0o777, 0o660); // the owner and the socket's group may connect
+    /// # drop(server);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn mode(mut self, mode: u32) -> Self {
+        self.mode = mode & 0o777;
+        self
+    }
+
+    /// The socket's group (with a mode such as 0660, lets that group connect).
+    ///
+    /// ```
+    /// use std::os::unix::fs::MetadataExt;
+    /// use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-group", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// // Root may give the socket any group; others only one of their own, else an error.
+    /// match Server::bind(ServerConfig::new(&sock).mode(0o660).group(4242), gen) {
+    ///     Ok(_server) => assert_eq!(std::fs::metadata(&sock)?.gid(), 4242),
+    ///     Err(e) => assert!(e.to_string().contains("group 4242"), "{e}"),
+    /// }
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn group(mut self, gid: u32) -> Self {
+        self.group = Some(gid);
+        self
+    }
+
+    /// The most connections open at once (default 1024); more are refused with
+    /// [`Status::Busy`](crate::protocol::Status::Busy).
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use std::os::unix::net::UnixStream;
+    /// use std::time::Duration;
+    /// use uuidkit_service::client::Connection;
+    /// use uuidkit_service::protocol::{ReplyHeader, Status};
+    /// use uuidkit_service::server::{Server, ServerConfig};
+    /// use uuidkit_service::state::TimeVersion;
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-maxconn", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind(ServerConfig::new(&sock).max_connections(1), gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// let mut first = Connection::connect(&sock, Duration::from_secs(5))?;
+    /// first.generate(TimeVersion::V7, 1, &mut Vec::new())?; // admitted, and stays open
+    /// // A second connection gets a Busy reply, then the server hangs up.
+    /// let mut second = UnixStream::connect(&sock)?;
+    /// second.set_read_timeout(Some(Duration::from_secs(5)))?;
+    /// let mut reply = Vec::new();
+    /// second.read_to_end(&mut reply)?;
+    /// assert_eq!(ReplyHeader::parse(&reply[4..])?.status, Status::Busy);
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn max_connections(mut self, n: usize) -> Self {
+        self.max_connections = n.max(1);
+        self
+    }
+
+    /// The read and write timeout of every connection (default 30 s): an idle connection is
+    /// closed after it, and so is one that stalls mid-frame.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use std::os::unix::net::UnixStream;
+    /// use std::time::Duration;
+    /// use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-stimeout", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let cfg = ServerConfig::new(&sock).timeout(Duration::from_millis(20));
+    /// let server = Server::bind(cfg, gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// // A client that connects and says nothing is hung up on after 20 ms.
+    /// let mut idle = UnixStream::connect(&sock)?;
+    /// idle.set_read_timeout(Some(Duration::from_secs(5)))?;
+    /// assert_eq!(idle.read_to_end(&mut Vec::new())?, 0);
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn timeout(mut self, t: Duration) -> Self {
+        self.timeout = t.max(Duration::from_millis(1));
+        self
+    }
+
+    /// Logs every connection and malformed request too, not only start, stop and errors.
+    ///
+    /// ```
+    /// use std::sync::mpsc;
+    /// use std::time::Duration;
+    /// use uuidkit_service::client::Connection;
+    /// use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-verbose", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let (tx, lines) = mpsc::channel();
+    /// let log = move |line: &str| drop(tx.send(line.to_string()));
+    /// let server = Server::bind(ServerConfig::new(&sock).verbose(true).log(log), gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// Connection::connect(&sock, Duration::from_secs(5))?.info()?;
+    /// // The connection was logged before it was served.
+    /// assert!(lines.try_iter().any(|l| l.contains("connection") && l.ends_with("open")));
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn verbose(mut self, v: bool) -> Self {
+        self.verbose = v;
+        self
+    }
+
+    /// Where log lines go (default: nowhere).
+    ///
+    /// ```
+    /// use std::os::unix::net::UnixListener;
+    /// use std::sync::mpsc;
+    /// use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-log", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// drop(UnixListener::bind(&sock)?); // a stale socket, as a killed server leaves behind
+    /// let (tx, lines) = mpsc::channel();
+    /// let cfg = ServerConfig::new(&sock).log(move |line| drop(tx.send(line.to_string())));
+    /// let server = Server::bind(cfg, gen)?;
+    /// let line = lines.try_recv()?;
+    /// assert!(line.contains("replacing stale socket"), "{line}");
+    /// # drop(server);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn log(mut self, f: impl Fn(&str) + Send + Sync + 'static) -> Self {
+        self.log = Log::to(f);
+        self
+    }
+
+    /// The socket path.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use uuidkit_service::server::ServerConfig;
+    /// let c = ServerConfig::new("/run/uuidkit/uuidkit.sock").mode(0o660);
+    /// assert_eq!(c.socket_path(), Path::new("/run/uuidkit/uuidkit.sock"));
+    /// ```
+    pub fn socket_path(&self) -> &Path {
+        &self.socket
+    }
+}

@@ -1,0 +1,411 @@
+//! The server: binding (instance lock, stale socket, private bind), the accept loop that
+//! hands connections over, and the shutdown that removes the socket and writes the exact state.
+
+use core::fmt;
+use std::fs::{self, File};
+use std::io::{self, Read, Write};
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::MetadataExt;
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::Path;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use uuidkit::gen::{Clock, SystemClock};
+
+use super::config::ServerConfig;
+use super::connection::{admit, Shared};
+use super::error::ServerError;
+use super::instance::InstanceLock;
+use super::signals;
+use super::socket::{bind_private, clear_stale_socket};
+use crate::state::DurableGenerator;
+
+/// Stops a running [`Server`] from any thread.
+///
+/// ```
+/// use uuidkit_service::server::{is_socket, Server, ServerConfig};
+/// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+/// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-handle", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// # let sock = dir.join("s.sock");
+/// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+/// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+/// let handle = server.shutdown_handle(); // Clone + Send + Sync
+/// let stopper = std::thread::spawn(move || handle.shutdown());
+/// server.run()?; // on this thread, until the other one asks
+/// # stopper.join().map_err(|_| "stopper panicked")?;
+/// assert!(!is_socket(&sock));
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct ShutdownHandle {
+    wake: Arc<UnixStream>,
+}
+
+impl ShutdownHandle {
+    /// Asks the server to stop; [`Server::run`] returns once the state is flushed.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit_service::client::Connection;
+    /// use uuidkit_service::server::{is_socket, Server, ServerConfig};
+    /// use uuidkit_service::state::TimeVersion;
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-shutdown", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// let mut c = Connection::connect(&sock, Duration::from_secs(5))?;
+    /// c.generate(TimeVersion::V7, 1, &mut Vec::new())?;
+    /// stop.shutdown();
+    /// running.join().map_err(|_| "server thread panicked")??;
+    /// // The socket is gone and open connections are closed.
+    /// assert!(!is_socket(&sock));
+    /// assert!(c.generate(TimeVersion::V7, 1, &mut Vec::new()).unwrap_err().is_unreachable());
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn shutdown(&self) {
+        let _ = (&*self.wake).write(&[1]);
+    }
+}
+
+/// What a finished [`Server::run`] did.
+///
+/// ```
+/// use std::time::Duration;
+/// use uuidkit_service::client::Connection;
+/// use uuidkit_service::server::{RunSummary, Server, ServerConfig};
+/// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+/// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-summary", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// # let sock = dir.join("s.sock");
+/// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+/// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+/// # let stop = server.shutdown_handle();
+/// # let running = std::thread::spawn(move || server.run());
+/// for _ in 0..2 {
+///     Connection::connect(&sock, Duration::from_secs(5))?.info()?;
+/// }
+/// stop.shutdown();
+/// let summary = running.join().map_err(|_| "server thread panicked")??;
+/// assert_eq!(summary, RunSummary { connections: 2 });
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunSummary {
+    /// Connections accepted.
+    pub connections: u64,
+}
+
+/// A bound server; [`run`](Server::run) serves until shut down.
+///
+/// ```
+/// use uuidkit_service::client::{ClientConfig, Source, SystemGenerator};
+/// use uuidkit_service::server::{Server, ServerConfig};
+/// use uuidkit_service::state::TimeVersion;
+/// use uuidkit::Uuid;
+/// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+/// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-srv", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// # let sock = dir.join("s.sock");
+/// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+/// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+/// let stop = server.shutdown_handle();
+/// let running = std::thread::spawn(move || server.run());
+/// // Any client on the machine now gets UUIDs from this one generator.
+/// let client = SystemGenerator::new(ClientConfig::new(&sock));
+/// let mut out = [Uuid::NIL; 3];
+/// assert_eq!(client.fill(TimeVersion::V7, &mut out)?.source_of(2), Source::Service);
+/// stop.shutdown();
+/// running.join().map_err(|_| "server thread panicked")??;
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Server<C: Clock + 'static = SystemClock> {
+    listener: UnixListener,
+    shared: Arc<Shared<C>>,
+    _lock: File,
+    wake_rx: UnixStream,
+    wake_tx: Arc<UnixStream>,
+    /// Device and inode of the socket file we created, to remove only our own at shutdown.
+    socket_id: (u64, u64),
+}
+
+impl<C: Clock + 'static> fmt::Debug for Server<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Server")
+            .field("socket", &self.shared.cfg.socket)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<C: Clock + 'static> Server<C> {
+    /// Takes the instance lock, replaces a stale socket, binds and sets permissions.
+    ///
+    /// ```
+    /// use std::os::unix::net::{UnixListener, UnixStream};
+    /// use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-bind", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// drop(UnixListener::bind(&sock)?); // stale: nobody listens
+    /// assert!(UnixStream::connect(&sock).is_err());
+    /// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// assert!(UnixStream::connect(&sock).is_ok()); // replaced by a listening one
+    /// let gen2 = DurableGenerator::open(dir.join("state2"), StateOptions::new())?;
+    /// let e = Server::bind(ServerConfig::new(&sock), gen2).unwrap_err();
+    /// assert!(e.to_string().contains("already running"), "{e}");
+    /// # drop(server);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn bind(cfg: ServerConfig, gen: DurableGenerator<C>) -> Result<Server<C>, ServerError> {
+        let lock = InstanceLock::acquire(&cfg.socket)?;
+        Server::bind_locked(cfg, lock, gen)
+    }
+
+    /// [`bind`](Server::bind) with the instance lock already taken (for the same socket).
+    ///
+    /// ```
+    /// use uuidkit_service::server::{InstanceLock, Server, ServerConfig};
+    /// use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-locked", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let sock = dir.join("s.sock");
+    /// let lock = InstanceLock::acquire(&sock)?; // fails fast, before the state is touched
+    /// let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind_locked(ServerConfig::new(&sock), lock, gen)?;
+    /// assert_eq!(server.socket_path(), sock);
+    /// // A lock for another socket does not do.
+    /// let other = InstanceLock::acquire(dir.join("other.sock"))?;
+    /// let gen2 = DurableGenerator::open(dir.join("state2"), StateOptions::new())?;
+    /// let cfg = ServerConfig::new(dir.join("s2.sock"));
+    /// let e = Server::bind_locked(cfg, other, gen2).unwrap_err();
+    /// assert!(e.to_string().contains("instance lock is for"), "{e}");
+    /// # drop(server);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn bind_locked(
+        cfg: ServerConfig,
+        lock: InstanceLock,
+        gen: DurableGenerator<C>,
+    ) -> Result<Server<C>, ServerError> {
+        let path = cfg.socket.clone();
+        if lock.socket != path {
+            return Err(ServerError::new(format!(
+                "the instance lock is for {}, not {}",
+                lock.socket.display(),
+                path.display()
+            )));
+        }
+        let lock = lock.file;
+        clear_stale_socket(&path, &cfg.log)?;
+        let listener = bind_private(&path, cfg.mode, cfg.group)?;
+        listener
+            .set_nonblocking(true)
+            .map_err(|e| ServerError::io("setting the listener non-blocking", e))?;
+        let meta = fs::symlink_metadata(&path)
+            .map_err(|e| ServerError::io(format!("{}: cannot stat", path.display()), e))?;
+        let (wake_rx, wake_tx) =
+            UnixStream::pair().map_err(|e| ServerError::io("creating the wake-up pair", e))?;
+        wake_rx
+            .set_nonblocking(true)
+            .and_then(|_| wake_tx.set_nonblocking(true))
+            .map_err(|e| ServerError::io("setting the wake-up pair non-blocking", e))?;
+        Ok(Server {
+            listener,
+            shared: Arc::new(Shared::new(gen, cfg)),
+            _lock: lock,
+            wake_rx,
+            wake_tx: Arc::new(wake_tx),
+            socket_id: (meta.dev(), meta.ino()),
+        })
+    }
+
+    /// A handle that stops the server from another thread.
+    ///
+    /// ```
+    /// use uuidkit_service::server::{is_socket, Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-handle2", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// server.shutdown_handle().shutdown(); // asked before it runs: run returns at once
+    /// let summary = server.run()?;
+    /// assert_eq!(summary.connections, 0);
+    /// assert!(!is_socket(&sock));
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn shutdown_handle(&self) -> ShutdownHandle {
+        ShutdownHandle {
+            wake: Arc::clone(&self.wake_tx),
+        }
+    }
+
+    /// The socket path.
+    ///
+    /// ```
+    /// use uuidkit_service::server::{is_socket, Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-spath", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// assert_eq!(server.socket_path(), sock);
+    /// assert!(is_socket(server.socket_path()));
+    /// # drop(server);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn socket_path(&self) -> &Path {
+        &self.shared.cfg.socket
+    }
+
+    /// Installs process-wide handlers so that SIGTERM and SIGINT shut this server down
+    /// cleanly, and ignores SIGXFSZ
+    /// ([`ignore_file_size_signal`](crate::server::ignore_file_size_signal)) so that a file-size
+    /// limit makes state writes fail with an error (reported) instead of killing the process.
+    /// Call once, from the main thread, before [`run`](Server::run).
+    ///
+    /// ```
+    /// use uuidkit_service::server::{is_socket, Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-sigs", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// server.stop_on_signals()?;
+    /// let running = std::thread::spawn(move || server.run());
+    /// // SAFETY: SIGTERM now has the server's handler, which only stores and writes a byte.
+    /// assert_eq!(unsafe { libc::raise(libc::SIGTERM) }, 0);
+    /// running.join().map_err(|_| "server thread panicked")??;
+    /// assert!(!is_socket(&sock)); // a clean stop, not a killed process
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn stop_on_signals(&self) -> Result<(), ServerError> {
+        signals::stop_on_signals(self.wake_tx.as_raw_fd())
+    }
+
+    /// Serves until [`ShutdownHandle::shutdown`] or a signal (after
+    /// [`stop_on_signals`](Server::stop_on_signals)); then stops accepting, removes the
+    /// socket, flushes the state and closes the connections. `Ok` means the final state write
+    /// succeeded; an error, that it failed.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit_service::client::Connection;
+    /// use uuidkit_service::server::{Server, ServerConfig};
+    /// use uuidkit_service::state::{State, TimeVersion};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-run", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// let stop = server.shutdown_handle();
+    /// let running = std::thread::spawn(move || server.run());
+    /// let mut out = Vec::new();
+    /// Connection::connect(&sock, Duration::from_secs(5))?.generate(TimeVersion::V7, 5, &mut out)?;
+    /// stop.shutdown();
+    /// running.join().map_err(|_| "server thread panicked")??; // Ok: the state was written
+    /// // The state file now records a clean stop at exactly the last UUID issued.
+    /// let state = State::read(dir.join("state"))?;
+    /// assert!(state.clean);
+    /// assert_eq!(Some(state.v7_unix_ms), out[4].unix_ts_ms());
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn run(self) -> Result<RunSummary, ServerError> {
+        let shared = Arc::clone(&self.shared);
+        let mut accepted = 0u64;
+        let mut wake_buf = [0u8; 64];
+        'serve: loop {
+            let mut fds = [
+                libc::pollfd {
+                    fd: self.listener.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+                libc::pollfd {
+                    fd: self.wake_rx.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+            ];
+            // SAFETY: `fds` is a live array of two initialised pollfd structures and the count
+            // passed is its length; both descriptors stay open during the call.
+            let rc = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, -1) };
+            if rc < 0 {
+                let e = io::Error::last_os_error();
+                if e.kind() == io::ErrorKind::Interrupted {
+                    continue;
+                }
+                shared.log(format_args!("poll failed: {e}"));
+                std::thread::sleep(Duration::from_millis(10));
+                continue;
+            }
+            if fds[1].revents != 0 {
+                // Drain; any byte means stop.
+                if matches!((&self.wake_rx).read(&mut wake_buf), Ok(n) if n > 0) {
+                    break 'serve;
+                }
+            }
+            if fds[0].revents == 0 {
+                continue;
+            }
+            loop {
+                match self.listener.accept() {
+                    Ok((stream, _)) => {
+                        accepted += 1;
+                        admit(&self.shared, stream);
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => {
+                        // EMFILE and the like: back off instead of spinning on a full table.
+                        shared.log(format_args!("accept failed: {e}"));
+                        std::thread::sleep(Duration::from_millis(10));
+                        break;
+                    }
+                }
+            }
+        }
+
+        shared.closing.store(true, Ordering::SeqCst);
+        let path = &shared.cfg.socket;
+        if let Ok(m) = fs::symlink_metadata(path) {
+            if (m.dev(), m.ino()) == self.socket_id {
+                let _ = fs::remove_file(path);
+            }
+        }
+        drop(self.listener);
+        let flushed = shared.gen().shut_down();
+        shared.close_connections();
+        signals::forget_wake_fd();
+        match flushed {
+            Ok(()) => Ok(RunSummary {
+                connections: accepted,
+            }),
+            Err(e) => Err(ServerError::new(format!(
+                "flushing the state at shutdown: {e}"
+            ))),
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! The server behind `uuidkit serve`: a Unix socket, one thread per connection, and one
+//! [`DurableGenerator`](crate::state::DurableGenerator) behind a mutex, so that requests are
+//! served one after another and every UUID issued on the machine is unique and, per version,
+//! increasing in the order requests are served (RFC 9562 §6.3 "system-wide shared volatile store").
+//!
+//! # Why threads
+//!
+//! A connection costs a thread with a 64 KiB stack while it is open; an idle one sleeps in
+//! `read` and never holds the generator, so it cannot delay anyone else. A thread whose
+//! connection ends waits up to 10 s for the next one (at most 32 such threads), so that
+//! clients that connect once per request do not pay a thread start each time. Connections beyond
+//! [`max_connections`](ServerConfig::max_connections) get a
+//! [`Status::Busy`](crate::protocol::Status::Busy) reply and are closed. Each read and write
+//! has a [timeout](ServerConfig::timeout): a client that sends half a frame, or does not read
+//! its reply, loses its connection.
+//!
+//! # One instance per socket
+//!
+//! [`Server::bind`] takes an exclusive `flock` on `SOCKET.lock` and keeps it. If the socket
+//! path exists it must be a socket nobody listens on (`connect` fails with `ECONNREFUSED`): a
+//! stale one left by a killed server, which is replaced. Anything else there is left alone and
+//! is an error. The socket is created in a private (0700) directory next to the final path,
+//! given its mode and group, and renamed into place, so that it is never reachable with other
+//! permissions.
+//!
+//! # Shutting down
+//!
+//! [`ShutdownHandle::shutdown`] (or SIGTERM/SIGINT after [`Server::stop_on_signals`]) wakes
+//! the accept loop through a socket pair, which stops accepting, removes the socket file,
+//! writes the exact state
+//! ([`DurableGenerator::shut_down`](crate::state::DurableGenerator::shut_down)) and closes the
+//! connections.
+//!
+//! ```
+//! use std::time::Duration;
+//! use uuidkit_service::client::Connection;
+//! use uuidkit_service::server::{is_socket, Server, ServerConfig};
+//! use uuidkit_service::state::{DurableGenerator, StateOptions, TimeVersion};
+//! # let dir = std::env::temp_dir().join(format!("uk-doc-{}-server", std::process::id()));
+//! # std::fs::create_dir_all(&dir)?;
+//! let sock = dir.join("uuidkit.sock");
+//! let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+//! let server = Server::bind(ServerConfig::new(&sock), gen)?;
+//! let stop = server.shutdown_handle();
+//! let running = std::thread::spawn(move || server.run());
+//!
+//! let mut c = Connection::connect(&sock, Duration::from_secs(5))?;
+//! let mut out = Vec::new();
+//! c.generate(TimeVersion::V6, 3, &mut out)?;
+//! assert!(out.len() == 3 && out[0] < out[1] && out[1] < out[2]);
+//!
+//! stop.shutdown();
+//! running.join().map_err(|_| "server thread panicked")??; // Ok: the state was written
+//! assert!(!is_socket(&sock));
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Source layout
+//!
+//! By concern, each file calling only the ones listed after it: `listener.rs` (binding, the accept
+//! loop, shutdown), `connection.rs` (admission, one thread per connection, serving requests),
+//! `pool.rs` (threads waiting for the next connection), `instance.rs` (the instance lock),
+//! `socket.rs` (the socket file and its permissions), `signals.rs`, `config.rs`, `log.rs`,
+//! `error.rs`.
+
+mod config;
+mod connection;
+mod error;
+mod instance;
+mod listener;
+mod log;
+mod pool;
+mod signals;
+mod socket;
+
+pub use config::ServerConfig;
+pub use error::ServerError;
+pub use instance::InstanceLock;
+pub use listener::{RunSummary, Server, ShutdownHandle};
+pub use signals::{ignore_file_size_signal, received_signal};
+pub use socket::{group_id, is_socket};

@@ -1,0 +1,151 @@
+//! The socket file: a stale one left by a killed server is replaced, anything else is left
+//! alone; a new one is bound in a private directory, given its mode and group, and renamed into
+//! place.
+
+use std::ffi::CString;
+use std::fs;
+use std::io;
+use std::os::unix::fs::{DirBuilderExt, FileTypeExt, PermissionsExt};
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::Path;
+
+use super::error::ServerError;
+use super::log::Log;
+
+/// The group id for a group name or number (`getgrnam_r`).
+///
+/// ```
+/// use uuidkit_service::server::group_id;
+/// assert_eq!(group_id("4242")?, 4242); // a number is taken as it is
+/// let e = group_id("no-such-group-uk").unwrap_err(); // a name must exist
+/// assert!(e.to_string().contains("no-such-group-uk"), "{e}");
+/// assert!(group_id("wheel\0").is_err());
+/// # Ok::<(), uuidkit_service::server::ServerError>(())
+/// ```
+pub fn group_id(name: &str) -> Result<u32, ServerError> {
+    if let Ok(n) = name.parse::<u32>() {
+        return Ok(n);
+    }
+    let cname = CString::new(name)
+        .map_err(|_| ServerError::new(format!("group {name:?}: contains NUL")))?;
+    let mut buf = vec![0 as libc::c_char; 16 * 1024];
+    // SAFETY: `group` is plain old data that getgrnam_r fills in; zeroed is a valid value.
+    let mut grp: libc::group = unsafe { std::mem::zeroed() };
+    let mut result: *mut libc::group = std::ptr::null_mut();
+    // SAFETY: every pointer is valid for the call: a NUL-terminated name, a writable `group`,
+    // a writable buffer of the length passed, and a writable result pointer.
+    let rc = unsafe {
+        libc::getgrnam_r(
+            cname.as_ptr(),
+            &mut grp,
+            buf.as_mut_ptr(),
+            buf.len(),
+            &mut result,
+        )
+    };
+    if rc != 0 {
+        return Err(ServerError::io(
+            format!("looking up group {name:?}"),
+            io::Error::from_raw_os_error(rc),
+        ));
+    }
+    if result.is_null() {
+        return Err(ServerError::new(format!("no such group: {name:?}")));
+    }
+    Ok(grp.gr_gid)
+}
+
+/// Removes a socket left by a killed server; refuses to touch anything else.
+pub(super) fn clear_stale_socket(path: &Path, log: &Log) -> Result<(), ServerError> {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => {
+            return Err(ServerError::io(
+                format!("{}: cannot stat", path.display()),
+                e,
+            ))
+        }
+    };
+    if !meta.file_type().is_socket() {
+        return Err(ServerError::new(format!(
+            "{} exists and is not a socket; not replacing it",
+            path.display()
+        )));
+    }
+    match UnixStream::connect(path) {
+        Ok(_) => Err(ServerError::new(format!(
+            "a server is already listening on {}",
+            path.display()
+        ))),
+        Err(e) if e.raw_os_error() == Some(libc::ECONNREFUSED) => {
+            log.line(format_args!("replacing stale socket {}", path.display()));
+            Ok(()) // the rename in bind_private replaces it atomically
+        }
+        Err(e) => Err(ServerError::io(
+            format!(
+                "{}: cannot tell whether a server listens there",
+                path.display()
+            ),
+            e,
+        )),
+    }
+}
+
+/// Binds in a private directory next to `path`, sets mode and group, renames into place.
+pub(super) fn bind_private(
+    path: &Path,
+    mode: u32,
+    group: Option<u32>,
+) -> Result<UnixListener, ServerError> {
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let tmp_dir = parent.join(format!(
+        ".uk{}-{:04x}",
+        std::process::id(),
+        uuidkit::gen::random_u64() as u16
+    ));
+    fs::DirBuilder::new()
+        .mode(0o700)
+        .create(&tmp_dir)
+        .map_err(|e| ServerError::io(format!("cannot create {}", tmp_dir.display()), e))?;
+    let tmp = tmp_dir.join("s");
+    let result = (|| {
+        let listener = UnixListener::bind(&tmp)
+            .map_err(|e| ServerError::io(format!("cannot bind {}", tmp.display()), e))?;
+        fs::set_permissions(&tmp, fs::Permissions::from_mode(mode))
+            .map_err(|e| ServerError::io("cannot set the socket's mode", e))?;
+        if let Some(gid) = group {
+            std::os::unix::fs::chown(&tmp, None, Some(gid))
+                .map_err(|e| ServerError::io(format!("cannot give the socket group {gid}"), e))?;
+        }
+        fs::rename(&tmp, path).map_err(|e| {
+            ServerError::io(format!("cannot move the socket to {}", path.display()), e)
+        })?;
+        Ok(listener)
+    })();
+    let _ = fs::remove_file(&tmp);
+    let _ = fs::remove_dir(&tmp_dir);
+    result
+}
+
+/// Whether `path` is a socket file (a symbolic link is not followed): such as the one a
+/// running server listens on, and removes when it stops.
+///
+/// ```
+/// use std::os::unix::net::UnixListener;
+/// use uuidkit_service::server::is_socket;
+/// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-issock", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// let _listener = UnixListener::bind(dir.join("s.sock"))?;
+/// std::fs::write(dir.join("file"), b"")?;
+/// assert!(is_socket(&dir.join("s.sock")));
+/// assert!(!is_socket(&dir.join("file")) && !is_socket(&dir.join("missing")));
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn is_socket(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_socket())
+}

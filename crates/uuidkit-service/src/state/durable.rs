@@ -1,0 +1,915 @@
+//! The durable generator: v1, v6 and v7 generators whose state lives in the state file, renewed
+//! ahead of issuing, so that no restart or crash makes them repeat.
+
+use std::path::Path;
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+use uuidkit::gen::{
+    fork_generation, v1, Clock, GregorianBuilder, SystemClock, ThreadRng, V6Generator, V7Builder,
+    V7Generator,
+};
+use uuidkit::{Timestamp, Uuid};
+
+use super::error::{StateError, StateErrorKind, StateWarning, WarningKind};
+use super::file::{read_state, StateFile};
+use super::format::{v7_le, State, V7Pos, WHOLE_MS};
+use super::options::StateOptions;
+use super::restart::{accept_stored, restart, Behind, ClockSeq, Node, Restart, V7Check};
+use super::safety::Safety;
+use super::version::TimeVersion;
+use super::writer::Writer;
+
+/// In non-strict mode, how often a failed write is tried again.
+const RETRY_INTERVAL: Duration = Duration::from_secs(1);
+
+/// A clock shared by the two inner generators.
+#[derive(Debug)]
+struct SharedClock<C>(Arc<C>);
+
+impl<C: Clock> Clock for SharedClock<C> {
+    fn now(&self) -> Timestamp {
+        self.0.now()
+    }
+    fn resolution_nanos(&self) -> u64 {
+        self.0.resolution_nanos()
+    }
+}
+
+/// Sleeps until `clock` reads a millisecond after `ms`, or `limit_ms` of real time (plus a
+/// little) has passed — a clock that does not move must not hang the caller.
+fn wait_for_clock<C: Clock + ?Sized>(clock: &C, ms: u64, limit_ms: u64) -> Duration {
+    let start = Instant::now();
+    let limit = Duration::from_millis(limit_ms + 100);
+    loop {
+        let now = clock.now().unix_millis().unwrap_or(0);
+        if now > ms || start.elapsed() >= limit {
+            return start.elapsed();
+        }
+        std::thread::sleep(Duration::from_millis((ms - now).clamp(1, 10)));
+    }
+}
+
+/// v1, v6 and v7 generators whose state lives in a file, so that no restart or crash makes
+/// them repeat (see the [module docs](crate::state)).
+///
+/// v1 and v6 share one timeline (one clock sequence and node, each timestamp used once), so a
+/// v1 converted to v6 never equals a v6 issued here. Each version's UUIDs increase (v1 by
+/// timestamp) while the generator runs; the clock going back does not change that (the
+/// timestamps run ahead of it instead).
+///
+/// ```
+/// use uuidkit_service::state::{DurableGenerator, Safety, StateOptions, TimeVersion};
+/// let dir = std::env::temp_dir().join(format!("uuidkit-doc-DurableGenerator-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let path = dir.join("state");
+/// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+/// let (a, safety) = gen.next(TimeVersion::V7)?;
+/// assert_eq!(safety, Safety::Durable);
+/// gen.close()?;
+///
+/// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+/// assert!(gen.warnings().is_empty());
+/// assert!(gen.next(TimeVersion::V7)?.0 > a);
+/// # drop(gen);
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// # Ok::<(), uuidkit_service::state::StateError>(())
+/// ```
+#[derive(Debug)]
+pub struct DurableGenerator<C: Clock = SystemClock> {
+    file: Arc<StateFile>,
+    /// Writes early renewals in the background, so that issuing does not wait for `fsync`
+    /// while the current reservation still covers it. `None` without the lock, or if the
+    /// thread could not start (writes are then synchronous).
+    writer: Option<Writer>,
+    clock: Arc<C>,
+    gen6: V6Generator<SharedClock<C>, ThreadRng>,
+    gen7: V7Generator<SharedClock<C>, ThreadRng>,
+    /// The v1/v6 position issued before this run with the current clock sequence, if any.
+    greg_floor: Option<u64>,
+    /// The v7 position issued before this run, if any.
+    v7_floor: Option<V7Pos>,
+    /// What the file covers now, for the current clock sequence and node.
+    durable_greg: Option<u64>,
+    durable_v7: Option<V7Pos>,
+    writes: u64,
+    reserve: Duration,
+    strict: bool,
+    warnings: Vec<StateWarning>,
+    write_error: Option<StateError>,
+    last_attempt: Option<Instant>,
+    fork_gen: u64,
+    closed: bool,
+}
+
+impl DurableGenerator<SystemClock> {
+    /// Opens (or creates) the state file at `path` on the system clock, takes its lock and
+    /// writes a first reservation.
+    ///
+    /// ```
+    /// use uuidkit_service::state::{DurableGenerator, Safety, State, StateOptions, TimeVersion, WarningKind};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-open-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert_eq!(gen.warnings()[0].kind(), WarningKind::Missing); // the first use
+    /// assert_eq!(std::fs::metadata(&path)?.len(), 64);
+    /// let (u, safety) = gen.next(TimeVersion::V7)?;
+    /// assert_eq!((u.version_num(), safety), (7, Safety::Durable));
+    /// // The file already covers `u`: a reservation ahead of it.
+    /// assert!(Some(State::read(&path)?.v7_unix_ms) >= u.unix_ts_ms());
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open(path: impl AsRef<Path>, opts: StateOptions) -> Result<Self, StateError> {
+        DurableGenerator::open_with_clock(path, opts, SystemClock)
+    }
+}
+
+impl<C: Clock> DurableGenerator<C> {
+    /// [`open`](DurableGenerator::open) with another clock (tests use a steppable one).
+    ///
+    /// ```
+    /// use uuidkit::gen::FixedClock;
+    /// use uuidkit_service::state::{DurableGenerator, StateOptions, TimeVersion};
+    /// use uuidkit::Timestamp;
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-open_with_clock-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// // The instant of RFC 9562 Appendix A.6: 2022-02-22T19:22:22Z.
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(0x017F22E279B0));
+    /// let mut gen = DurableGenerator::open_with_clock(&path, StateOptions::new(), clock)?;
+    /// let (a, _) = gen.next(TimeVersion::V7)?;
+    /// let (b, _) = gen.next(TimeVersion::V7)?;
+    /// // A clock that stands still: the same millisecond, ordered by the counter.
+    /// assert_eq!(a.unix_ts_ms(), Some(0x017F22E279B0));
+    /// assert_eq!(b.unix_ts_ms(), Some(0x017F22E279B0));
+    /// assert!(a < b);
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open_with_clock(
+        path: impl AsRef<Path>,
+        opts: StateOptions,
+        clock: C,
+    ) -> Result<Self, StateError> {
+        let path = path.as_ref();
+        let strict = opts.strict;
+        let mut warnings = Vec::new();
+        let file = match StateFile::open(path, opts.lock_wait) {
+            Ok(f) => f,
+            Err(e) if strict || e.kind() != StateErrorKind::Io => return Err(e),
+            Err(e) => {
+                // Typically a read-only file system: the state cannot be written either, so
+                // generation goes on from what can be read, and every UUID is volatile.
+                warnings.push(StateWarning::new(
+                    WarningKind::WriteFailed,
+                    format!(
+                        "{e}; the state file will not be written and UUIDs are not durably safe"
+                    ),
+                ));
+                StateFile::unlocked(path)
+            }
+        };
+
+        let (stored, warning) = accept_stored(path, read_state(path), strict)?;
+        warnings.extend(warning);
+
+        let clock = Arc::new(clock);
+        let now = clock.now();
+        let start = restart(stored.as_ref(), now, &opts);
+        // Carry the decision out: random draws (clock sequence first, then node, as always),
+        // the warnings, the catch-up wait.
+        let mut rng = ThreadRng;
+        let clock_seq = match start.clock_seq {
+            ClockSeq::Random => v1::random_clock_seq(&mut rng, 14),
+            ClockSeq::Keep(seq) => seq,
+            ClockSeq::NewRandom {
+                from,
+                old_node,
+                new_node,
+            } => {
+                let seq = v1::new_clock_seq(&mut rng, 14, from);
+                warnings.push(StateWarning::new(
+                    WarningKind::NodeChanged,
+                    format!(
+                        "node changed from {} to {}: new random clock sequence {seq:#06x}",
+                        hex_node(&old_node),
+                        hex_node(&new_node)
+                    ),
+                ));
+                seq
+            }
+            ClockSeq::Increment {
+                from,
+                to,
+                stored_ticks,
+                why,
+            } => {
+                let why = match why {
+                    Behind::ClockSetBack => "the clock was set back",
+                    Behind::UncleanReservation => {
+                        "the last run ended without a clean shutdown, and its reservation lies ahead"
+                    }
+                };
+                warnings.push(StateWarning::new(
+                    WarningKind::ClockSequenceChanged,
+                    format!(
+                        "the clock ({}) reads before the stored v1/v6 timestamp ({}): {why}; \
+                         clock sequence {from:#06x} -> {to:#06x}",
+                        now.to_rfc3339(7),
+                        Timestamp::from_gregorian_ticks(stored_ticks).to_rfc3339(7),
+                    ),
+                ));
+                to
+            }
+        };
+        let node = match start.node {
+            Node::Random => v1::random_node(&mut rng),
+            Node::Use(node) => node,
+        };
+        match start.v7_check {
+            V7Check::None => {}
+            V7Check::WaitForClock { until_ms, limit_ms } => {
+                let waited = wait_for_clock(&*clock, until_ms, limit_ms);
+                warnings.push(StateWarning::new(
+                    WarningKind::WaitedForClock,
+                    format!(
+                        "waited {} ms for the clock to pass the v7 reservation of the last \
+                         run, which did not end cleanly",
+                        waited.as_millis()
+                    ),
+                ));
+            }
+            V7Check::AheadOfClock { bound_ms, gap_ms } => {
+                warnings.push(StateWarning::new(
+                    WarningKind::V7AheadOfClock,
+                    format!(
+                        "the stored v7 bound ({}) is {gap_ms} ms ahead of the clock: v7 timestamps \
+                         run ahead until the clock catches up",
+                        Timestamp::from_unix_millis(bound_ms).to_rfc3339(3),
+                    ),
+                ));
+            }
+        }
+        let Restart {
+            greg_floor,
+            v7_floor,
+            writes,
+            ..
+        } = start;
+
+        // The service's promise is order: the generators never follow the clock back while
+        // running (they count on from their last timestamp instead).
+        let gen6 = GregorianBuilder::new()
+            .node(node)
+            .clock_seq(clock_seq)
+            .regression_threshold(Duration::MAX)
+            .build_v6(SharedClock(Arc::clone(&clock)), ThreadRng)
+            .map_err(|e| StateError::gen(path, e))?;
+        let gen7 = V7Builder::new()
+            .regression_threshold(Duration::MAX)
+            .build(SharedClock(Arc::clone(&clock)), ThreadRng)
+            .map_err(|e| StateError::gen(path, e))?;
+        let mut g = DurableGenerator {
+            file: Arc::new(file),
+            writer: None,
+            clock,
+            gen6,
+            gen7,
+            greg_floor,
+            v7_floor,
+            durable_greg: None,
+            durable_v7: None,
+            writes,
+            reserve: opts.reserve.max(Duration::from_millis(1)),
+            strict,
+            warnings,
+            write_error: None,
+            last_attempt: None,
+            fork_gen: fork_generation(),
+            closed: false,
+        };
+        if let Some(t) = greg_floor {
+            g.gen6.resume_after(t);
+        }
+        if let Some((ms, c)) = v7_floor {
+            g.gen7.resume_after(ms, c.map(u128::from));
+        }
+        if g.file.lock.is_some() {
+            let first = g.reservation();
+            if let Err(e) = g.write_now(first) {
+                if strict {
+                    return Err(e);
+                }
+                g.warnings.push(StateWarning::new(
+                    WarningKind::WriteFailed,
+                    format!("{e}; UUIDs are not durably safe until a write succeeds"),
+                ));
+                g.write_error = Some(e);
+            }
+            g.writer = Writer::start(&g.file);
+        }
+        Ok(g)
+    }
+
+    fn reserve_ticks(&self) -> u64 {
+        (self.reserve.as_nanos() / 100).min(1 << 40) as u64
+    }
+
+    fn reserve_ms(&self) -> u64 {
+        (self.reserve.as_millis()).clamp(1, 1 << 30) as u64
+    }
+
+    /// The last v1/v6 timestamp issued with the current clock sequence, this run or before.
+    fn greg_high(&self) -> Option<u64> {
+        match (self.gen6.last_ticks(), self.greg_floor) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// The last v7 position issued, this run or before.
+    fn v7_high(&self) -> Option<V7Pos> {
+        let issued = self.gen7.last_unix_ms().map(|ms| {
+            let c = self
+                .gen7
+                .last_counter()
+                .and_then(|c| u64::try_from(c).ok())
+                .filter(|&c| c != WHOLE_MS);
+            (ms, c)
+        });
+        match (issued, self.v7_floor) {
+            (Some(a), Some(b)) => Some(if v7_le(a, b) { b } else { a }),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// A new reservation: every bound a reserve ahead of the later of the clock and the last
+    /// position issued.
+    fn reservation(&self) -> State {
+        let now = self.clock.now();
+        let now_ticks = now.gregorian_ticks().unwrap_or(0);
+        let now_ms = now.unix_millis().unwrap_or(0);
+        let greg = self
+            .greg_high()
+            .unwrap_or(0)
+            .max(now_ticks)
+            .saturating_add(self.reserve_ticks())
+            .min((1 << 60) - 1);
+        let v7 = self
+            .v7_high()
+            .map_or(0, |p| p.0)
+            .max(now_ms)
+            .saturating_add(self.reserve_ms())
+            .min((1 << 48) - 1);
+        State {
+            gregorian_ticks: greg,
+            clock_seq: self.gen6.clock_seq(),
+            node: self.gen6.node(),
+            v7_unix_ms: v7,
+            v7_counter: None,
+            clean: false,
+            writes: self.writes.wrapping_add(1),
+        }
+    }
+
+    /// Writes `s` now, in this thread (after any background write has finished).
+    fn write_now(&mut self, s: State) -> Result<(), StateError> {
+        self.wait_writer();
+        self.last_attempt = Some(Instant::now());
+        let r = self.file.write(&s).map(|()| s);
+        match r {
+            Ok(s) => {
+                self.applied(Ok(s));
+                Ok(())
+            }
+            Err(e) => {
+                let copy = e.duplicate();
+                self.applied(Err(e));
+                Err(copy)
+            }
+        }
+    }
+
+    /// Records the outcome of a write.
+    fn applied(&mut self, r: Result<State, StateError>) {
+        match r {
+            Ok(s) => {
+                self.writes = s.writes;
+                self.durable_greg = Some(s.gregorian_ticks);
+                self.durable_v7 = Some((s.v7_unix_ms, s.v7_counter));
+                self.write_error = None;
+            }
+            Err(e) => self.write_error = Some(e),
+        }
+    }
+
+    /// Starts writing a new reservation in the background (or, without the writer thread,
+    /// writes it now).
+    fn start_renewal(&mut self) {
+        let s = self.reservation();
+        self.last_attempt = Some(Instant::now());
+        if let Some(w) = &mut self.writer {
+            if !w.in_flight {
+                if w.tx.send(s).is_ok() {
+                    w.in_flight = true;
+                    return;
+                }
+                self.writer = None;
+            } else {
+                return;
+            }
+        }
+        let _ = self.write_now(s);
+    }
+
+    /// Collects the background write's outcome if it is done.
+    fn poll_writer(&mut self) {
+        let Some(w) = &mut self.writer else { return };
+        if !w.in_flight {
+            return;
+        }
+        match w.rx.try_recv() {
+            Ok(r) => {
+                w.in_flight = false;
+                self.applied(r);
+            }
+            Err(mpsc::TryRecvError::Empty) => {}
+            Err(mpsc::TryRecvError::Disconnected) => self.writer = None,
+        }
+    }
+
+    /// Waits for the background write, if one is in flight.
+    fn wait_writer(&mut self) {
+        let Some(w) = &mut self.writer else { return };
+        if !w.in_flight {
+            return;
+        }
+        match w.rx.recv() {
+            Ok(r) => {
+                w.in_flight = false;
+                self.applied(r);
+            }
+            Err(_) => self.writer = None,
+        }
+    }
+
+    /// Whether a write may be tried now: always without a previous failure (or in strict
+    /// mode); after one, at most once per RETRY_INTERVAL — each UUID paying for a failing
+    /// `fsync` would be worse than useless.
+    fn write_due(&self) -> bool {
+        self.file.lock.is_some()
+            && (self.strict
+                || self.write_error.is_none()
+                || self
+                    .last_attempt
+                    .is_none_or(|t| t.elapsed() >= RETRY_INTERVAL))
+    }
+
+    /// Whether this is a forked child of the process that opened the generator.
+    fn forked(&self) -> bool {
+        fork_generation() != self.fork_gen
+    }
+
+    fn check_open(&self) -> Result<(), StateError> {
+        if self.closed {
+            return Err(StateError::new(
+                StateErrorKind::Closed,
+                Some(&self.file.path),
+                "the generator is closed",
+            ));
+        }
+        if self.strict && self.forked() {
+            return Err(StateError::new(
+                StateErrorKind::Forked,
+                Some(&self.file.path),
+                "this is a forked child of the process that holds the state; it cannot issue \
+                 durable UUIDs",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Renews the reservation when issuing came near it, and says whether the file covers
+    /// `greg`/`v7` (the last positions just issued).
+    fn cover(&mut self, greg: Option<u64>, v7: Option<V7Pos>) -> Result<Safety, StateError> {
+        if self.forked() {
+            return Ok(Safety::Volatile);
+        }
+        let covered = |s: &Self| {
+            greg.is_none_or(|t| s.durable_greg.is_some_and(|d| t <= d))
+                && v7.is_none_or(|p| s.durable_v7.is_some_and(|d| v7_le(p, d)))
+        };
+        let half_t = self.reserve_ticks() / 2;
+        let half_ms = self.reserve_ms() / 2;
+        let near = greg.is_some_and(|t| {
+            self.durable_greg
+                .is_none_or(|d| t.saturating_add(half_t) > d)
+        }) || v7.is_some_and(|p| {
+            self.durable_v7
+                .is_none_or(|d| p.0.saturating_add(half_ms) > d.0)
+        });
+        self.poll_writer();
+        let in_flight = self.writer.as_ref().is_some_and(|w| w.in_flight);
+        if near && !in_flight && self.write_due() {
+            // Renew early, in the background: the current reservation still covers issuing.
+            self.start_renewal();
+        }
+        if !covered(self) {
+            // Beyond the reservation: wait for the renewal under way, and if it does not cover
+            // these UUIDs (a large batch, a failure), write one now.
+            self.wait_writer();
+            if !covered(self) && self.write_due() {
+                let s = self.reservation();
+                let _ = self.write_now(s);
+            }
+        }
+        if covered(self) {
+            Ok(Safety::Durable)
+        } else if self.strict {
+            Err(match self.write_error.take() {
+                Some(e) => e,
+                None => StateError::new(
+                    StateErrorKind::Write,
+                    Some(&self.file.path),
+                    "the state file does not cover the UUIDs",
+                ),
+            })
+        } else {
+            Ok(Safety::Volatile)
+        }
+    }
+
+    /// The next UUID of `version`, and whether the state file covers it.
+    ///
+    /// ```
+    /// use uuidkit_service::state::{DurableGenerator, Safety, StateOptions, TimeVersion};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-next-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// let (v1, safety) = gen.next(TimeVersion::V1)?;
+    /// let (v6, _) = gen.next(TimeVersion::V6)?;
+    /// assert_eq!((v1.version_num(), v6.version_num(), safety), (1, 6, Safety::Durable));
+    /// // One timeline for v1 and v6: the v6 comes later, with the same clock sequence and node.
+    /// assert!(v6.gregorian_ticks() > v1.gregorian_ticks());
+    /// assert_eq!(v6.clock_seq(), v1.clock_seq());
+    /// assert_eq!(v6.node(), v1.node());
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    // Not `Iterator::next`: generation can fail and takes an argument.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self, version: TimeVersion) -> Result<(Uuid, Safety), StateError> {
+        let mut one = [Uuid::NIL];
+        let safety = self.fill(version, &mut one)?;
+        Ok((one[0], safety))
+    }
+
+    /// Fills `out` with increasing UUIDs of `version` (v1: increasing timestamps), and says
+    /// whether the state file covers all of them. In strict mode, UUIDs the file does not
+    /// cover are never returned: the call fails with [`StateErrorKind::Write`].
+    ///
+    /// ```
+    /// use uuidkit_service::state::{DurableGenerator, Safety, StateOptions, TimeVersion};
+    /// use uuidkit::Uuid;
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-fill-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// let mut batch = [Uuid::NIL; 4];
+    /// assert_eq!(gen.fill(TimeVersion::V7, &mut batch)?, Safety::Durable);
+    /// assert!(batch.windows(2).all(|w| w[0] < w[1]));
+    /// assert!(batch.iter().all(|u| u.version_num() == 7));
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn fill(&mut self, version: TimeVersion, out: &mut [Uuid]) -> Result<Safety, StateError> {
+        self.check_open()?;
+        if out.is_empty() {
+            return Ok(Safety::Durable);
+        }
+        match version {
+            TimeVersion::V1 | TimeVersion::V6 => {
+                // One v1/v6 timeline: the v6 generator issues both layouts.
+                let r = if version == TimeVersion::V1 {
+                    self.gen6.fill_v1(out)
+                } else {
+                    self.gen6.fill(out)
+                };
+                r.map_err(|e| StateError::gen(&self.file.path, e))?;
+                let last = self.gen6.last_ticks();
+                self.cover(last, None)
+            }
+            TimeVersion::V7 => {
+                self.gen7
+                    .fill(out)
+                    .map_err(|e| StateError::gen(&self.file.path, e))?;
+                let last = self.v7_high();
+                self.cover(None, last)
+            }
+        }
+    }
+
+    /// Writes the exact last positions (marked clean), so that the next run continues right
+    /// after them instead of after the reservation. Generation may go on afterwards (the next
+    /// UUID renews the reservation). In a forked child, does nothing.
+    ///
+    /// ```
+    /// use uuidkit::gen::FixedClock;
+    /// use uuidkit_service::state::{DurableGenerator, State, StateOptions, TimeVersion};
+    /// use uuidkit::Timestamp;
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-flush-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(1_645_557_742_000));
+    /// let mut gen = DurableGenerator::open_with_clock(&path, StateOptions::new(), clock)?;
+    /// let (v6, _) = gen.next(TimeVersion::V6)?;
+    /// let (v7, _) = gen.next(TimeVersion::V7)?;
+    /// assert_eq!(State::read(&path)?.v7_unix_ms, 1_645_557_742_000 + 1_000); // the reservation
+    /// gen.flush()?;
+    /// let s = State::read(&path)?;
+    /// assert!(s.clean);
+    /// assert_eq!(Some(s.gregorian_ticks), v6.gregorian_ticks());
+    /// assert_eq!(Some(s.v7_unix_ms), v7.unix_ts_ms());
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn flush(&mut self) -> Result<(), StateError> {
+        if self.forked() {
+            return Ok(());
+        }
+        let greg = self.greg_high().unwrap_or(0);
+        let (v7_ms, v7_counter) = self.v7_high().unwrap_or((0, None));
+        if self.file.lock.is_none() {
+            return Ok(());
+        }
+        self.wait_writer();
+        self.write_now(State {
+            gregorian_ticks: greg,
+            clock_seq: self.gen6.clock_seq(),
+            node: self.gen6.node(),
+            v7_unix_ms: v7_ms,
+            v7_counter,
+            clean: true,
+            writes: self.writes.wrapping_add(1),
+        })
+    }
+
+    /// Flushes and closes: later calls fail with [`StateErrorKind::Closed`]. The lock is
+    /// released when the generator is dropped.
+    ///
+    /// ```
+    /// use uuidkit_service::state::{DurableGenerator, State, StateOptions, TimeVersion};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-close-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// gen.next(TimeVersion::V7)?;
+    /// gen.close()?;
+    /// assert!(State::read(&path)?.clean);
+    /// // The lock is free again.
+    /// let gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn close(mut self) -> Result<(), StateError> {
+        let r = self.flush();
+        self.closed = true;
+        r
+    }
+
+    /// Flushes and refuses further UUIDs, without dropping the generator (a server shares it
+    /// between threads and shuts down while they still hold it).
+    ///
+    /// ```
+    /// use uuidkit_service::state::{DurableGenerator, State, StateErrorKind, StateOptions, TimeVersion};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-shut_down-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// gen.next(TimeVersion::V6)?;
+    /// gen.shut_down()?;
+    /// assert!(State::read(&path)?.clean);
+    /// let err = gen.next(TimeVersion::V6).unwrap_err();
+    /// assert_eq!(err.kind(), StateErrorKind::Closed);
+    /// gen.shut_down()?; // a second call does nothing
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn shut_down(&mut self) -> Result<(), StateError> {
+        if self.closed {
+            return Ok(());
+        }
+        let r = self.flush();
+        self.closed = true;
+        r
+    }
+
+    /// What was found when the state was opened (missing file, corruption, clock sequence
+    /// changes, a failed first write).
+    ///
+    /// ```
+    /// use uuidkit_service::state::{DurableGenerator, StateOptions, WarningKind};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-warnings-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert_eq!(gen.warnings().len(), 1);
+    /// assert_eq!(gen.warnings()[0].kind(), WarningKind::Missing);
+    /// gen.close()?;
+    /// // A clean shutdown and a clock that went on: nothing to report.
+    /// let gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert!(gen.warnings().is_empty());
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn warnings(&self) -> &[StateWarning] {
+        &self.warnings
+    }
+
+    /// Whether the state file is being kept: the lock is held, the last write succeeded, and
+    /// this is not a forked child. When false, new UUIDs are (or soon become) volatile.
+    ///
+    /// ```
+    /// use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-is_durable-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert!(gen.is_durable());
+    /// // A directory where the temporary file must go makes every write fail.
+    /// let tmp = dir.join("state.tmp");
+    /// std::fs::create_dir(&tmp)?;
+    /// assert!(gen.flush().is_err());
+    /// assert!(!gen.is_durable());
+    /// std::fs::remove_dir(&tmp)?;
+    /// gen.flush()?;
+    /// assert!(gen.is_durable());
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_durable(&self) -> bool {
+        self.file.lock.is_some() && self.write_error.is_none() && !self.forked()
+    }
+
+    /// The error of the last write, while writes fail; `None` once one succeeds again.
+    ///
+    /// ```
+    /// use uuidkit_service::state::{DurableGenerator, StateErrorKind, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-last_write_error-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert!(gen.last_write_error().is_none());
+    /// // A directory where the temporary file must go makes every write fail.
+    /// let tmp = dir.join("state.tmp");
+    /// std::fs::create_dir(&tmp)?;
+    /// let _ = gen.flush();
+    /// let err = gen.last_write_error().map(|e| (e.kind(), e.path().map(|p| p.to_path_buf())));
+    /// assert_eq!(err, Some((StateErrorKind::Write, Some(path.clone()))));
+    /// std::fs::remove_dir(&tmp)?;
+    /// gen.flush()?;
+    /// assert!(gen.last_write_error().is_none());
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn last_write_error(&self) -> Option<&StateError> {
+        self.write_error.as_ref()
+    }
+
+    /// The state file's path.
+    ///
+    /// ```
+    /// use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-path-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert_eq!(gen.path(), path);
+    /// // Beside it: the lock file, kept for good.
+    /// assert!(dir.join("state.lock").exists());
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn path(&self) -> &Path {
+        &self.file.path
+    }
+
+    /// The v1/v6 clock sequence in use.
+    ///
+    /// ```
+    /// use uuidkit_service::state::{DurableGenerator, State, StateOptions, TimeVersion};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-clock_seq-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert!(gen.clock_seq() <= 0x3FFF); // 14 bits
+    /// assert_eq!(gen.next(TimeVersion::V1)?.0.clock_seq(), Some(gen.clock_seq()));
+    /// assert_eq!(State::read(&path)?.clock_seq, gen.clock_seq());
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn clock_seq(&self) -> u16 {
+        self.gen6.clock_seq()
+    }
+
+    /// The v1/v6 node in use.
+    ///
+    /// ```
+    /// use uuidkit_service::state::{DurableGenerator, StateOptions, TimeVersion};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-node-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// // No node given: random, with the multicast bit set (RFC 9562 §6.10).
+    /// assert_eq!(gen.node()[0] & 0x01, 0x01);
+    /// assert_eq!(gen.next(TimeVersion::V6)?.0.node(), Some(gen.node()));
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn node(&self) -> [u8; 6] {
+        self.gen6.node()
+    }
+
+    /// Whether strict safety is on.
+    ///
+    /// ```
+    /// use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-DurableGenerator-is_strict-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let gen = DurableGenerator::open(dir.join("state"), StateOptions::new().strict(true))?;
+    /// assert!(gen.is_strict());
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_strict(&self) -> bool {
+        self.strict
+    }
+
+    /// The clock the generator reads.
+    ///
+    /// ```
+    /// use uuidkit::gen::StepClock;
+    /// use uuidkit_service::state::{DurableGenerator, StateOptions, TimeVersion};
+    /// use uuidkit::Timestamp;
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-clock-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let clock = StepClock::new(Timestamp::from_unix_millis(1_645_557_742_000));
+    /// let mut gen = DurableGenerator::open_with_clock(&path, StateOptions::new(), clock)?;
+    /// gen.clock().advance(5_000_000); // 5 ms, in nanoseconds
+    /// assert_eq!(gen.next(TimeVersion::V7)?.0.unix_ts_ms(), Some(1_645_557_742_005));
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn clock(&self) -> &C {
+        &self.clock
+    }
+}
+
+impl<C: Clock> Drop for DurableGenerator<C> {
+    fn drop(&mut self) {
+        if !self.closed {
+            let _ = self.flush();
+        }
+        if let Some(mut w) = self.writer.take() {
+            let thread = w.thread.take();
+            // Closing the job channel ends the thread.
+            drop(w);
+            if let Some(t) = thread {
+                if self.forked() {
+                    // The thread exists only in the parent: joining it here would wait for
+                    // nothing that can end.
+                    std::mem::forget(t);
+                } else {
+                    let _ = t.join();
+                }
+            }
+        }
+    }
+}
+
+/// `xx:xx:xx:xx:xx:xx`.
+fn hex_node(n: &[u8; 6]) -> String {
+    format!(
+        "{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}",
+        n[0], n[1], n[2], n[3], n[4], n[5]
+    )
+}

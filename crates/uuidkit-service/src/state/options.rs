@@ -1,0 +1,213 @@
+//! How a durable generator opens its state: strictness, the reserve, the lock wait, the
+//! catch-up wait and the node.
+
+use std::time::Duration;
+
+/// The default reserve: how far ahead of the clock the stored bounds are set.
+///
+/// ```
+/// use std::time::Duration;
+/// use uuidkit_service::state::{StateOptions, DEFAULT_RESERVE};
+/// assert_eq!(DEFAULT_RESERVE, Duration::from_secs(1));
+/// assert_eq!(StateOptions::new(), StateOptions::new().reserve(DEFAULT_RESERVE));
+/// ```
+pub const DEFAULT_RESERVE: Duration = Duration::from_secs(1);
+
+/// How a [`DurableGenerator`](crate::state::DurableGenerator) opens its state.
+///
+/// ```
+/// use std::time::Duration;
+/// use uuidkit_service::state::StateOptions;
+/// let opts = StateOptions::new()
+///     .strict(true)
+///     .reserve(Duration::from_millis(500))
+///     .lock_wait(Some(Duration::from_secs(2)));
+/// assert!(opts.is_strict());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StateOptions {
+    pub(super) strict: bool,
+    pub(super) reserve: Duration,
+    pub(super) lock_wait: Option<Duration>,
+    pub(super) node: Option<[u8; 6]>,
+    pub(super) catch_up: bool,
+}
+
+impl Default for StateOptions {
+    fn default() -> Self {
+        StateOptions::new()
+    }
+}
+
+impl StateOptions {
+    /// Not strict, a 1 s reserve, fail at once when locked, the stored (or a random) node.
+    ///
+    /// ```
+    /// use uuidkit_service::state::{StateOptions, DEFAULT_RESERVE};
+    /// let opts = StateOptions::new();
+    /// assert!(!opts.is_strict());
+    /// assert_eq!(opts, StateOptions::default());
+    /// assert_eq!(opts, opts.strict(false).reserve(DEFAULT_RESERVE).lock_wait(None));
+    /// ```
+    pub const fn new() -> StateOptions {
+        StateOptions {
+            strict: false,
+            reserve: DEFAULT_RESERVE,
+            lock_wait: None,
+            node: None,
+            catch_up: true,
+        }
+    }
+
+    /// Strict safety: an unreadable, corrupt or untrusted state file is an error rather than a
+    /// warning, and no UUID is issued that the file does not cover (a failed write is an
+    /// error). A missing file is still accepted as the first use.
+    ///
+    /// ```
+    /// use uuidkit_service::state::{DurableGenerator, StateErrorKind, StateOptions, WarningKind};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-strict-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// std::fs::write(&path, b"not a state file")?;
+    ///
+    /// let err = DurableGenerator::open(&path, StateOptions::new().strict(true)).unwrap_err();
+    /// assert_eq!(err.kind(), StateErrorKind::Corrupt);
+    ///
+    /// // Not strict: a warning, and a fresh state replaces the damaged one.
+    /// let gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert!(gen.warnings().iter().any(|w| w.kind() == WarningKind::Discarded));
+    /// # drop(gen);
+    /// assert!(uuidkit_service::state::State::read(&path).is_ok());
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub const fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// Whether strict safety is on.
+    ///
+    /// ```
+    /// use uuidkit_service::state::StateOptions;
+    /// assert!(StateOptions::new().strict(true).is_strict());
+    /// assert!(!StateOptions::new().strict(true).strict(false).is_strict());
+    /// ```
+    pub const fn is_strict(&self) -> bool {
+        self.strict
+    }
+
+    /// How far ahead of the clock reservations are written (default 1 s; at least 1 ms).
+    /// Larger: fewer writes; after a crash, v7 timestamps may run up to this far ahead.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit::gen::FixedClock;
+    /// use uuidkit_service::state::{DurableGenerator, State, StateOptions};
+    /// use uuidkit::Timestamp;
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-reserve-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let now = Timestamp::from_unix_millis(1_645_557_742_000);
+    /// let opts = StateOptions::new().reserve(Duration::from_secs(5));
+    /// let gen = DurableGenerator::open_with_clock(&path, opts, FixedClock::new(now))?;
+    /// // Opening wrote a first reservation, 5 s ahead of the clock on both timelines.
+    /// let s = State::read(&path)?;
+    /// assert!(!s.clean);
+    /// assert_eq!(s.v7_unix_ms, 1_645_557_742_000 + 5_000);
+    /// assert_eq!(Some(s.gregorian_ticks), now.gregorian_ticks().map(|t| t + 50_000_000));
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub const fn reserve(mut self, reserve: Duration) -> Self {
+        self.reserve = reserve;
+        self
+    }
+
+    /// How long to wait for another holder of the lock to let go (default `None`: fail at
+    /// once with [`StateErrorKind::Locked`](crate::state::StateErrorKind::Locked)).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit_service::state::{DurableGenerator, StateErrorKind, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-lock_wait-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let first = DurableGenerator::open(&path, StateOptions::new())?;
+    /// // The lock is held for the first generator's whole life: waiting 20 ms does not help.
+    /// let opts = StateOptions::new().lock_wait(Some(Duration::from_millis(20)));
+    /// let err = DurableGenerator::open(&path, opts).unwrap_err();
+    /// assert_eq!(err.kind(), StateErrorKind::Locked);
+    /// assert!(err.to_string().contains(&format!("in use by process {}", std::process::id())));
+    /// drop(first);
+    /// assert!(DurableGenerator::open(&path, opts).is_ok());
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub const fn lock_wait(mut self, wait: Option<Duration>) -> Self {
+        self.lock_wait = wait;
+        self
+    }
+
+    /// After an unclean shutdown, wait until the clock passes the stored v7 reservation before
+    /// opening (default true). The wait is at most the reserve plus one second, and is skipped
+    /// when the gap is larger (the clock was set back: v7 then runs ahead of it). Without the
+    /// wait, each crash could leave v7 timestamps up to one reserve further ahead of the clock.
+    ///
+    /// ```
+    /// use uuidkit::gen::FixedClock;
+    /// use uuidkit_service::state::{DurableGenerator, State, StateOptions, TimeVersion, WarningKind};
+    /// use uuidkit::Timestamp;
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-catch_up-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let t = 1_645_557_742_000;
+    /// // What a crash leaves behind: a reservation 500 ms ahead of the clock, not marked clean.
+    /// let crashed = State { gregorian_ticks: 0, clock_seq: 7, node: [0x03, 0, 0, 0, 0, 1],
+    ///                       v7_unix_ms: t + 500, v7_counter: None, clean: false, writes: 9 };
+    /// # use std::io::Write;
+    /// # use std::os::unix::fs::OpenOptionsExt;
+    /// // Mode 0600: a file that others may write is not trusted.
+    /// let mut f = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&path)?;
+    /// f.write_all(&crashed.encode())?;
+    ///
+    /// // This clock never moves: waiting for it would time out, so do not wait.
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(t));
+    /// let opts = StateOptions::new().catch_up(false);
+    /// let mut gen = DurableGenerator::open_with_clock(&path, opts, clock)?;
+    /// assert!(gen.warnings().iter().all(|w| w.kind() != WarningKind::WaitedForClock));
+    /// // v7 continues above the whole reserved millisecond, ahead of the clock.
+    /// let (u, _) = gen.next(TimeVersion::V7)?;
+    /// assert!(u.unix_ts_ms() > Some(t + 500));
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub const fn catch_up(mut self, wait: bool) -> Self {
+        self.catch_up = wait;
+        self
+    }
+
+    /// The v1/v6 node to use (for example a MAC address). If it differs from the stored node,
+    /// the clock sequence gets a new random value (RFC 9562 §6.3). Default: the stored node,
+    /// or 48 random bits with the multicast bit set for a new state (§6.10).
+    ///
+    /// ```
+    /// use uuidkit_service::state::{DurableGenerator, StateOptions, TimeVersion};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-StateOptions-node-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let mac = [0x02, 0x00, 0x5E, 0x10, 0x00, 0x01];
+    /// let mut gen = DurableGenerator::open(&path, StateOptions::new().node(mac))?;
+    /// assert_eq!(gen.next(TimeVersion::V1)?.0.node(), Some(mac));
+    /// assert_eq!(gen.next(TimeVersion::V6)?.0.node(), Some(mac));
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub const fn node(mut self, node: [u8; 6]) -> Self {
+        self.node = Some(node);
+        self
+    }
+}

@@ -1,0 +1,235 @@
+//! Every point where the library touches its operating system, in one place (feature `std`).
+//!
+//! The rest of the crate calls these functions and never names an OS. Each has one
+//! implementation per platform family:
+//!
+//! | function | Unix (Linux, macOS, FreeBSD, …) | `wasm32-unknown-unknown` + `js` | elsewhere (Windows, WASI) |
+//! |---|---|---|---|
+//! | [`wall_clock`] | `clock_gettime(CLOCK_REALTIME)` | JavaScript's `Date.now()` (1 ms) | `SystemTime::now()` |
+//! | [`clock_resolution_nanos`] | `clock_getres(CLOCK_REALTIME)` | 1 ms | 100 ns (assumed) |
+//! | [`register_fork_child`] | `pthread_atfork` | nothing: no fork | nothing: no fork |
+//! | [`process_id`] | `getpid` | 0 | `std::process::id()` |
+//! | [`real_uid`], [`real_gid`] | `getuid`, `getgid` | — | — |
+//! | [`Instant`], [`sleep`] | `std::time`, `std::thread` | `Date.now()`; no sleep | `std::time`, `std::thread` |
+//!
+//! Entropy comes from the `getrandom` crate on every platform (on `wasm32-unknown-unknown` its
+//! `wasm_js` backend, `crypto.getRandomValues`, which the `js` feature turns on).
+//!
+//! `wasm32-unknown-unknown` has no operating system: without `js` there is no clock and no
+//! entropy, so `std` refuses to build there and only the `no_std` core (default features off)
+//! is available.
+
+pub(crate) use imp::*;
+
+#[cfg(unix)]
+mod imp {
+    pub(crate) use std::thread::sleep;
+    pub(crate) use std::time::Instant;
+
+    /// The wall clock as seconds since 1970 (negative before) and nanoseconds; `None` if it
+    /// cannot be read.
+    ///
+    /// Read directly rather than through `SystemTime`: the process-wide generators read it on
+    /// every call, and the conversion from `SystemTime` costs more than the read.
+    #[inline]
+    pub(crate) fn wall_clock() -> Option<(i64, u32)> {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid, writable `timespec` for the duration of the call, and
+        // `CLOCK_REALTIME` is a clock id every Unix supports.
+        let rc = unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut ts) };
+        if rc != 0 || !(0..1_000_000_000).contains(&ts.tv_nsec) {
+            return None;
+        }
+        // `time_t` is 32 bits wide on some targets.
+        #[allow(clippy::unnecessary_cast)]
+        Some((ts.tv_sec as i64, ts.tv_nsec as u32))
+    }
+
+    /// The resolution of [`wall_clock`] in nanoseconds (at least 1).
+    pub(crate) fn clock_resolution_nanos() -> u64 {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid, writable `timespec` for the duration of the call, and
+        // `CLOCK_REALTIME` is a clock id every Unix supports.
+        let rc = unsafe { libc::clock_getres(libc::CLOCK_REALTIME, &mut ts) };
+        if rc != 0 {
+            return 1;
+        }
+        let nanos = (ts.tv_sec as i128) * 1_000_000_000 + ts.tv_nsec as i128;
+        if nanos <= 0 {
+            1
+        } else {
+            u64::try_from(nanos).unwrap_or(u64::MAX)
+        }
+    }
+
+    /// Registers `child` to run in the child process of every later `fork()`. Returns `false`
+    /// if the C library refused (then callers compare [`process_id`]s instead).
+    ///
+    /// # Safety
+    ///
+    /// `child` runs in the forked child of a possibly multi-threaded process, before `fork()`
+    /// returns there: it must do only async-signal-safe operations (no allocation, no locks).
+    pub(crate) unsafe fn register_fork_child(child: extern "C" fn()) -> bool {
+        // SAFETY: `pthread_atfork` only records the function pointer, which lives for the whole
+        // program; the caller guarantees that `child` is async-signal-safe.
+        unsafe { libc::pthread_atfork(None, None, Some(child)) == 0 }
+    }
+
+    /// The id of the calling process.
+    pub(crate) fn process_id() -> u32 {
+        std::process::id()
+    }
+
+    /// The calling process's real user id.
+    pub(crate) fn real_uid() -> u32 {
+        // SAFETY: getuid has no preconditions, touches no memory of ours and cannot fail.
+        unsafe { libc::getuid() }
+    }
+
+    /// The calling process's real group id.
+    pub(crate) fn real_gid() -> u32 {
+        // SAFETY: getgid has no preconditions, touches no memory of ours and cannot fail.
+        unsafe { libc::getgid() }
+    }
+}
+
+/// A JavaScript host (browser, Node, Deno) without an operating system interface: the clock is
+/// JavaScript's, entropy comes through getrandom's `wasm_js` backend.
+#[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "js"))]
+mod imp {
+    use std::time::Duration;
+
+    use wasm_bindgen::prelude::wasm_bindgen;
+
+    #[wasm_bindgen]
+    extern "C" {
+        /// `Date.now()`: milliseconds since 1970 as an integral `f64`.
+        #[wasm_bindgen(js_namespace = Date, js_name = now)]
+        fn now_millis() -> f64;
+    }
+
+    /// The wall clock as seconds since 1970 (negative before) and nanoseconds: JavaScript's
+    /// `Date.now()`, to the millisecond. `None` if the host returned no finite number.
+    #[inline]
+    pub(crate) fn wall_clock() -> Option<(i64, u32)> {
+        let ms = now_millis();
+        if !ms.is_finite() || ms.abs() > 8.64e15 {
+            // 8.64e15 ms is the range of a JavaScript `Date`.
+            return None;
+        }
+        let ms = ms.floor() as i64;
+        let secs = ms.div_euclid(1000);
+        let nanos = ms.rem_euclid(1000) as u32 * 1_000_000;
+        Some((secs, nanos))
+    }
+
+    /// `Date.now()` counts whole milliseconds.
+    pub(crate) fn clock_resolution_nanos() -> u64 {
+        1_000_000
+    }
+
+    /// There is no `fork()` in a WebAssembly instance: nothing to register, and nothing fails.
+    ///
+    /// # Safety
+    ///
+    /// None needed here; the signature matches the Unix one, whose contract callers keep.
+    pub(crate) unsafe fn register_fork_child(_child: extern "C" fn()) -> bool {
+        true
+    }
+
+    /// No processes: a constant (only read where fork registration failed, which it cannot).
+    pub(crate) fn process_id() -> u32 {
+        0
+    }
+
+    /// An elapsed-time measure on `Date.now()`: `std::time::Instant` panics on this target.
+    /// It follows the wall clock (no monotonic clock without a browser API); a backward step
+    /// reads as no time elapsed.
+    #[derive(Debug, Clone, Copy)]
+    pub(crate) struct Instant(f64);
+
+    impl Instant {
+        pub(crate) fn now() -> Instant {
+            Instant(now_millis())
+        }
+
+        pub(crate) fn elapsed(&self) -> Duration {
+            let ms = now_millis() - self.0;
+            if ms.is_finite() && ms > 0.0 {
+                Duration::from_secs_f64(ms / 1000.0)
+            } else {
+                Duration::ZERO
+            }
+        }
+    }
+
+    /// JavaScript's main thread cannot block: instead of sleeping, callers spin on the clock
+    /// (`std::thread::sleep` panics on this target).
+    pub(crate) fn sleep(_: Duration) {}
+}
+
+#[cfg(all(target_arch = "wasm32", target_os = "unknown", not(feature = "js")))]
+compile_error!(
+    "uuidkit: on wasm32-unknown-unknown the `std` feature needs a clock and an entropy source: \
+     enable the `js` feature for JavaScript hosts (browsers, Node), or build with \
+     `default-features = false` for the no_std core"
+);
+
+/// Windows, WASI and the other non-Unix platforms with a std: the standard library's clock, no
+/// fork.
+#[cfg(not(any(unix, all(target_arch = "wasm32", target_os = "unknown"))))]
+mod imp {
+    pub(crate) use std::thread::sleep;
+    pub(crate) use std::time::Instant;
+
+    /// The wall clock as seconds since 1970 (negative before) and nanoseconds.
+    #[inline]
+    pub(crate) fn wall_clock() -> Option<(i64, u32)> {
+        let now = std::time::SystemTime::now();
+        match now.duration_since(std::time::UNIX_EPOCH) {
+            Ok(d) => Some((i64::try_from(d.as_secs()).ok()?, d.subsec_nanos())),
+            Err(e) => {
+                let back = e.duration();
+                let secs = i64::try_from(back.as_secs()).ok()?;
+                match back.subsec_nanos() {
+                    0 => Some((-secs, 0)),
+                    n => Some((-secs - 1, 1_000_000_000 - n)),
+                }
+            }
+        }
+    }
+
+    /// Not asked of the OS: 100 ns, the tick of Windows' `FILETIME` (WASI has no portable way to
+    /// ask through std either).
+    pub(crate) fn clock_resolution_nanos() -> u64 {
+        100
+    }
+
+    /// Windows and WASI have no `fork()`: a new process starts with fresh memory, so there is
+    /// nothing to register and nothing fails.
+    ///
+    /// # Safety
+    ///
+    /// None needed here; the signature matches the Unix one, whose contract callers keep.
+    pub(crate) unsafe fn register_fork_child(_child: extern "C" fn()) -> bool {
+        true
+    }
+
+    /// The id of the calling process (0 where there are no processes, as on WASI).
+    pub(crate) fn process_id() -> u32 {
+        #[cfg(windows)]
+        {
+            std::process::id()
+        }
+        #[cfg(not(windows))]
+        {
+            0
+        }
+    }
+}
