@@ -286,7 +286,10 @@ fn method_is_valid(m: V7Method) -> bool {
         V7Method::SubMillis {
             fraction_bits,
             counter_bits,
-        } => (1..=12).contains(&fraction_bits) && counter_bits <= 42,
+        } => {
+            (1..=12).contains(&fraction_bits)
+                && (counter_bits == 0 || (12..=42).contains(&counter_bits))
+        }
     }
 }
 

@@ -66,12 +66,13 @@ pub enum OverflowPolicy {
 /// use uuidkit::gen::{RegressionPolicy, StepClock, ThreadRng, V7Generator};
 /// use uuidkit::Timestamp;
 /// assert_eq!(RegressionPolicy::default(), RegressionPolicy::Continue);
-/// let clock = StepClock::new(Timestamp::from_unix_millis(100_000));
+/// let clock = StepClock::new(Timestamp::from_unix_millis(1645557742000));
 /// let mut gen = V7Generator::new(&clock, ThreadRng);
 /// let a = gen.next()?;
 /// clock.step_back(3_600_000_000_000); // an hour back
 /// let b = gen.next()?;
-/// assert!(b > a && b.unix_ts_ms() == Some(100_000)); // the last millisecond, counting on
+/// assert!(b > a && b.unix_ts_ms() == Some(1645557742000)); // the last millisecond, counting on
+/// assert_eq!(gen.resets(), 0); // nothing to report
 /// # Ok::<(), uuidkit::gen::GenError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -118,8 +119,8 @@ pub enum RegressionPolicy {
 /// assert!(b < a); // Reset followed the clock back...
 /// assert_eq!(gen.resets(), 1); // ...and says so
 /// let reset = gen.last_reset().unwrap();
-/// assert_eq!(reset.from_unix_nanos(), 100_000_000_000_000);
-/// assert_eq!(reset.to_unix_nanos(), 40_000_000_000_000);
+/// assert_eq!(reset.from_unix_nanos(), 100_000_000_000); // 100 s after 1970
+/// assert_eq!(reset.to_unix_nanos(), 40_000_000_000);
 /// assert_eq!(reset.back_nanos(), 60_000_000_000);
 /// # Ok::<(), uuidkit::gen::GenError>(())
 /// ```
@@ -677,25 +678,26 @@ macro_rules! policy_setters {
         }
 
         /// Sets what happens when the clock goes back by more than the regression threshold
-        /// (default [`RegressionPolicy::Reset`](crate::gen::RegressionPolicy::Reset)).
+        /// (default [`RegressionPolicy::Continue`](crate::gen::RegressionPolicy::Continue):
+        /// count on from the last timestamp).
         ///
         /// ```
         /// use uuidkit::gen::{RegressionPolicy, StepClock, ThreadRng, V7Builder};
         /// use uuidkit::Timestamp;
         /// // Shown with v7 generators; every time-based builder has this setter.
         /// let clock = StepClock::new(Timestamp::from_unix_millis(100_000));
-        /// let reset = V7Builder::new().regression(RegressionPolicy::Reset);
-        /// let (mut follow, mut refuse) = (
-        ///     reset.build(&clock, ThreadRng)?,
-        ///     reset.regression(RegressionPolicy::Error).build(&clock, ThreadRng)?,
-        /// );
-        /// let a = follow.next()?;
-        /// refuse.next()?;
+        /// let policy = |p| V7Builder::new().regression(p).build(&clock, ThreadRng);
+        /// let mut keep = policy(RegressionPolicy::Continue)?;
+        /// let mut follow = policy(RegressionPolicy::Reset)?;
+        /// let mut refuse = policy(RegressionPolicy::Error)?;
+        /// let (k, f, _) = (keep.next()?, follow.next()?, refuse.next()?);
         /// clock.step_back(60_000_000_000); // a minute: beyond the 10-s threshold
-        /// let b = follow.next()?;
-        /// assert_eq!(b.unix_ts_ms(), Some(40_000)); // follows the clock back,
-        /// assert!(b < a); // and so breaks the order
-        /// assert!(refuse.next().unwrap_err().is_clock_regression());
+        /// let k2 = keep.next()?;
+        /// assert!(k2 > k && k2.unix_ts_ms() == Some(100_000)); // counts on,
+        /// let f2 = follow.next()?;
+        /// assert_eq!(f2.unix_ts_ms(), Some(40_000)); // follows the clock back,
+        /// assert!(f2 < f && follow.resets() == 1); // breaks the order and says so,
+        /// assert!(refuse.next().unwrap_err().is_clock_regression()); // or refuses
         /// # Ok::<(), uuidkit::gen::GenError>(())
         /// ```
         pub const fn regression(mut self, policy: $crate::gen::RegressionPolicy) -> Self {

@@ -8,13 +8,14 @@
 //! generator hands out the 64 values of the 6-bit sequence in turn, starting from its (random)
 //! base. So **one generator issues at most 64 UUIDs per time step**, whatever the domains and
 //! ids; then the [`OverflowPolicy`](super::OverflowPolicy) applies (`Advance` moves the time a
-//! whole step ahead of the clock, `Wait` may wait up to 7 minutes).
+//! whole step ahead of the clock, `Wait` may wait up to 7 minutes, and longer after the clock
+//! stepped back).
 //!
 //! **A v2 generator never re-enters a time step it has issued in**, so it never repeats a
 //! (time step, clock sequence) pair: it never follows the clock back. After a step back, under
-//! [`RegressionPolicy::Continue`](super::RegressionPolicy::Continue) (the default) and under
-//! `Reset` alike, it counts on in its last time step until the clock catches up (and then the
-//! overflow policy applies); under `Error` it refuses beyond the threshold. Changing the node
+//! [`RegressionPolicy::Continue`] (the default) and under `Reset` alike, it counts on in its
+//! last time step until the clock catches up (and then the overflow policy applies); under
+//! `Error` it refuses beyond the threshold. Changing the node
 //! keeps the count going, and a forked child moves on to a later time step with a new base
 //! (and a new random node). Between a parent and its forked child with a given node, the
 //! 6-bit sequence cannot keep the two apart if both reach the same time step: give each
