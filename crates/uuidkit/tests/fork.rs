@@ -37,7 +37,10 @@ fn libc_fork() -> libc::pid_t {
 fn underscore_fork() -> libc::pid_t {
     // SAFETY: a NUL-terminated symbol name looked up in the already loaded objects.
     let sym = unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"_Fork".as_ptr()) };
-    assert!(!sym.is_null(), "this C library has no _Fork (glibc < 2.34?)");
+    assert!(
+        !sym.is_null(),
+        "this C library has no _Fork (glibc < 2.34?)"
+    );
     // SAFETY: `_Fork` is declared `pid_t _Fork(void)`.
     let f: extern "C" fn() -> libc::pid_t = unsafe { std::mem::transmute(sym) };
     f()
@@ -260,7 +263,9 @@ fn handlerless_child_does_not_repeat_the_parent(what: &str, fork: fn() -> libc::
     let child_gen = u64::from_le_bytes(child_bytes[..8].try_into().unwrap());
     let child_all: Vec<Uuid> = records(&child_bytes[8..]).collect();
     let (child_v4, child_v7) = (&child_all[..NEXT], child_all[NEXT]);
-    assert!(child_v4.iter().all(|u| u.version() == Some(Version::Random)));
+    assert!(child_v4
+        .iter()
+        .all(|u| u.version() == Some(Version::Random)));
     assert_eq!(child_v7.version_num(), 7);
     let parent_set: HashSet<Uuid> = parent_v4.iter().chain(&warm).copied().collect();
     let repeated = child_v4.iter().filter(|u| parent_set.contains(u)).count();
@@ -270,10 +275,20 @@ fn handlerless_child_does_not_repeat_the_parent(what: &str, fork: fn() -> libc::
          {child_gen} in the child"
     );
     assert_eq!(repeated, 0, "{what}: the child repeated the parent's v4");
-    assert_ne!(child_v7, parent_v7, "{what}: the child repeated the parent's v7");
+    assert_ne!(
+        child_v7, parent_v7,
+        "{what}: the child repeated the parent's v7"
+    );
     assert!(child_v7 > last_v7, "{what}: the child's v7 went back");
-    assert_ne!(child_gen, gen_before, "{what}: the child did not see the fork");
-    assert_eq!(fork_generation(), gen_before, "the parent's generation moved");
+    assert_ne!(
+        child_gen, gen_before,
+        "{what}: the child did not see the fork"
+    );
+    assert_eq!(
+        fork_generation(),
+        gen_before,
+        "the parent's generation moved"
+    );
 }
 
 #[test]
@@ -304,5 +319,9 @@ fn children_of_fork_and_grandchildren_do_not_repeat_their_parent() {
         },
         || (),
     );
-    assert_eq!(status, [1], "the check failed in the child (its output is above)");
+    assert_eq!(
+        status,
+        [1],
+        "the check failed in the child (its output is above)"
+    );
 }
