@@ -842,3 +842,47 @@ impl RandomSource for SeqRandom {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the kernel does to the page in a child (zero the word) gives a generation that no
+    /// process before had, and the counter stays at least the word's value.
+    #[test]
+    fn a_zeroed_word_gets_a_generation_unlike_the_parents() {
+        let word: &'static AtomicU64 = Box::leak(Box::new(AtomicU64::new(0)));
+        let first = generation_in(word);
+        assert_ne!(first, 0);
+        assert_eq!(generation_in(word), first, "no fork: the same generation");
+        assert!(FORK_COUNTER.load(Ordering::SeqCst) >= first);
+        word.store(0, Ordering::SeqCst); // a child's copy of the page
+        let child = generation_in(word);
+        assert_ne!(child, first);
+        assert!(FORK_COUNTER.load(Ordering::SeqCst) >= child);
+        // A generator seeded in that generation keeps its key while the word holds it, and
+        // reseeds (taking the process's word again) on the first draw after it is zeroed.
+        let mut rng = Csprng::new().unwrap();
+        rng.fork_word = word;
+        rng.generation = child;
+        let _ = rng.next_u64();
+        assert!(
+            core::ptr::eq(rng.fork_word, word),
+            "reseeded without a fork"
+        );
+        word.store(0, Ordering::SeqCst);
+        let _ = rng.next_u64();
+        assert!(
+            core::ptr::eq(rng.fork_word, generation_word()),
+            "the draw after the fork did not reseed"
+        );
+    }
+
+    /// The atfork handler moves the counter, which is the generation where no page is used.
+    #[test]
+    fn the_atfork_handler_moves_the_counter() {
+        let before = generation_in(&FORK_COUNTER);
+        on_fork_child();
+        assert_ne!(generation_in(&FORK_COUNTER), before);
+    }
+}
