@@ -8,6 +8,7 @@
 //! | [`wall_clock`] | `clock_gettime(CLOCK_REALTIME)` | JavaScript's `Date.now()` (1 ms) | `SystemTime::now()` |
 //! | [`clock_resolution_nanos`] | `clock_getres(CLOCK_REALTIME)` | 1 ms | 100 ns (assumed) |
 //! | [`register_fork_child`] | `pthread_atfork` | nothing: no fork | nothing: no fork |
+//! | [`zeroed_in_child_word`] | a page with `MADV_WIPEONFORK` (Linux ≥ 4.14), `minherit` inherit-zero (FreeBSD ≥ 12, OpenBSD, NetBSD); `None` on macOS and older kernels | `None` | `None` |
 //! | [`process_id`] | `getpid` | 0 | `std::process::id()` |
 //! | [`real_uid`], [`real_gid`] | `getuid`, `getgid` | — | — |
 //! | [`Instant`], [`sleep`] | `std::time`, `std::thread` | `Date.now()`; no sleep | `std::time`, `std::thread` |
@@ -231,5 +232,117 @@ mod imp {
         {
             0
         }
+    }
+}
+
+// ---- a word the kernel zeroes in every child ---------------------------------------------------
+//
+// Fork detection that does not depend on the C library's `fork()` running `pthread_atfork`
+// handlers: a child made by glibc's `_Fork()` or by a raw `fork`/`clone` system call runs none,
+// but the kernel still zeroes this page in it.
+
+pub(crate) use fork_page::zeroed_in_child_word;
+
+/// Linux (kernel 4.14 and later): `madvise(MADV_WIPEONFORK)`; FreeBSD, OpenBSD, NetBSD:
+/// `minherit` with their "inherit zero" setting.
+#[cfg(any(
+    target_os = "linux",
+    target_os = "android",
+    target_os = "freebsd",
+    target_os = "openbsd",
+    target_os = "netbsd"
+))]
+mod fork_page {
+    use core::sync::atomic::AtomicU64;
+
+    /// The anonymous-mapping flag under its name on this platform.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    const MAP_ANON: libc::c_int = libc::MAP_ANONYMOUS;
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    const MAP_ANON: libc::c_int = libc::MAP_ANON;
+
+    /// Asks the kernel to hand every child a zeroed copy of the page at `addr`.
+    ///
+    /// # Safety
+    ///
+    /// `addr` is the start of a private anonymous mapping of `len` bytes that this module owns.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    unsafe fn zero_in_child(addr: *mut libc::c_void, len: usize) -> bool {
+        // SAFETY: the caller passes a private anonymous mapping it owns; the advice changes
+        // nothing in this process (kernels before 4.14 refuse it with EINVAL).
+        unsafe { libc::madvise(addr, len, libc::MADV_WIPEONFORK) == 0 }
+    }
+
+    /// `INHERIT_ZERO` from FreeBSD's `<sys/mman.h>` (FreeBSD 12 and later), `MAP_INHERIT_ZERO`
+    /// from OpenBSD's (5.6 and later) and NetBSD's; an older kernel refuses the value.
+    #[cfg(target_os = "freebsd")]
+    const INHERIT_ZERO: libc::c_int = 3;
+    #[cfg(target_os = "openbsd")]
+    const INHERIT_ZERO: libc::c_int = 3;
+    #[cfg(target_os = "netbsd")]
+    const INHERIT_ZERO: libc::c_int = 4;
+
+    /// See the Linux version.
+    ///
+    /// # Safety
+    ///
+    /// `addr` is the start of a private anonymous mapping of `len` bytes that this module owns.
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    unsafe fn zero_in_child(addr: *mut libc::c_void, len: usize) -> bool {
+        // SAFETY: as for the Linux version; `minherit` only changes what a child inherits.
+        unsafe { libc::minherit(addr, len, INHERIT_ZERO) == 0 }
+    }
+
+    /// A zero word on a page of its own that reads zero again in the child of any fork (with
+    /// or without the C library's fork handlers), or `None` where the kernel cannot do that.
+    ///
+    /// Each call maps a new page and never unmaps it (the word is `'static`): call it once per
+    /// process.
+    pub(crate) fn zeroed_in_child_word() -> Option<&'static AtomicU64> {
+        // SAFETY: sysconf has no preconditions.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+        let len = usize::try_from(page)
+            .ok()
+            .filter(|&p| p >= core::mem::size_of::<AtomicU64>())?;
+        // SAFETY: a fresh private anonymous mapping; no existing memory is touched.
+        let addr = unsafe {
+            libc::mmap(
+                core::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | MAP_ANON,
+                -1,
+                0,
+            )
+        };
+        if addr == libc::MAP_FAILED {
+            return None;
+        }
+        // SAFETY: `addr` is the mapping made above, `len` bytes long, owned here.
+        if !unsafe { zero_in_child(addr, len) } {
+            // SAFETY: the mapping made above, which nothing else refers to.
+            unsafe { libc::munmap(addr, len) };
+            return None;
+        }
+        // SAFETY: the mapping is page-aligned (so aligned for a u64), zero-filled (a valid
+        // `AtomicU64`), readable and writable, and never unmapped: the reference may be
+        // `'static`. Nothing else in the process knows the address.
+        Some(unsafe { &*addr.cast::<AtomicU64>() })
+    }
+}
+
+/// Elsewhere (macOS has no "inherit zero" setting; Windows, WASI and WebAssembly have no fork):
+/// no such page; fork detection relies on [`register_fork_child`] alone.
+#[cfg(not(any(
+    target_os = "linux",
+    target_os = "android",
+    target_os = "freebsd",
+    target_os = "openbsd",
+    target_os = "netbsd"
+)))]
+mod fork_page {
+    /// Always `None` here.
+    pub(crate) fn zeroed_in_child_word() -> Option<&'static core::sync::atomic::AtomicU64> {
+        None
     }
 }

@@ -2,6 +2,7 @@
 
 use core::fmt;
 use std::io::{self, Read, Write};
+use std::os::fd::{AsRawFd, RawFd};
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -93,6 +94,12 @@ impl Connection {
             path: path.to_path_buf(),
             buf: Vec::new(),
         })
+    }
+
+    /// The socket's descriptor (for a forked child to close its copy without the lock that
+    /// guards this connection: see `SystemGenerator`).
+    pub(crate) fn raw_fd(&self) -> RawFd {
+        self.stream.as_raw_fd()
     }
 
     fn io_err(&self, what: &str, e: io::Error) -> ServiceError {

@@ -1,6 +1,20 @@
 //! The process-wide client: a cached block per version, a forked child's reset, and the
 //! fallback to the in-process generators when the service cannot be reached.
+//!
+//! # Fork
+//!
+//! The client's state (connection, cached blocks) sits behind a mutex, in a record tagged with
+//! the [fork generation](uuidkit::gen::fork_generation) it was made in. A forked child never
+//! locks an inherited record: a thread of the parent may have held its mutex at the fork, and
+//! that thread does not exist in the child, so the mutex would stay locked forever. The first
+//! call in the child sees the generation change and installs a fresh record (compare-and-swap
+//! on a pointer, no lock), closes its copy of the parent's socket (whose descriptor is
+//! published outside the mutex for that purpose) and leaks the old record, which may be in any
+//! half-updated state. So the child starts afresh — new connection, no cache — whatever the
+//! parent's threads were doing.
 
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -133,8 +147,69 @@ struct Cache {
 struct Inner {
     conn: Option<Connection>,
     caches: [Option<Cache>; 3],
-    fork_gen: u64,
     failed_at: Option<Instant>,
+}
+
+/// The state of one fork generation.
+#[derive(Debug)]
+struct Shared {
+    /// The fork generation this record belongs to; in any other it is never locked.
+    fork_gen: u64,
+    inner: Mutex<Inner>,
+    /// The descriptor of `inner.conn`, or -1: set after the connection exists and cleared
+    /// before it is dropped, so that whenever it holds a descriptor that descriptor is open.
+    /// A forked child closes its copy through it without touching `inner`.
+    conn_fd: AtomicI32,
+}
+
+impl Shared {
+    fn new(fork_gen: u64) -> Shared {
+        Shared {
+            fork_gen,
+            inner: Mutex::new(Inner {
+                conn: None,
+                caches: [None, None, None],
+                failed_at: None,
+            }),
+            conn_fd: AtomicI32::new(-1),
+        }
+    }
+}
+
+/// The locked state of the current fork generation.
+struct Locked<'a> {
+    inner: MutexGuard<'a, Inner>,
+    conn_fd: &'a AtomicI32,
+}
+
+impl Locked<'_> {
+    /// Drops the connection (after un-publishing its descriptor).
+    fn drop_conn(&mut self) {
+        self.conn_fd.store(-1, Ordering::SeqCst);
+        self.inner.conn = None;
+    }
+
+    /// Installs `conn` as the connection and publishes its descriptor.
+    fn set_conn(&mut self, conn: Connection) -> &mut Connection {
+        let fd = conn.raw_fd();
+        self.drop_conn();
+        let c = self.inner.conn.insert(conn);
+        self.conn_fd.store(fd, Ordering::SeqCst);
+        c
+    }
+}
+
+impl core::ops::Deref for Locked<'_> {
+    type Target = Inner;
+    fn deref(&self) -> &Inner {
+        &self.inner
+    }
+}
+
+impl core::ops::DerefMut for Locked<'_> {
+    fn deref_mut(&mut self) -> &mut Inner {
+        &mut self.inner
+    }
 }
 
 fn slot(v: TimeVersion) -> usize {
@@ -170,10 +245,28 @@ fn slot(v: TimeVersion) -> usize {
 /// assert_eq!(g.safety, Safety::Volatile);
 /// # Ok::<(), uuidkit_service::client::ServiceError>(())
 /// ```
-#[derive(Debug)]
 pub struct SystemGenerator {
     cfg: ClientConfig,
-    inner: Mutex<Inner>,
+    /// The current fork generation's state: a `Box` owned by this generator. Replaced only in
+    /// a forked child, where the replaced record is leaked (never freed, never locked).
+    state: AtomicPtr<Shared>,
+}
+
+impl core::fmt::Debug for SystemGenerator {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SystemGenerator")
+            .field("cfg", &self.cfg)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for SystemGenerator {
+    fn drop(&mut self) {
+        let p = *self.state.get_mut();
+        // SAFETY: `state` always holds a pointer from `Box::into_raw`, owned by this generator;
+        // `&mut self` means no reference into it is alive.
+        drop(unsafe { Box::from_raw(p) });
+    }
 }
 
 impl SystemGenerator {
@@ -202,12 +295,7 @@ impl SystemGenerator {
     pub fn new(cfg: ClientConfig) -> SystemGenerator {
         SystemGenerator {
             cfg,
-            inner: Mutex::new(Inner {
-                conn: None,
-                caches: [None, None, None],
-                fork_gen: fork_generation(),
-                failed_at: None,
-            }),
+            state: AtomicPtr::new(Box::into_raw(Box::new(Shared::new(fork_generation())))),
         }
     }
 
@@ -223,23 +311,71 @@ impl SystemGenerator {
         &self.cfg
     }
 
-    fn lock(&self) -> MutexGuard<'_, Inner> {
-        let mut g = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+    /// The state of the current fork generation, made on the first call in a forked child.
+    fn shared(&self) -> &Shared {
         let fg = fork_generation();
-        if g.fork_gen != fg {
-            // A forked child: the parent hands out the same cached UUIDs and talks on the
-            // same connection. Drop both (closing our copy of the socket leaves the parent's
-            // open).
-            g.fork_gen = fg;
-            g.caches = [None, None, None];
-            g.conn = None;
-            g.failed_at = None;
+        let p = self.state.load(Ordering::Acquire);
+        // SAFETY: `state` holds a pointer from `Box::into_raw` that is freed only by `drop`
+        // (which has `&mut self`, so not while `&self` is borrowed here); a replaced one is
+        // never freed.
+        let s = unsafe { &*p };
+        if s.fork_gen == fg {
+            return s;
         }
-        g
+        self.renew(p, fg)
+    }
+
+    /// A forked child's first call: installs a fresh state without locking the inherited one.
+    #[cold]
+    #[inline(never)]
+    fn renew(&self, mut seen: *mut Shared, fg: u64) -> &Shared {
+        let fresh = Box::into_raw(Box::new(Shared::new(fg)));
+        loop {
+            match self
+                .state
+                .compare_exchange(seen, fresh, Ordering::AcqRel, Ordering::Acquire)
+            {
+                Ok(_) => {
+                    // SAFETY: `seen` came from `state` and replaced records are never freed.
+                    let old = unsafe { &*seen };
+                    // Our copy of the parent's socket: the parent keeps its own open. Each
+                    // replaced record is replaced once, by this thread, so it is closed once.
+                    let fd = old.conn_fd.swap(-1, Ordering::SeqCst);
+                    if fd >= 0 {
+                        // SAFETY: a published descriptor is open (see `Shared::conn_fd`), and
+                        // the `Connection` that owns it is in a record nobody will touch or
+                        // drop again: this is the only close.
+                        drop(unsafe { OwnedFd::from_raw_fd(fd) });
+                    }
+                    // SAFETY: `fresh` is the live `Box` just installed, freed only by `drop`.
+                    return unsafe { &*fresh };
+                }
+                Err(current) => {
+                    // SAFETY: as in `shared`.
+                    let s = unsafe { &*current };
+                    if s.fork_gen == fg {
+                        // Another thread of this child was first.
+                        // SAFETY: `fresh` was never shared.
+                        drop(unsafe { Box::from_raw(fresh) });
+                        return s;
+                    }
+                    seen = current;
+                }
+            }
+        }
+    }
+
+    fn lock(&self) -> Locked<'_> {
+        let s = self.shared();
+        Locked {
+            inner: s.inner.lock().unwrap_or_else(|p| p.into_inner()),
+            conn_fd: &s.conn_fd,
+        }
     }
 
     /// The open connection, connecting first when there is none.
-    fn connected<'a>(&self, inner: &'a mut Inner) -> Result<&'a mut Connection, ServiceError> {
+    fn connected<'a>(&self, inner: &'a mut Locked<'_>) -> Result<&'a mut Connection, ServiceError> {
+        // Taken out and put back: its descriptor stays published, and it stays open.
         let conn = match inner.conn.take() {
             Some(c) => c,
             None => {
@@ -255,14 +391,14 @@ impl SystemGenerator {
                 Connection::connect(path, self.cfg.timeout)?
             }
         };
-        Ok(inner.conn.insert(conn))
+        Ok(inner.set_conn(conn))
     }
 
     /// Runs a request on the connection, connecting first if needed, and reconnecting once
     /// when an existing connection turns out dead (a restarted server).
     fn request(
         &self,
-        inner: &mut Inner,
+        inner: &mut Locked<'_>,
         v: TimeVersion,
         out: &mut [Uuid],
     ) -> Result<(usize, Safety), ServiceError> {
@@ -294,7 +430,7 @@ impl SystemGenerator {
                     if e.kind() != ServiceErrorKind::Server
                         || e.status().is_some_and(Status::closes)
                     {
-                        inner.conn = None;
+                        inner.drop_conn();
                     }
                     if e.is_unreachable() && !fresh && attempt == 0 {
                         continue;
@@ -506,7 +642,7 @@ impl SystemGenerator {
         let mut inner = self.lock();
         let r = self.connected(&mut inner).and_then(Connection::info);
         if r.is_err() {
-            inner.conn = None;
+            inner.drop_conn();
         }
         r
     }

@@ -14,20 +14,31 @@
 //! # Fork safety
 //!
 //! §6.9 asks that the CSPRNG state be reseeded when the process forks: otherwise parent and
-//! child continue the same keystream and produce the same UUIDs. A `pthread_atfork` child handler,
-//! registered once per process by [`ensure_fork_detection`], increments a process-wide fork
-//! generation ([`fork_generation`]). Each [`Csprng`] remembers the generation it was seeded at
-//! and, when it sees another one (one relaxed atomic load per call), wipes its buffer and
-//! reseeds from the OS. Generators that cache other state (v1 clock sequences, v7 counters) use
-//! [`fork_generation`] the same way.
+//! child continue the same keystream and produce the same UUIDs. The process-wide *fork
+//! generation* ([`fork_generation`]) tells a child from its parent: each [`Csprng`] remembers
+//! the generation it was seeded in and, when it reads another one (one atomic load per draw),
+//! wipes its buffer and reseeds from the OS. Generators that cache other state (v1 clock
+//! sequences, v7 counters, a client's block of UUIDs) use [`fork_generation`] the same way.
 //!
-//! Only `fork()` (and `posix_spawn`, which runs no Rust code in the child) is covered: a child
-//! created by a raw `clone` system call that skips the C library's fork handlers is not detected.
+//! Where the current generation lives, set up once per process by [`ensure_fork_detection`]:
+//!
+//! - **Linux ≥ 4.14, FreeBSD ≥ 12, OpenBSD, NetBSD:** in a word on a page the kernel zeroes in
+//!   the child of *every* fork (`MADV_WIPEONFORK`; `minherit` with "inherit zero"). The word is
+//!   never zero in a process that has read it, so a zero means "copied into a child": the first
+//!   reader there writes a new generation, drawn from a counter that is always at least the
+//!   word's value, so it differs from the parent's. This covers `fork()`, glibc's `_Fork()`,
+//!   raw `fork`/`clone` system calls and `vfork`-style children alike, with no handler to run.
+//! - **Elsewhere (macOS, older kernels):** in a counter that a `pthread_atfork` child handler
+//!   increments: `fork()` is covered, a child made without the C library's fork handlers
+//!   (`_Fork()`, a raw system call) is not. If even the handler cannot be registered, every
+//!   draw compares process ids.
+//!
+//! A child that shares its parent's memory (`vfork`, `posix_spawn`, `clone(CLONE_VM)`) runs no
+//! code of ours before `exec` and is not a concern.
 
 use core::cell::RefCell;
 use core::fmt;
-use core::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Once;
+use core::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
 
 use super::RandomSource;
 
@@ -41,51 +52,120 @@ const OS_ATTEMPTS: usize = 3;
 
 // ---- fork detection ---------------------------------------------------------------------------
 
-/// Incremented in the child of every `fork()` once [`ensure_fork_detection`] has run.
-static FORK_GENERATION: AtomicU64 = AtomicU64::new(0);
-static FORK_HANDLER: Once = Once::new();
-/// Set when the atfork handler could not be registered: generators then compare process ids.
+/// Never zero. With the atfork handler it is the current generation (the handler increments
+/// it in every child); with a page zeroed in children it is where new generations are drawn
+/// from, and is always at least the page word's value.
+static FORK_COUNTER: AtomicU64 = AtomicU64::new(1);
+/// Where the current generation is read: a word on a page zeroed in every child, or
+/// [`FORK_COUNTER`]; null until [`ensure_fork_detection`] has run.
+static GENERATION_WORD: AtomicPtr<AtomicU64> = AtomicPtr::new(core::ptr::null_mut());
+/// Set when neither a zeroed page nor the atfork handler is available: generators then compare
+/// process ids.
 static FORK_HANDLER_FAILED: core::sync::atomic::AtomicBool =
     core::sync::atomic::AtomicBool::new(false);
 
-/// The atfork child handler. It runs in the child between `fork()` and its return, where only
-/// async-signal-safe operations are allowed: a lock-free atomic increment is one.
+/// The atfork child handler, used where there is no page zeroed in children. It runs in the
+/// child between `fork()` and its return, where only async-signal-safe operations are allowed:
+/// a lock-free atomic increment is one.
 extern "C" fn on_fork_child() {
-    FORK_GENERATION.fetch_add(1, Ordering::Relaxed);
+    FORK_COUNTER.fetch_add(1, Ordering::Relaxed);
 }
 
-/// Registers the process-wide fork handler, once; later calls cost one atomic load.
+/// The word that holds the current generation, set up on first use.
+#[inline]
+fn generation_word() -> &'static AtomicU64 {
+    let p = GENERATION_WORD.load(Ordering::Acquire);
+    if p.is_null() {
+        return set_up_generation_word();
+    }
+    // SAFETY: only `set_up_generation_word` stores here, and only a `&'static AtomicU64`.
+    unsafe { &*p }
+}
+
+/// Chooses the generation word: without a lock (a `Once` or a mutex that a thread vanished by
+/// a fork held would leave the child waiting forever). Threads that race here each do the work
+/// and the first to publish wins: a lost page stays mapped (one page), a second atfork
+/// handler only makes the counter step by two.
+#[cold]
+#[inline(never)]
+fn set_up_generation_word() -> &'static AtomicU64 {
+    let word: &'static AtomicU64 = match crate::sys::zeroed_in_child_word() {
+        Some(w) => w,
+        None => {
+            // SAFETY: `on_fork_child` does nothing but an async-signal-safe atomic increment.
+            if !unsafe { crate::sys::register_fork_child(on_fork_child) } {
+                FORK_HANDLER_FAILED.store(true, Ordering::Relaxed);
+            }
+            &FORK_COUNTER
+        }
+    };
+    let ptr = (word as *const AtomicU64).cast_mut();
+    match GENERATION_WORD.compare_exchange(
+        core::ptr::null_mut(),
+        ptr,
+        Ordering::AcqRel,
+        Ordering::Acquire,
+    ) {
+        Ok(_) => word,
+        // SAFETY: the winner stored a `&'static AtomicU64`, as above.
+        Err(winner) => unsafe { &*winner },
+    }
+}
+
+/// The generation in `word`, or, if the word reads zero (a page wiped in a forked child, or
+/// never written), a new one written there.
+#[inline]
+fn generation_in(word: &AtomicU64) -> u64 {
+    match word.load(Ordering::Relaxed) {
+        0 => new_generation(word),
+        g => g,
+    }
+}
+
+/// Writes a new generation into a zeroed word. The counter is raised *before* the word is
+/// written, so that in every process the counter is at least the word's value: a child forked
+/// at any point of this draws a value greater than its parent's generation.
+#[cold]
+#[inline(never)]
+fn new_generation(word: &AtomicU64) -> u64 {
+    let fresh = FORK_COUNTER.fetch_add(1, Ordering::SeqCst).wrapping_add(1);
+    match word.compare_exchange(0, fresh, Ordering::SeqCst, Ordering::SeqCst) {
+        Ok(_) => fresh,
+        // Another thread of this process wrote first: its value is the generation.
+        Err(current) => current,
+    }
+}
+
+/// Sets up fork detection, once per process; later calls cost one atomic load.
 ///
 /// [`Csprng::new`] and [`fork_generation`] call it, so generators built on them need not; a
 /// generator that caches state without touching either should call it in its constructor, so
-/// that the handler is in place before the first fork that could copy that state.
+/// that detection is in place before the first fork that could copy that state (this matters
+/// only where the `pthread_atfork` handler is the mechanism; see the [module docs](self)).
 ///
 /// ```
 /// uuidkit::gen::rng::ensure_fork_detection();
 /// ```
 pub fn ensure_fork_detection() {
-    FORK_HANDLER.call_once(|| {
-        // SAFETY: `on_fork_child` does nothing but an async-signal-safe atomic increment.
-        if !unsafe { crate::sys::register_fork_child(on_fork_child) } {
-            FORK_HANDLER_FAILED.store(true, Ordering::Relaxed);
-        }
-    });
+    generation_word();
 }
 
-/// The number of `fork()`s between the start of the process and now, counted since fork
-/// detection was enabled.
+/// An identifier of the process's place in its fork history: it changes in the child of every
+/// detected fork (see the [module docs](self) for which forks each platform detects) and stays
+/// the same otherwise.
 ///
 /// A value cached together with state that must differ between parent and child (a CSPRNG key,
 /// a clock sequence, a counter) tells, when it differs from the current value, that the state
-/// was inherited from a parent and must be renewed. Registers the fork handler on first use.
+/// was inherited from a parent and must be renewed. Only equality is meaningful: the values
+/// are not consecutive. Sets up fork detection on first use; lock-free, so it can be called in
+/// a child forked while another thread was anywhere in this library.
 ///
 /// ```
 /// let g = uuidkit::gen::rng::fork_generation();
 /// assert_eq!(uuidkit::gen::rng::fork_generation(), g); // no fork in between
 /// ```
 pub fn fork_generation() -> u64 {
-    ensure_fork_detection();
-    FORK_GENERATION.load(Ordering::Relaxed)
+    generation_in(generation_word())
 }
 
 // ---- errors -----------------------------------------------------------------------------------
@@ -189,10 +269,13 @@ pub struct Csprng {
     pos: usize,
     /// Keystream bytes produced since the key last received OS entropy.
     since_reseed: usize,
-    /// The fork generation the key was seeded in; [`NO_GENERATION`] when the fork handler could
-    /// not be registered (every call then takes the slow path and compares process ids) and in
-    /// the unseeded thread-local state.
+    /// The fork generation the key was seeded in; [`NO_GENERATION`] when there is no fork
+    /// detection (every call then takes the slow path and compares process ids) and in the
+    /// unseeded thread-local state.
     generation: u64,
+    /// The word the generation is read from (see [`generation_word`]), kept here so that the
+    /// check on each draw is one load.
+    fork_word: &'static AtomicU64,
     /// Process id at seeding; only consulted when the fork handler could not be registered.
     pid: u32,
     check_pid: bool,
@@ -234,6 +317,7 @@ impl Csprng {
             pos: BUF_LEN,
             since_reseed: 0,
             generation: NO_GENERATION,
+            fork_word: &FORK_COUNTER,
             pid: 0,
             check_pid: false,
             seeded: false,
@@ -254,7 +338,7 @@ impl Csprng {
     /// # Ok::<(), uuidkit::gen::rng::RandomError>(())
     /// ```
     pub fn reseed(&mut self) -> Result<(), RandomError> {
-        ensure_fork_detection();
+        let word = generation_word();
         let mut key = [0u8; KEY_LEN];
         os_fill(&mut key)?;
         self.key = key;
@@ -263,10 +347,11 @@ impl Csprng {
         self.pos = BUF_LEN;
         self.since_reseed = 0;
         self.check_pid = FORK_HANDLER_FAILED.load(Ordering::Relaxed);
+        self.fork_word = word;
         self.generation = if self.check_pid {
             NO_GENERATION
         } else {
-            FORK_GENERATION.load(Ordering::Relaxed)
+            generation_in(word)
         };
         self.pid = crate::sys::process_id();
         self.seeded = true;
@@ -274,10 +359,11 @@ impl Csprng {
     }
 
     /// Reseeds if this state was copied into a forked child. One relaxed load and one
-    /// comparison on the fast path.
+    /// comparison on the fast path: in a child the word reads zero (a wiped page) or a
+    /// greater count (the atfork handler), never the generation seeded in.
     #[inline(always)]
     fn check_fork(&mut self) {
-        if self.generation != FORK_GENERATION.load(Ordering::Relaxed) {
+        if self.generation != self.fork_word.load(Ordering::Relaxed) {
             self.check_fork_slow();
         }
     }
@@ -754,5 +840,49 @@ impl RandomSource for SeqRandom {
             *d = self.spare[8 - self.spare_len];
             self.spare_len -= 1;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the kernel does to the page in a child (zero the word) gives a generation that no
+    /// process before had, and the counter stays at least the word's value.
+    #[test]
+    fn a_zeroed_word_gets_a_generation_unlike_the_parents() {
+        let word: &'static AtomicU64 = Box::leak(Box::new(AtomicU64::new(0)));
+        let first = generation_in(word);
+        assert_ne!(first, 0);
+        assert_eq!(generation_in(word), first, "no fork: the same generation");
+        assert!(FORK_COUNTER.load(Ordering::SeqCst) >= first);
+        word.store(0, Ordering::SeqCst); // a child's copy of the page
+        let child = generation_in(word);
+        assert_ne!(child, first);
+        assert!(FORK_COUNTER.load(Ordering::SeqCst) >= child);
+        // A generator seeded in that generation keeps its key while the word holds it, and
+        // reseeds (taking the process's word again) on the first draw after it is zeroed.
+        let mut rng = Csprng::new().unwrap();
+        rng.fork_word = word;
+        rng.generation = child;
+        let _ = rng.next_u64();
+        assert!(
+            core::ptr::eq(rng.fork_word, word),
+            "reseeded without a fork"
+        );
+        word.store(0, Ordering::SeqCst);
+        let _ = rng.next_u64();
+        assert!(
+            core::ptr::eq(rng.fork_word, generation_word()),
+            "the draw after the fork did not reseed"
+        );
+    }
+
+    /// The atfork handler moves the counter, which is the generation where no page is used.
+    #[test]
+    fn the_atfork_handler_moves_the_counter() {
+        let before = generation_in(&FORK_COUNTER);
+        on_fork_child();
+        assert_ne!(generation_in(&FORK_COUNTER), before);
     }
 }
