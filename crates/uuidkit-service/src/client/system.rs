@@ -252,7 +252,7 @@ impl SystemGenerator {
                         ),
                     ));
                 };
-                Connection::connect(path, self.cfg.timeout)?
+                Connection::connect_trusting(path, self.cfg.timeout, self.cfg.server_uid)?
             }
         };
         Ok(inner.conn.insert(conn))
