@@ -203,13 +203,16 @@ impl Connection {
 
     /// Sends a request and reads the reply's header and body into `self.buf`.
     fn round_trip(&mut self, req: &Request) -> Result<ReplyHeader, ServiceError> {
-        self.stream
-            .write_all(&req.encode())
-            .map_err(|e| self.io_err("sending the request", e))?;
+        let sent = self.stream.write_all(&req.encode());
         let mut len = [0u8; 4];
-        self.stream
-            .read_exact(&mut len)
-            .map_err(|e| self.io_err("reading the reply", e))?;
+        match (sent, self.stream.read_exact(&mut len)) {
+            (Ok(()), Ok(())) => {}
+            // A server that refused the connection (Busy) may have closed it before the
+            // request arrived; its reply is still there to read.
+            (Err(_), Ok(())) => {}
+            (Err(e), Err(_)) => return Err(self.io_err("sending the request", e)),
+            (Ok(()), Err(e)) => return Err(self.io_err("reading the reply", e)),
+        }
         let len = u32::from_be_bytes(len);
         if len < REPLY_HEADER_LEN as u32 || len > MAX_REPLY_LEN {
             return Err(self.proto_err(format_args!(

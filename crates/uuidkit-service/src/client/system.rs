@@ -281,7 +281,11 @@ impl SystemGenerator {
             let conn = match self.connected(inner) {
                 Ok(c) => c,
                 Err(e) => {
-                    inner.failed_at = Some(Instant::now());
+                    // Not after an untrusted server: that is never papered over by the
+                    // fallback, so each call must meet it again.
+                    if e.is_unreachable() {
+                        inner.failed_at = Some(Instant::now());
+                    }
                     return Err(e);
                 }
             };
