@@ -150,11 +150,13 @@ pub(crate) fn open_file_limits() -> io::Result<(u64, u64)> {
     if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) } != 0 {
         return Err(io::Error::last_os_error());
     }
+    // rlim_t is u64 on the 64-bit systems, narrower on some 32-bit ones.
+    #[allow(clippy::useless_conversion)]
     let lim = |v: libc::rlim_t| {
         if v == libc::RLIM_INFINITY {
             u64::MAX
         } else {
-            v as u64
+            u64::from(v)
         }
     };
     Ok((lim(r.rlim_cur), lim(r.rlim_max)))

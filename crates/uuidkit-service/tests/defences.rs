@@ -169,8 +169,14 @@ fn the_client_refuses_a_server_run_by_another_user() {
     assert_eq!(e.kind(), ServiceErrorKind::Untrusted, "{e}");
     let msg = e.to_string();
     assert!(msg.contains(&format!("runs as uid {OTHER_UID}")), "{msg}");
-    assert!(msg.contains("another user may have bound the socket"), "{msg}");
-    assert!(!e.is_unreachable(), "an impostor is not a reason to fall back");
+    assert!(
+        msg.contains("another user may have bound the socket"),
+        "{msg}"
+    );
+    assert!(
+        !e.is_unreachable(),
+        "an impostor is not a reason to fall back"
+    );
     // Neither with fallback nor without does a SystemGenerator take its UUIDs.
     for fallback in [false, true] {
         let g = SystemGenerator::new(ClientConfig::new(&sock).fallback(fallback));
@@ -182,8 +188,8 @@ fn the_client_refuses_a_server_run_by_another_user() {
     // Told that this uid runs the service, the client accepts it (here: the repeats).
     let g = SystemGenerator::new(ClientConfig::new(&sock).server_uid(OTHER_UID).block(1));
     assert!(g.next(TimeVersion::V7).is_ok());
-    let mut c = Connection::connect_trusting(&sock, Duration::from_secs(5), Some(OTHER_UID))
-        .unwrap();
+    let mut c =
+        Connection::connect_trusting(&sock, Duration::from_secs(5), Some(OTHER_UID)).unwrap();
     c.generate(TimeVersion::V7, 2, &mut Vec::new()).unwrap();
     std::env::set_var(SERVER_UID_ENV, OTHER_UID.to_string());
     let from_env = ClientConfig::new(&sock);
@@ -212,18 +218,27 @@ fn the_server_refuses_a_socket_directory_others_can_write() {
         ("sticky-mine", 0, 0o1777, None),
         ("open", 0, 0o777, Some("writable by other users")),
         ("group", 0, 0o775, Some("writable by other users")),
-        ("sticky-theirs", OTHER_UID, 0o1777, Some("belongs to uid 65534")),
+        (
+            "sticky-theirs",
+            OTHER_UID,
+            0o1777,
+            Some("belongs to uid 65534"),
+        ),
         ("theirs", OTHER_UID, 0o755, Some("belongs to uid 65534")),
     ];
     for (name, owner, mode, refused) in cases {
         let dir = d.path(name);
         fs::create_dir(&dir).unwrap();
         // The group case: a group other than the server's own.
-        let gid = if name == "group" { Some(OTHER_UID) } else { None };
+        let gid = if name == "group" {
+            Some(OTHER_UID)
+        } else {
+            None
+        };
         std::os::unix::fs::chown(&dir, Some(owner), gid).unwrap();
         fs::set_permissions(&dir, fs::Permissions::from_mode(mode)).unwrap();
-        let gen = DurableGenerator::open(d.path(&format!("{name}.state")), StateOptions::new())
-            .unwrap();
+        let gen =
+            DurableGenerator::open(d.path(&format!("{name}.state")), StateOptions::new()).unwrap();
         let got = Server::bind(ServerConfig::new(dir.join("s.sock")), gen);
         match (refused, got) {
             (None, Ok(_)) => {}
@@ -247,13 +262,17 @@ fn the_server_refuses_a_socket_directory_others_can_write() {
 fn a_socket_path_longer_than_an_address_is_refused_at_start() {
     let d = TempDir::new();
     // SAFETY: sockaddr_un is plain old data; zeroes are a valid value.
-    let sun_path = unsafe { std::mem::zeroed::<libc::sockaddr_un>() }.sun_path.len();
+    let sun_path = unsafe { std::mem::zeroed::<libc::sockaddr_un>() }
+        .sun_path
+        .len();
     let dir_len = d.0.as_os_str().len() + 1;
     for len in [sun_path, sun_path + 1, sun_path + 40] {
         let sock = d.path(&"x".repeat(len - dir_len));
         assert_eq!(sock.as_os_str().len(), len);
         let gen = DurableGenerator::open(d.path("state"), StateOptions::new()).unwrap();
-        let e = Server::bind(ServerConfig::new(&sock), gen).unwrap_err().to_string();
+        let e = Server::bind(ServerConfig::new(&sock), gen)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains(&format!("is {len} bytes long")), "{e}");
         assert!(
             e.contains(&format!("holds at most {}", sun_path - 1)),
@@ -359,7 +378,10 @@ fn clients_trickling_a_frame_are_closed_and_free_their_places() {
         closed_after.len(),
         (closed_after.iter().min(), closed_after.iter().max())
     );
-    assert_eq!(still_open, 0, "clients trickling a frame still hold the server");
+    assert_eq!(
+        still_open, 0,
+        "clients trickling a frame still hold the server"
+    );
     let mut c = Connection::connect(&r.sock, Duration::from_secs(10)).unwrap();
     c.generate(TimeVersion::V7, 1, &mut Vec::new()).unwrap();
 }
@@ -412,7 +434,11 @@ fn a_connection_without_a_thread_is_told_busy() {
     }
     let d = TempDir::new();
     let dir = dir_for(LONELY_UID, &d, "srv", 0o755);
-    let mut srv = helper("no_threads_server_process", LONELY_UID, &dir.display().to_string());
+    let mut srv = helper(
+        "no_threads_server_process",
+        LONELY_UID,
+        &dir.display().to_string(),
+    );
     let ready = wait_ready(&mut srv);
     eprintln!("server helper: {ready}");
     let sock = dir.join("s.sock");
@@ -435,7 +461,10 @@ fn a_connection_without_a_thread_is_told_busy() {
 fn a_silent_server_is_reported_as_no_reply_within_the_timeout() {
     let d = TempDir::new();
     let _silent = UnixListener::bind(d.path("silent.sock")).unwrap();
-    for (t, want) in [(150, "no reply within 150 ms"), (1500, "no reply within 1.5 s")] {
+    for (t, want) in [
+        (150, "no reply within 150 ms"),
+        (1500, "no reply within 1.5 s"),
+    ] {
         let mut c = Connection::connect(d.path("silent.sock"), Duration::from_millis(t)).unwrap();
         let e = c.generate(TimeVersion::V7, 1, &mut Vec::new()).unwrap_err();
         assert_eq!(e.kind(), ServiceErrorKind::Io);

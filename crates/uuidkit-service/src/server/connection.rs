@@ -98,7 +98,7 @@ struct Buffers {
 /// The shared buffers for large replies: those not in use, and how many exist.
 #[derive(Default)]
 struct LargePool {
-    free: Vec<Box<Buffers>>,
+    free: Vec<Buffers>,
     made: usize,
 }
 
@@ -140,19 +140,19 @@ impl<C: Clock> Shared<C> {
     }
 
     /// A large reply buffer, if one is free or may still be made.
-    fn take_large(&self) -> Option<Box<Buffers>> {
+    fn take_large(&self) -> Option<Buffers> {
         let mut p = self.large();
         if let Some(b) = p.free.pop() {
             return Some(b);
         }
         if p.made < LARGE_BUFFERS {
             p.made += 1;
-            return Some(Box::default());
+            return Some(Buffers::default());
         }
         None
     }
 
-    fn give_back_large(&self, b: Box<Buffers>) {
+    fn give_back_large(&self, b: Buffers) {
         self.large().free.push(b);
     }
 
@@ -478,7 +478,7 @@ fn serve_connection<C: Clock>(shared: &Shared<C>, s: &UnixStream, id: u64) {
                     None
                 };
                 let (bufs, n) = match &mut large {
-                    Some(l) => (&mut **l, want),
+                    Some(l) => (l, want),
                     None => (&mut small, want.min(SMALL_COUNT)),
                 };
                 generate(shared, v, n, bufs);
