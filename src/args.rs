@@ -548,6 +548,11 @@ pub struct GenArgs {
     #[arg(long, value_name = "PATH", requires = "system")]
     #[cfg_attr(not(unix), arg(hide = true))]
     pub socket: Option<PathBuf>,
+    /// With --system: one more user id the service may run as, besides root and your own
+    /// [default: $UUIDKIT_SERVER_UID]; a service run by anyone else is refused.
+    #[arg(long, value_name = "UID", requires = "system")]
+    #[cfg_attr(not(unix), arg(hide = true))]
+    pub server_uid: Option<u32>,
 }
 
 /// The versions `gen` knows.
@@ -606,6 +611,16 @@ What it does:
 
   One server per socket: a second one fails at once; a stale socket left by a killed server
   (connecting is refused) is replaced. One process per state file: a second one fails at once.
+  The socket's path must fit in a socket address (at most 107 bytes on Linux, 103 on macOS and
+  FreeBSD), and its directory must not be writable by other users (unless it is sticky and
+  owned by the server's user, as /tmp is for root): otherwise the server refuses to start.
+  Clients accept only a server that runs as root or as their own user (or the one named by
+  gen --server-uid or UUIDKIT_SERVER_UID).
+
+Limits:
+  A client has 2 s to send a whole request once it has begun, and --timeout to send the next
+  one or to read a whole reply. One user may hold half of --max-connections. Past the limits,
+  and when the process runs out of file descriptors, clients get a busy reply.
 
 Defaults:
   --socket  $XDG_RUNTIME_DIR/uuidkit.sock; for root /run/uuidkit/uuidkit.sock
@@ -655,9 +670,14 @@ pub struct ServeArgs {
     /// How far ahead of the clock the state file reserves, in milliseconds (1 to 3600000).
     #[arg(long, value_name = "MS", default_value_t = 1000)]
     pub reserve: u64,
-    /// The most connections open at once; more are refused with a "busy" reply.
+    /// The most connections open at once; more are refused with a "busy" reply. Lowered to
+    /// what the open-file limit allows (the soft limit is first raised to the hard one).
     #[arg(long, value_name = "N", default_value_t = 1024)]
     pub max_connections: usize,
+    /// The most connections open at once from one user id [default: half of
+    /// --max-connections]; more are refused with a "busy" reply.
+    #[arg(long, value_name = "N")]
+    pub max_connections_per_user: Option<usize>,
     /// Per-connection read and write timeout, in seconds: idle or stalled connections are
     /// closed after it.
     #[arg(long, value_name = "SECONDS", default_value_t = 30)]

@@ -17,7 +17,16 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    // clap prints help and version on stdout with status 0, usage errors on stderr with 2.
-    let cli = args::Cli::parse();
-    cmd::run(cli)
+    // Usage errors go to stderr with status 2. Help and version go to stdout with status 0,
+    // or, like every other output, 2 when stdout cannot be written (0 for a closed pipe).
+    match args::Cli::try_parse() {
+        Ok(cli) => cmd::run(cli),
+        Err(e) if e.use_stderr() => e.exit(),
+        Err(e) => {
+            let written = e
+                .print()
+                .and_then(|()| std::io::Write::flush(&mut std::io::stdout()));
+            io::finish(written.map(|()| io::Status::Ok).map_err(io::Fatal::Write))
+        }
+    }
 }

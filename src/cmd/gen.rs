@@ -123,6 +123,7 @@ enum Plan {
     System {
         version: TimeVersion,
         socket: std::path::PathBuf,
+        server_uid: Option<u32>,
     },
 }
 
@@ -263,7 +264,12 @@ fn system_plan(a: GenArgs, flags: &[VersionFlag]) -> Result<Plan, clap::Error> {
             ))
         }
     };
-    Ok(Plan::System { version, socket })
+    let server_uid = a.server_uid;
+    Ok(Plan::System {
+        version,
+        socket,
+        server_uid,
+    })
 }
 
 /// `--system` where there is no service.
@@ -496,7 +502,11 @@ pub fn run(c: Config) -> CmdResult {
     match c.plan {
         Plan::Local(source) => run_local(*source, c.count, c.to, c.case),
         #[cfg(unix)]
-        Plan::System { version, socket } => run_system(version, &socket, c.count, c.to, c.case),
+        Plan::System {
+            version,
+            socket,
+            server_uid,
+        } => run_system(version, &socket, server_uid, c.count, c.to, c.case),
     }
 }
 
@@ -546,12 +556,17 @@ fn run_local(mut source: Source, count: u64, to: ToForm, case: Case) -> CmdResul
 fn run_system(
     version: TimeVersion,
     socket: &std::path::Path,
+    server_uid: Option<u32>,
     count: u64,
     to: ToForm,
     case: Case,
 ) -> CmdResult {
     // No fallback: whoever asks for --system wants the machine-wide guarantees.
-    let gen = SystemGenerator::new(ClientConfig::new(socket).fallback(false).block(1));
+    let mut cfg = ClientConfig::new(socket).fallback(false).block(1);
+    if let Some(uid) = server_uid {
+        cfg = cfg.server_uid(uid);
+    }
+    let gen = SystemGenerator::new(cfg);
     let mut out = Out::stdout();
     let mut batch = vec![Uuid::NIL; SYSTEM_BATCH];
     let mut volatile = false;

@@ -26,6 +26,7 @@ pub struct Config {
     strict: bool,
     reserve: Duration,
     max_connections: usize,
+    max_per_user: Option<usize>,
     timeout: Duration,
     verbose: bool,
 }
@@ -88,6 +89,9 @@ impl Config {
         if a.max_connections == 0 {
             return Err(usage("--max-connections 0: expected at least 1"));
         }
+        if a.max_connections_per_user == Some(0) {
+            return Err(usage("--max-connections-per-user 0: expected at least 1"));
+        }
         Ok(Config {
             socket,
             state,
@@ -98,6 +102,7 @@ impl Config {
             strict: a.strict,
             reserve: Duration::from_millis(a.reserve),
             max_connections: a.max_connections,
+            max_per_user: a.max_connections_per_user,
             timeout: Duration::from_secs(a.timeout),
             verbose: a.verbose,
         })
@@ -130,6 +135,9 @@ pub fn run(c: Config) -> CmdResult {
     if c.make_state_dir {
         make_dir(c.state.parent(), 0o700)?;
     }
+    // A path no client could reach, or a directory where others could take the socket's
+    // place: refused before anything is created.
+    server::check_socket_path(&c.socket).map_err(|e| Fatal::Msg(e.to_string()))?;
     // The socket's lock first: a second server must fail before it touches the state file.
     let lock = InstanceLock::acquire(&c.socket).map_err(|e| Fatal::Msg(e.to_string()))?;
     let opts = StateOptions::new().strict(c.strict).reserve(c.reserve);
@@ -147,6 +155,9 @@ pub fn run(c: Config) -> CmdResult {
         .log(log);
     if let Some(g) = c.group {
         cfg = cfg.group(g);
+    }
+    if let Some(n) = c.max_per_user {
+        cfg = cfg.max_connections_per_user(n);
     }
     let server = Server::bind_locked(cfg, lock, gen).map_err(|e| Fatal::Msg(e.to_string()))?;
     server

@@ -9,9 +9,9 @@
 //! |---|---|
 //! | 0 | protocol version, [`PROTOCOL_VERSION`] |
 //! | 1 | operation: 1 generate, 2 info |
-//! | 2 | UUID version for generate: 1, 6 or 7 (0 for info) |
+//! | 2 | UUID version for generate: 1, 6 or 7 (0 for info: anything else is refused) |
 //! | 3 | flags, 0 |
-//! | 4..8 | count, big-endian `u32`: how many UUIDs; more than [`MAX_COUNT`] gets [`MAX_COUNT`] |
+//! | 4..8 | count, big-endian `u32`: how many UUIDs; more than [`MAX_COUNT`] gets at most [`MAX_COUNT`] (0 for info: anything else is refused) |
 //!
 //! A reply payload is a [`REPLY_HEADER_LEN`]-byte header and a body:
 //!
@@ -47,7 +47,9 @@ pub const REQUEST_LEN: usize = 8;
 pub const MAX_REQUEST_LEN: u32 = 256;
 /// The size of a reply header.
 pub const REPLY_HEADER_LEN: usize = 8;
-/// The most UUIDs one reply carries (128 KiB of UUIDs); larger counts are clamped to it.
+/// The most UUIDs one reply carries (128 KiB of UUIDs); larger counts are clamped to it. A
+/// server whose buffers for large replies are all in use (clients that do not read their
+/// replies) sends at most 256 per reply until one is free: the reply's `n` says how many came.
 pub const MAX_COUNT: u32 = 8192;
 /// The largest reply payload a client accepts.
 pub const MAX_REPLY_LEN: u32 = REPLY_HEADER_LEN as u32 + 16 * MAX_COUNT;
@@ -116,7 +118,7 @@ pub enum Status {
     BadFrame = 1,
     /// Another protocol version; the server closes the connection.
     BadProtocol = 2,
-    /// An unknown operation.
+    /// An unknown operation, or an info request whose UUID version or count is not 0.
     BadOp = 3,
     /// A UUID version other than 1, 6 or 7.
     BadUuidVersion = 4,
@@ -297,6 +299,14 @@ impl Request {
                     format!("UUID version {uv} (byte 2) is not served; ask for 1, 6 or 7"),
                 ),
             },
+            2 if uv != 0 => reject(
+                Status::BadOp,
+                format!("info takes UUID version 0 (byte 2), not {uv}"),
+            ),
+            2 if count != 0 => reject(
+                Status::BadOp,
+                format!("info takes count 0 (bytes 4..8), not {count}"),
+            ),
             2 => Ok(Request::info()),
             _ => reject(
                 Status::BadOp,
@@ -560,6 +570,17 @@ mod tests {
         assert_eq!(r.status, Status::BadProtocol);
         assert!(r.message.contains("byte 0"), "{}", r.message);
         assert_eq!(bad(&[1, 3, 7, 0, 0, 0, 0, 1]).status, Status::BadOp);
+        // Info takes neither a UUID version nor a count.
+        let r = bad(&[1, 2, 0, 0, 0, 0, 0, 5]);
+        assert_eq!(r.status, Status::BadOp);
+        assert!(
+            r.message.contains("count 0 (bytes 4..8), not 5"),
+            "{}",
+            r.message
+        );
+        let r = bad(&[1, 2, 7, 0, 0, 0, 0, 0]);
+        assert_eq!(r.status, Status::BadOp);
+        assert!(r.message.contains("byte 2"), "{}", r.message);
         assert_eq!(
             bad(&[1, 1, 4, 0, 0, 0, 0, 1]).status,
             Status::BadUuidVersion

@@ -86,3 +86,105 @@ pub(crate) fn try_lock_exclusive(file: &std::fs::File) -> io::Result<()> {
         Err(io::Error::last_os_error())
     }
 }
+
+// ---- Peer credentials, the open-file limit and socket addresses (the server's and client's
+// defences: who is on the other end of a socket, how many descriptors the process may hold).
+
+/// The effective group id of the process.
+pub(crate) fn effective_gid() -> u32 {
+    // SAFETY: getegid takes no arguments, cannot fail and has no side effects.
+    unsafe { libc::getegid() }
+}
+
+/// The effective user id of the process at the other end of a connected Unix socket, as the
+/// kernel recorded it when the connection was made (it cannot be forged by the peer): Linux
+/// `SO_PEERCRED`, macOS and the BSDs `getpeereid`.
+pub(crate) fn peer_uid(fd: std::os::fd::BorrowedFd<'_>) -> io::Result<u32> {
+    use std::os::fd::AsRawFd;
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        // SAFETY: ucred is plain old data; all zeroes is a valid value.
+        let mut cred: libc::ucred = unsafe { std::mem::zeroed() };
+        let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
+        // SAFETY: `cred` is a live, writable ucred and `len` holds its size; the descriptor
+        // is borrowed, so open for the call.
+        let rc = unsafe {
+            libc::getsockopt(
+                fd.as_raw_fd(),
+                libc::SOL_SOCKET,
+                libc::SO_PEERCRED,
+                (&raw mut cred).cast(),
+                &mut len,
+            )
+        };
+        if rc != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(cred.uid)
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    {
+        let (mut uid, mut gid): (libc::uid_t, libc::gid_t) = (0, 0);
+        // SAFETY: both pointers are live, writable locals; the descriptor is borrowed, so
+        // open for the call.
+        if unsafe { libc::getpeereid(fd.as_raw_fd(), &mut uid, &mut gid) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(uid)
+    }
+}
+
+/// The longest path a Unix socket address holds, in bytes: `sun_path` less its terminating
+/// NUL (107 on Linux, 103 on macOS and FreeBSD).
+pub(crate) fn max_socket_path_len() -> usize {
+    // SAFETY: sockaddr_un is plain old data; all zeroes is a valid value.
+    let addr: libc::sockaddr_un = unsafe { std::mem::zeroed() };
+    addr.sun_path.len() - 1
+}
+
+/// The soft and hard limits on open file descriptors (`RLIMIT_NOFILE`); `u64::MAX` for none.
+pub(crate) fn open_file_limits() -> io::Result<(u64, u64)> {
+    // SAFETY: rlimit is plain old data; all zeroes is a valid value.
+    let mut r: libc::rlimit = unsafe { std::mem::zeroed() };
+    // SAFETY: `r` is a live, writable rlimit.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // rlim_t is u64 on the 64-bit systems, narrower on some 32-bit ones.
+    #[allow(clippy::useless_conversion)]
+    let lim = |v: libc::rlim_t| {
+        if v == libc::RLIM_INFINITY {
+            u64::MAX
+        } else {
+            u64::from(v)
+        }
+    };
+    Ok((lim(r.rlim_cur), lim(r.rlim_max)))
+}
+
+/// Sets the soft limit on open file descriptors to `soft` (at most the hard limit, which stays).
+pub(crate) fn set_open_file_soft_limit(soft: u64) -> io::Result<()> {
+    // SAFETY: rlimit is plain old data; all zeroes is a valid value.
+    let mut r: libc::rlimit = unsafe { std::mem::zeroed() };
+    // SAFETY: `r` is a live, writable rlimit.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    r.rlim_cur = if soft == u64::MAX {
+        libc::RLIM_INFINITY
+    } else {
+        soft as libc::rlim_t
+    };
+    // SAFETY: `r` is a live, initialised rlimit; setrlimit only reads it.
+    if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &r) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Whether an `accept` failed because the process or the system has no descriptor left.
+pub(crate) fn is_out_of_descriptors(e: &io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
+}
+
+// ---- End of the server's and client's defences.

@@ -374,7 +374,7 @@ fn malformed_frames_get_an_error_or_a_closed_connection_and_the_service_carries_
 #[test]
 fn connections_beyond_the_limit_are_refused_as_busy() {
     let d = TempDir::new();
-    let r = start_with(&d, |c| c.max_connections(3));
+    let r = start_with(&d, |c| c.max_connections(3).max_connections_per_user(3));
     let held: Vec<_> = (0..3).map(|_| connect(&r.sock)).collect();
     // Let the server register them.
     let mut first = held.into_iter().collect::<Vec<_>>();

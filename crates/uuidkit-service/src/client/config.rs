@@ -10,6 +10,10 @@ use crate::sys;
 /// The environment variable that names the service's socket.
 pub const SOCKET_ENV: &str = "UUIDKIT_SOCKET";
 
+/// The environment variable that names one more user id (a number) the client accepts as the
+/// server's, besides root and its own ([`ClientConfig::server_uid`]).
+pub const SERVER_UID_ENV: &str = "UUIDKIT_SERVER_UID";
+
 /// The socket a client uses when none is given: `$UUIDKIT_SOCKET`, else the server's default
 /// ([`default_server_socket`]).
 ///
@@ -67,6 +71,7 @@ pub struct ClientConfig {
     pub(super) fallback: bool,
     pub(super) timeout: Duration,
     pub(super) retry: Duration,
+    pub(super) server_uid: Option<u32>,
 }
 
 impl ClientConfig {
@@ -90,7 +95,8 @@ impl ClientConfig {
         }
     }
 
-    /// Like [`new`](Self::new) with the socket of [`default_socket`] (`$UUIDKIT_SOCKET`, …).
+    /// Like [`new`](Self::new) with the socket of [`default_socket`] (`$UUIDKIT_SOCKET`, …), and
+    /// the server's user id from [`SERVER_UID_ENV`] when it holds a number.
     ///
     /// ```
     /// use uuidkit_service::client::{ClientConfig, SOCKET_ENV};
@@ -105,6 +111,9 @@ impl ClientConfig {
             fallback: true,
             timeout: Duration::from_secs(5),
             retry: Duration::from_secs(1),
+            server_uid: std::env::var(SERVER_UID_ENV)
+                .ok()
+                .and_then(|v| v.trim().parse().ok()),
         }
     }
 
@@ -248,6 +257,24 @@ impl ClientConfig {
     /// ```
     pub fn retry_after(mut self, t: Duration) -> Self {
         self.retry = t;
+        self
+    }
+
+    /// One more user id the server may run as (default: from [`SERVER_UID_ENV`], else none).
+    /// The client checks who listens on the socket (`SO_PEERCRED` on Linux, `getpeereid` on
+    /// macOS and FreeBSD) and talks only to a server running as root, as the client's own
+    /// user, or as this one; anyone else is refused with
+    /// [`ServiceErrorKind::Untrusted`](crate::client::ServiceErrorKind::Untrusted), and no
+    /// fallback hides it.
+    ///
+    /// ```
+    /// use uuidkit_service::client::ClientConfig;
+    /// // A service run by a dedicated system user, uid 998.
+    /// let c = ClientConfig::new("/run/uuidkit/uuidkit.sock").server_uid(998);
+    /// assert_ne!(c, ClientConfig::new("/run/uuidkit/uuidkit.sock"));
+    /// ```
+    pub fn server_uid(mut self, uid: u32) -> Self {
+        self.server_uid = Some(uid);
         self
     }
 

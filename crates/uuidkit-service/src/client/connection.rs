@@ -2,7 +2,7 @@
 
 use core::fmt;
 use std::io::{self, Read, Write};
-use std::os::fd::{AsRawFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, RawFd};
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -15,6 +15,18 @@ use crate::protocol::{
     Info, ReplyHeader, Request, Status, FLAG_DURABLE, MAX_COUNT, MAX_REPLY_LEN, REPLY_HEADER_LEN,
 };
 use crate::state::{Safety, TimeVersion};
+use crate::sys;
+
+/// A duration as people write it: `5 s`, `1.5 s`, `250 ms`.
+fn human(d: Duration) -> String {
+    if d.as_millis() < 1000 {
+        format!("{} ms", d.as_millis())
+    } else if d.subsec_millis() == 0 {
+        format!("{} s", d.as_secs())
+    } else {
+        format!("{:.1} s", d.as_secs_f64())
+    }
+}
 
 /// One connection to the service. Blocking; not shared between threads (use
 /// [`SystemGenerator`](crate::client::SystemGenerator) for that).
@@ -49,6 +61,7 @@ pub struct Connection {
     stream: UnixStream,
     path: PathBuf,
     buf: Vec<u8>,
+    timeout: Duration,
 }
 
 impl Connection {
@@ -77,7 +90,45 @@ impl Connection {
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    ///
+    /// Only a server running as root or as this process's own user is accepted
+    /// ([`connect_trusting`](Self::connect_trusting) names one more).
     pub fn connect(path: impl AsRef<Path>, timeout: Duration) -> Result<Connection, ServiceError> {
+        Connection::connect_trusting(path, timeout, None)
+    }
+
+    /// [`connect`](Self::connect), accepting a server that runs as root, as this process's own
+    /// user, or as `server_uid`. Who listens is what the kernel recorded when the connection
+    /// was made (`SO_PEERCRED` on Linux, `getpeereid` on macOS and FreeBSD), which the other
+    /// end cannot forge; anyone else is refused with [`ServiceErrorKind::Untrusted`] before a
+    /// byte is sent, since another user can bind a socket in a directory others may write
+    /// (`/tmp`) and hand out whatever UUIDs it likes.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit_service::client::Connection;
+    /// # use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-trust", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// // A server run by this user (here: by this process) is accepted either way.
+    /// let mut c = Connection::connect_trusting(&sock, Duration::from_secs(5), Some(998))?;
+    /// c.info()?;
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn connect_trusting(
+        path: impl AsRef<Path>,
+        timeout: Duration,
+        server_uid: Option<u32>,
+    ) -> Result<Connection, ServiceError> {
         let path = path.as_ref();
         let t = timeout.max(Duration::from_millis(1));
         let stream = connect_within(path, t).map_err(|e| {
@@ -87,12 +138,37 @@ impl Connection {
                 e,
             )
         })?;
+        let peer = sys::peer_uid(stream.as_fd()).map_err(|e| {
+            ServiceError::io(
+                ServiceErrorKind::Untrusted,
+                format!(
+                    "uuidkit service at {}: cannot tell which user runs it",
+                    path.display()
+                ),
+                e,
+            )
+        })?;
+        let me = sys::effective_uid();
+        if peer != 0 && peer != me && Some(peer) != server_uid {
+            return Err(ServiceError::new(
+                ServiceErrorKind::Untrusted,
+                format!(
+                    "refusing the uuidkit service at {}: it runs as uid {peer}, not as root, \
+                     this user (uid {me}){}; another user may have bound the socket (set \
+                     {} if uid {peer} really runs the service)",
+                    path.display(),
+                    server_uid.map_or(String::new(), |u| format!(" or uid {u}")),
+                    super::config::SERVER_UID_ENV,
+                ),
+            ));
+        }
         let _ = stream.set_read_timeout(Some(t));
         let _ = stream.set_write_timeout(Some(t));
         Ok(Connection {
             stream,
             path: path.to_path_buf(),
             buf: Vec::new(),
+            timeout: t,
         })
     }
 
@@ -103,6 +179,20 @@ impl Connection {
     }
 
     fn io_err(&self, what: &str, e: io::Error) -> ServiceError {
+        if matches!(
+            e.kind(),
+            io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+        ) {
+            let msg = if what.starts_with("sending") {
+                format!("request not taken within {}", human(self.timeout))
+            } else {
+                format!("no reply within {}", human(self.timeout))
+            };
+            return ServiceError::new(
+                ServiceErrorKind::Io,
+                format!("uuidkit service at {}: {msg}", self.path.display()),
+            );
+        }
         ServiceError::io(
             ServiceErrorKind::Io,
             format!("uuidkit service at {}: {what}", self.path.display()),
@@ -119,13 +209,16 @@ impl Connection {
 
     /// Sends a request and reads the reply's header and body into `self.buf`.
     fn round_trip(&mut self, req: &Request) -> Result<ReplyHeader, ServiceError> {
-        self.stream
-            .write_all(&req.encode())
-            .map_err(|e| self.io_err("sending the request", e))?;
+        let sent = self.stream.write_all(&req.encode());
         let mut len = [0u8; 4];
-        self.stream
-            .read_exact(&mut len)
-            .map_err(|e| self.io_err("reading the reply", e))?;
+        match (sent, self.stream.read_exact(&mut len)) {
+            (Ok(()), Ok(())) => {}
+            // A server that refused the connection (Busy) may have closed it before the
+            // request arrived; its reply is still there to read.
+            (Err(_), Ok(())) => {}
+            (Err(e), Err(_)) => return Err(self.io_err("sending the request", e)),
+            (Ok(()), Err(e)) => return Err(self.io_err("reading the reply", e)),
+        }
         let len = u32::from_be_bytes(len);
         if len < REPLY_HEADER_LEN as u32 || len > MAX_REPLY_LEN {
             return Err(self.proto_err(format_args!(

@@ -40,6 +40,11 @@ pub enum ServiceErrorKind {
     Server,
     /// The local fallback generator failed.
     Local,
+    /// The process listening on the socket runs as a user the client does not trust (neither
+    /// root, nor the client's own user, nor the one configured with
+    /// [`ClientConfig::server_uid`](crate::client::ClientConfig::server_uid)): another user may
+    /// have bound the socket first. Never a reason to fall back silently.
+    Untrusted,
 }
 
 /// An error talking to the service (or of the local fallback).

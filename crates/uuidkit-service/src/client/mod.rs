@@ -40,7 +40,7 @@ mod connection;
 mod error;
 mod system;
 
-pub use config::{default_server_socket, default_socket, ClientConfig, SOCKET_ENV};
+pub use config::{default_server_socket, default_socket, ClientConfig, SERVER_UID_ENV, SOCKET_ENV};
 pub use connection::Connection;
 pub use error::{ServiceError, ServiceErrorKind};
 pub use system::{Filled, Generated, Source, SystemGenerator};

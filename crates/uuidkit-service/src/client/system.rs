@@ -388,7 +388,7 @@ impl SystemGenerator {
                         ),
                     ));
                 };
-                Connection::connect(path, self.cfg.timeout)?
+                Connection::connect_trusting(path, self.cfg.timeout, self.cfg.server_uid)?
             }
         };
         Ok(inner.set_conn(conn))
@@ -417,7 +417,11 @@ impl SystemGenerator {
             let conn = match self.connected(inner) {
                 Ok(c) => c,
                 Err(e) => {
-                    inner.failed_at = Some(Instant::now());
+                    // Not after an untrusted server: that is never papered over by the
+                    // fallback, so each call must meet it again.
+                    if e.is_unreachable() {
+                        inner.failed_at = Some(Instant::now());
+                    }
                     return Err(e);
                 }
             };

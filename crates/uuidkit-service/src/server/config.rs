@@ -24,7 +24,9 @@ pub struct ServerConfig {
     pub(super) mode: u32,
     pub(super) group: Option<u32>,
     pub(super) max_connections: usize,
+    pub(super) max_per_uid: Option<usize>,
     pub(super) timeout: Duration,
+    pub(super) frame_timeout: Duration,
     pub(super) verbose: bool,
     pub(super) log: Log,
 }
@@ -36,14 +38,17 @@ impl fmt::Debug for ServerConfig {
             .field("mode", &format_args!("{:04o}", self.mode))
             .field("group", &self.group)
             .field("max_connections", &self.max_connections)
+            .field("max_per_uid", &self.per_uid_limit())
             .field("timeout", &self.timeout)
+            .field("frame_timeout", &self.frame_timeout)
             .field("verbose", &self.verbose)
             .finish_non_exhaustive()
     }
 }
 
 impl ServerConfig {
-    /// Listens on `socket` with mode 0600, at most 1024 connections, a 30 s timeout, silent.
+    /// Listens on `socket` with mode 0600, at most 1024 connections (half of them from one
+    /// user), a 30 s timeout, 2 s to send a whole request, silent.
     ///
     /// ```
     /// use std::os::unix::fs::PermissionsExt;
@@ -66,7 +71,9 @@ impl ServerConfig {
             mode: 0o600,
             group: None,
             max_connections: 1024,
+            max_per_uid: None,
             timeout: Duration::from_secs(30),
+            frame_timeout: Duration::from_secs(2),
             verbose: false,
             log: Log::default(),
         }
@@ -154,8 +161,90 @@ impl ServerConfig {
         self
     }
 
-    /// The read and write timeout of every connection (default 30 s): an idle connection is
-    /// closed after it, and so is one that stalls mid-frame.
+    /// The most connections open at once from processes of one user id, as the kernel reports
+    /// the peer (default: half of [`max_connections`](Self::max_connections), rounded up), so
+    /// that one user's idle or slow clients cannot take every place; more get
+    /// [`Status::Busy`](crate::protocol::Status::Busy).
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use std::os::unix::net::UnixStream;
+    /// use std::time::Duration;
+    /// use uuidkit_service::client::Connection;
+    /// use uuidkit_service::protocol::{ReplyHeader, Status};
+    /// use uuidkit_service::server::{Server, ServerConfig};
+    /// use uuidkit_service::state::TimeVersion;
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-peruid", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let cfg = ServerConfig::new(&sock).max_connections(10).max_connections_per_user(1);
+    /// let server = Server::bind(cfg, gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// let mut first = Connection::connect(&sock, Duration::from_secs(5))?;
+    /// first.generate(TimeVersion::V7, 1, &mut Vec::new())?; // admitted, and stays open
+    /// // The same user's second connection is refused, though there are places left.
+    /// let mut second = UnixStream::connect(&sock)?;
+    /// second.set_read_timeout(Some(Duration::from_secs(5)))?;
+    /// let mut reply = Vec::new();
+    /// second.read_to_end(&mut reply)?;
+    /// assert_eq!(ReplyHeader::parse(&reply[4..])?.status, Status::Busy);
+    /// assert!(String::from_utf8_lossy(&reply[12..]).contains("from uid"));
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn max_connections_per_user(mut self, n: usize) -> Self {
+        self.max_per_uid = Some(n.max(1));
+        self
+    }
+
+    /// The per-user limit in force: the one set, else half of the connection limit.
+    pub(super) fn per_uid_limit(&self) -> usize {
+        self.max_per_uid
+            .unwrap_or(self.max_connections.div_ceil(2))
+            .max(1)
+    }
+
+    /// How long a client may take to send one whole request frame once its first byte has
+    /// come (default 2 s, never more than the [`timeout`](Self::timeout)): a client that
+    /// trickles a frame a byte at a time is closed after it, however often it sends.
+    ///
+    /// ```
+    /// use std::io::{Read, Write};
+    /// use std::os::unix::net::UnixStream;
+    /// use std::time::Duration;
+    /// use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-ftimeout", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let cfg = ServerConfig::new(&sock).frame_timeout(Duration::from_millis(20));
+    /// let server = Server::bind(cfg, gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// // Half a frame, then nothing: hung up on 20 ms later, long before the 30 s timeout.
+    /// let mut slow = UnixStream::connect(&sock)?;
+    /// slow.write_all(&[0, 0, 0, 8, 1])?;
+    /// slow.set_read_timeout(Some(Duration::from_secs(5)))?;
+    /// assert_eq!(slow.read_to_end(&mut Vec::new())?, 0);
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn frame_timeout(mut self, t: Duration) -> Self {
+        self.frame_timeout = t.max(Duration::from_millis(1));
+        self
+    }
+
+    /// How long a connection may stay idle between requests, and take to read one whole reply
+    /// (default 30 s): an idle connection is closed after it, and so is one that does not read
+    /// its reply in that time (a deadline for the whole reply, not for each write).
     ///
     /// ```
     /// use std::io::Read;

@@ -1,14 +1,24 @@
-//! The connections: admission (the limit, the busy reply), one thread per connection, and
-//! the requests served on it, each under the generator's mutex.
+//! The connections: admission (the limits, overall and per user; the busy reply), one thread
+//! per connection, and the requests served on it, each under the generator's mutex.
+//!
+//! What a connection may hold is bounded: one descriptor (the registry shares the stream with
+//! the thread), a frame buffer of 520 bytes, buffers for replies of up to [`SMALL_COUNT`]
+//! UUIDs (about 8 KiB, freed when the connection ends), and, for larger replies, one of at
+//! most [`LARGE_BUFFERS`] buffers shared by all connections (256 KiB each, kept for reuse so
+//! that the allocator is not left holding freed ones). When every large buffer is in use, a
+//! reply carries at most [`SMALL_COUNT`] UUIDs (the reply's `n` says how many; clients ask
+//! again). A client has the frame timeout to send a whole request once it has begun, and the
+//! timeout to read a whole reply.
 
 use core::fmt;
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
 use std::net::Shutdown;
+use std::os::fd::AsFd;
 use std::os::unix::net::UnixStream;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use uuidkit::gen::Clock;
 use uuidkit::Uuid;
@@ -20,22 +30,76 @@ use crate::protocol::{
     MAX_REQUEST_LEN,
 };
 use crate::state::{DurableGenerator, StateErrorKind, TimeVersion};
+use crate::sys;
 
 /// Stack of a connection thread: it holds a few small buffers only.
 const CONN_STACK: usize = 64 * 1024;
 
-/// The open connections: counted against the limit, and closed at shutdown through the
-/// second handle kept here (`None` when it could not be made: counted, not closable).
+/// The most UUIDs a reply carries from a connection's own buffers.
+pub(super) const SMALL_COUNT: usize = 256;
+
+/// How many buffers for replies of more than [`SMALL_COUNT`] UUIDs exist at most, shared by
+/// all connections (each holds [`MAX_COUNT`] UUIDs and their frame: 256 KiB).
+pub(super) const LARGE_BUFFERS: usize = 16;
+
+/// How long, and for how many bytes at most, a connection that is closed after an error reply
+/// is drained first, so that unread request bytes do not turn the close into a reset that
+/// loses the reply.
+const DRAIN_TIME: Duration = Duration::from_millis(200);
+const DRAIN_BYTES: usize = 64 * 1024;
+
+/// An open connection as the registry sees it: who is at the other end, and a handle to close
+/// it at shutdown.
+struct Entry {
+    uid: u32,
+    stream: Arc<UnixStream>,
+}
+
+/// The open connections: counted against the limits (overall and per user id), and closed at
+/// shutdown through the handle kept here.
 #[derive(Default)]
 pub(super) struct Registry {
     next: AtomicU64,
-    open: Mutex<HashMap<u64, Option<UnixStream>>>,
+    open: Mutex<Open>,
+}
+
+#[derive(Default)]
+struct Open {
+    conns: HashMap<u64, Entry>,
+    per_uid: HashMap<u32, usize>,
+}
+
+impl Open {
+    fn remove(&mut self, id: u64) {
+        if let Some(e) = self.conns.remove(&id) {
+            if let Some(n) = self.per_uid.get_mut(&e.uid) {
+                *n -= 1;
+                if *n == 0 {
+                    self.per_uid.remove(&e.uid);
+                }
+            }
+        }
+    }
 }
 
 impl Registry {
-    fn lock(&self) -> MutexGuard<'_, HashMap<u64, Option<UnixStream>>> {
+    fn lock(&self) -> MutexGuard<'_, Open> {
         self.open.lock().unwrap_or_else(|p| p.into_inner())
     }
+}
+
+/// The reply buffers of one large request: the UUIDs, and the frame they are written into.
+#[derive(Default)]
+struct Buffers {
+    uuids: Vec<Uuid>,
+    out: Vec<u8>,
+}
+
+/// The shared buffers for large replies: those not in use, and how many exist.
+#[derive(Default)]
+struct LargePool {
+    free: Vec<Buffers>,
+    made: usize,
 }
 
 /// Shared between the accept loop and the connection threads.
@@ -46,6 +110,7 @@ pub(super) struct Shared<C: Clock> {
     pub(super) closing: AtomicBool,
     pub(super) cfg: ServerConfig,
     pool: Pool,
+    large: Mutex<LargePool>,
 }
 
 impl<C: Clock> Shared<C> {
@@ -56,6 +121,7 @@ impl<C: Clock> Shared<C> {
             closing: AtomicBool::new(false),
             cfg,
             pool: Pool::default(),
+            large: Mutex::new(LargePool::default()),
         }
     }
 
@@ -69,46 +135,97 @@ impl<C: Clock> Shared<C> {
         self.gen.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    fn large(&self) -> MutexGuard<'_, LargePool> {
+        self.large.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A large reply buffer, if one is free or may still be made.
+    fn take_large(&self) -> Option<Buffers> {
+        let mut p = self.large();
+        if let Some(b) = p.free.pop() {
+            return Some(b);
+        }
+        if p.made < LARGE_BUFFERS {
+            p.made += 1;
+            return Some(Buffers::default());
+        }
+        None
+    }
+
+    fn give_back_large(&self, b: Buffers) {
+        self.large().free.push(b);
+    }
+
     /// Closes every open connection (their threads then end) and wakes the waiting threads,
     /// which leave once [`closing`](Self::closing) is set.
     pub(super) fn close_connections(&self) {
-        for s in self.conns.lock().drain().filter_map(|(_, s)| s) {
-            let _ = s.shutdown(Shutdown::Both);
+        let mut open = self.conns.lock();
+        for (_, e) in open.conns.drain() {
+            let _ = e.stream.shutdown(Shutdown::Both);
         }
+        open.per_uid.clear();
+        drop(open);
         self.pool.ready.notify_all();
     }
 }
 
-/// Starts a thread for a new connection, or refuses it when there are too many.
+/// Answers a connection that is not admitted with Busy and `why`, without blocking the caller
+/// for more than 100 ms, then closes it (draining what the client sent, so that the reply is
+/// not lost to a reset).
+pub(super) fn refuse<C: Clock>(shared: &Shared<C>, stream: &UnixStream, why: &str) {
+    let _ = stream.set_write_timeout(Some(Duration::from_millis(100)));
+    let mut out = Vec::new();
+    error_frame(Status::Busy, 0, why, &mut out);
+    let _ = (&*stream).write_all(&out);
+    let _ = stream.shutdown(Shutdown::Write);
+    // Whatever the client already sent, without waiting for more.
+    if stream.set_nonblocking(true).is_ok() {
+        let mut sink = [0u8; 512];
+        let mut left = 8;
+        while left > 0 && matches!((&*stream).read(&mut sink), Ok(n) if n > 0) {
+            left -= 1;
+        }
+    }
+    if shared.cfg.verbose {
+        shared.log(format_args!("refused a connection: {why}"));
+    }
+}
+
+/// Starts a thread for a new connection, or refuses it (Busy) when there are too many, in all
+/// or from its user, or when no thread can be started.
 pub(super) fn admit<C: Clock + 'static>(shared: &Arc<Shared<C>>, stream: UnixStream) {
     let _ = stream.set_nonblocking(false);
     let _ = stream.set_read_timeout(Some(shared.cfg.timeout));
     let _ = stream.set_write_timeout(Some(shared.cfg.timeout));
+    // A peer whose credentials cannot be read counts as one unknown user.
+    let uid = sys::peer_uid(stream.as_fd()).unwrap_or(u32::MAX);
+    let max = shared.cfg.max_connections;
+    let per_uid = shared.cfg.per_uid_limit();
     let mut open = shared.conns.lock();
-    let n = open.len();
-    if n >= shared.cfg.max_connections {
+    let n = open.conns.len();
+    let mine = open.per_uid.get(&uid).copied().unwrap_or(0);
+    if n >= max || mine >= per_uid {
         drop(open);
-        let _ = stream.set_write_timeout(Some(Duration::from_millis(100)));
-        let mut out = Vec::new();
-        error_frame(
-            Status::Busy,
-            0,
-            &format!(
-                "too many connections (at most {})",
-                shared.cfg.max_connections
-            ),
-            &mut out,
-        );
-        let _ = (&stream).write_all(&out);
-        if shared.cfg.verbose {
-            shared.log(format_args!("refused a connection: {n} open"));
-        }
+        let why = if n >= max {
+            format!("too many connections (at most {max})")
+        } else {
+            format!("too many connections from uid {uid} (at most {per_uid} per user)")
+        };
+        refuse(shared, &stream, &why);
         return;
     }
     let id = shared.conns.next.fetch_add(1, Ordering::Relaxed);
-    open.insert(id, stream.try_clone().ok());
+    let stream = Arc::new(stream);
+    open.conns.insert(
+        id,
+        Entry {
+            uid,
+            stream: Arc::clone(&stream),
+        },
+    );
+    *open.per_uid.entry(uid).or_insert(0) += 1;
     drop(open);
-    let Some(conn) = shared.pool.offer((stream, id)) else {
+    let Some(conn) = shared.pool.offer((Arc::clone(&stream), id)) else {
         return;
     };
     let s2 = Arc::clone(shared);
@@ -118,82 +235,259 @@ pub(super) fn admit<C: Clock + 'static>(shared: &Arc<Shared<C>>, stream: UnixStr
         .spawn(move || {
             let mut next = Some(conn);
             while let Some((stream, id)) = next {
-                serve_connection(&s2, stream, id);
-                s2.conns.lock().remove(&id);
+                serve_connection(&s2, &stream, id);
+                s2.conns.lock().remove(id);
+                drop(stream);
                 next = s2.pool.wait(&s2.closing);
             }
         });
     if let Err(e) = spawned {
-        shared.conns.lock().remove(&id);
+        shared.conns.lock().remove(id);
         shared.log(format_args!("cannot start a connection thread: {e}"));
+        refuse(
+            shared,
+            &stream,
+            &format!("the server cannot start a thread for this connection: {e}"),
+        );
     }
 }
 
-/// Reads exactly `buf.len()` bytes; `Ok(false)` on a clean end of stream before the first.
-fn read_full(s: &mut UnixStream, buf: &mut [u8]) -> io::Result<bool> {
-    let mut n = 0;
-    while n < buf.len() {
-        match s.read(&mut buf[n..]) {
-            Ok(0) if n == 0 => return Ok(false),
-            Ok(0) => {
-                return Err(io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    format!("connection closed after {n} of {} bytes", buf.len()),
-                ))
+/// The request frames of one connection, read through a small buffer so that a frame sent in
+/// one piece costs one `read`, with the idle timeout before a frame's first byte and the frame
+/// deadline after it.
+struct Frames {
+    buf: [u8; 2 * (4 + MAX_REQUEST_LEN as usize)],
+    start: usize,
+    end: usize,
+    /// The read timeout the socket has now (changing it is a system call).
+    timeout: Duration,
+}
+
+/// What [`Frames::next`] found.
+enum Next {
+    /// A frame whose payload is `buf[start..end]` (already consumed).
+    Frame(usize, usize),
+    /// A length prefix outside the protocol's range.
+    BadLength(u32),
+    /// The client closed the connection between frames.
+    Closed,
+    /// Reading failed, timed out, or the client stopped mid-frame: why.
+    Failed(String),
+}
+
+impl Frames {
+    fn new(timeout: Duration) -> Frames {
+        Frames {
+            buf: [0; 2 * (4 + MAX_REQUEST_LEN as usize)],
+            start: 0,
+            end: 0,
+            timeout,
+        }
+    }
+
+    /// Reads more bytes, waiting at most until `deadline` (else the idle timeout): `Ok(0)` at
+    /// the end of the stream.
+    fn fill(
+        &mut self,
+        s: &UnixStream,
+        idle: Duration,
+        deadline: Option<Instant>,
+    ) -> io::Result<usize> {
+        if self.start > 0 {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+        }
+        let want = match deadline {
+            Some(d) => {
+                let left = d.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(io::Error::new(io::ErrorKind::TimedOut, "frame deadline"));
+                }
+                left
             }
-            Ok(k) => n += k,
+            None => idle,
+        };
+        if want != self.timeout {
+            s.set_read_timeout(Some(want))?;
+            self.timeout = want;
+        }
+        loop {
+            match (&*s).read(&mut self.buf[self.end..]) {
+                Ok(n) => {
+                    self.end += n;
+                    return Ok(n);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    fn next(&mut self, s: &UnixStream, idle: Duration, frame_time: Duration) -> Next {
+        let mut deadline = (self.end > self.start).then(|| Instant::now() + frame_time);
+        let failed = |e: io::Error, got: usize, frame_time: Duration| {
+            if matches!(
+                e.kind(),
+                io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+            ) && got > 0
+            {
+                Next::Failed(format!(
+                    "frame not complete within {frame_time:?} of its first byte ({got} bytes)"
+                ))
+            } else if got > 0 {
+                Next::Failed(format!("read failed mid-frame: {e}"))
+            } else {
+                Next::Failed(format!("read failed: {e}"))
+            }
+        };
+        while self.end - self.start < 4 {
+            match self.fill(s, idle, deadline) {
+                Ok(0) if self.end == self.start => return Next::Closed,
+                Ok(0) => return Next::Failed("closed mid-frame".into()),
+                Ok(_) => {
+                    deadline.get_or_insert_with(|| Instant::now() + frame_time);
+                }
+                Err(e) => return failed(e, self.end - self.start, frame_time),
+            }
+        }
+        let mut len = [0u8; 4];
+        len.copy_from_slice(&self.buf[self.start..self.start + 4]);
+        let len = u32::from_be_bytes(len);
+        let n = match request_payload_len(len) {
+            Ok(n) => n,
+            Err(_) => {
+                self.start += 4;
+                return Next::BadLength(len);
+            }
+        };
+        while self.end - self.start < 4 + n {
+            match self.fill(s, idle, deadline) {
+                Ok(0) => return Next::Failed("closed mid-frame".into()),
+                Ok(_) => {}
+                Err(e) => return failed(e, self.end - self.start, frame_time),
+            }
+        }
+        let (a, b) = (self.start + 4, self.start + 4 + n);
+        self.start = b;
+        Next::Frame(a, b)
+    }
+}
+
+/// Writes a whole reply before `deadline`, however the client reads it.
+fn write_by(
+    s: &UnixStream,
+    mut buf: &[u8],
+    timeout: Duration,
+    deadline: Instant,
+) -> io::Result<()> {
+    let mut first = true;
+    while !buf.is_empty() {
+        if !first {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    format!("the client did not read its reply within {timeout:?}"),
+                ));
+            }
+            s.set_write_timeout(Some(left))?;
+        }
+        match (&*s).write(buf) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => buf = &buf[n..],
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
         }
+        first = false;
     }
-    Ok(true)
+    if !first {
+        let _ = s.set_write_timeout(Some(timeout));
+    }
+    Ok(())
 }
 
-fn serve_connection<C: Clock>(shared: &Shared<C>, mut s: UnixStream, id: u64) {
+/// Sends a last error reply, then closes the sending side and reads what the client still
+/// sends for a moment, so that unread bytes do not make the close a reset that loses it.
+fn last_reply(s: &UnixStream, out: &[u8], timeout: Duration) {
+    let _ = write_by(s, out, timeout, Instant::now() + timeout);
+    let _ = s.shutdown(Shutdown::Write);
+    let deadline = Instant::now() + DRAIN_TIME;
+    let mut sink = [0u8; 4096];
+    let mut drained = 0;
+    while drained < DRAIN_BYTES {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() || s.set_read_timeout(Some(left)).is_err() {
+            break;
+        }
+        match (&*s).read(&mut sink) {
+            Ok(0) => break,
+            Ok(n) => drained += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+}
+
+fn serve_connection<C: Clock>(shared: &Shared<C>, s: &UnixStream, id: u64) {
     let verbose = shared.cfg.verbose;
+    let timeout = shared.cfg.timeout;
+    let frame_time = shared.cfg.frame_timeout.min(timeout);
     if verbose {
         shared.log(format_args!("connection {id}: open"));
     }
-    let mut out: Vec<u8> = Vec::with_capacity(1024);
-    let mut uuids: Vec<Uuid> = Vec::new();
-    let mut req = [0u8; MAX_REQUEST_LEN as usize];
+    let mut small = Buffers::default();
+    let mut frames = Frames::new(timeout);
     let why = loop {
-        let mut len = [0u8; 4];
-        match read_full(&mut s, &mut len) {
-            Ok(true) => {}
-            Ok(false) => break "closed by the client".to_string(),
-            Err(e) => break format!("read failed: {e}"),
-        }
-        let len = u32::from_be_bytes(len);
-        let payload = match request_payload_len(len) {
-            Ok(n) => &mut req[..n],
-            Err(rej) => {
-                error_frame(rej.status, 0, &rej.message, &mut out);
-                let _ = s.write_all(&out);
+        let (a, b) = match frames.next(s, timeout, frame_time) {
+            Next::Frame(a, b) => (a, b),
+            Next::Closed => break "closed by the client".to_string(),
+            Next::Failed(why) => break why,
+            Next::BadLength(len) => {
+                if let Err(rej) = request_payload_len(len) {
+                    error_frame(rej.status, 0, &rej.message, &mut small.out);
+                }
+                last_reply(s, &small.out, timeout);
                 break format!("malformed frame (length {len})");
             }
         };
-        match read_full(&mut s, payload) {
-            Ok(true) => {}
-            Ok(false) | Err(_) => break "closed mid-frame".to_string(),
-        }
-        let request = match Request::parse(payload) {
+        let request = match Request::parse(&frames.buf[a..b]) {
             Ok(r) => r,
             Err(rej) => {
-                error_frame(rej.status, 0, &rej.message, &mut out);
-                let sent = s.write_all(&out);
+                error_frame(rej.status, 0, &rej.message, &mut small.out);
                 if verbose {
                     shared.log(format_args!("connection {id}: rejected: {}", rej.message));
                 }
-                if rej.status.closes() || sent.is_err() {
+                if rej.status.closes() {
+                    last_reply(s, &small.out, timeout);
                     break format!("rejected: {}", rej.message);
+                }
+                if let Err(e) = write_by(s, &small.out, timeout, Instant::now() + timeout) {
+                    break format!("write failed: {e}");
                 }
                 continue;
             }
         };
         // Request::parse gives a UUID version to generate requests, and to them only.
-        match request.version {
-            Some(v) => generate(shared, v, request.count, &mut uuids, &mut out),
+        let sent = match request.version {
+            Some(v) => {
+                let want = request.count.min(MAX_COUNT) as usize;
+                let mut large = if want > SMALL_COUNT {
+                    shared.take_large()
+                } else {
+                    None
+                };
+                let (bufs, n) = match &mut large {
+                    Some(l) => (l, want),
+                    None => (&mut small, want.min(SMALL_COUNT)),
+                };
+                generate(shared, v, n, bufs);
+                let sent = write_by(s, &bufs.out, timeout, Instant::now() + timeout);
+                if let Some(l) = large {
+                    shared.give_back_large(l);
+                }
+                sent
+            }
             None => {
                 let g = shared.gen();
                 let info = Info {
@@ -203,16 +497,12 @@ fn serve_connection<C: Clock>(shared: &Shared<C>, mut s: UnixStream, id: u64) {
                     strict: g.is_strict(),
                 };
                 drop(g);
-                info_frame(&info, &mut out);
+                info_frame(&info, &mut small.out);
+                write_by(s, &small.out, timeout, Instant::now() + timeout)
             }
-        }
-        if let Err(e) = s.write_all(&out) {
+        };
+        if let Err(e) = sent {
             break format!("write failed: {e}");
-        }
-        // Do not keep a large reply buffer for an idle connection.
-        if out.capacity() > 64 * 1024 {
-            out = Vec::with_capacity(1024);
-            uuids = Vec::new();
         }
     };
     if verbose {
@@ -220,19 +510,12 @@ fn serve_connection<C: Clock>(shared: &Shared<C>, mut s: UnixStream, id: u64) {
     }
 }
 
-fn generate<C: Clock>(
-    shared: &Shared<C>,
-    v: TimeVersion,
-    count: u32,
-    uuids: &mut Vec<Uuid>,
-    out: &mut Vec<u8>,
-) {
-    let n = count.min(MAX_COUNT) as usize;
-    uuids.clear();
-    uuids.resize(n, Uuid::NIL);
-    let result = shared.gen().fill(v, uuids);
+fn generate<C: Clock>(shared: &Shared<C>, v: TimeVersion, n: usize, bufs: &mut Buffers) {
+    bufs.uuids.clear();
+    bufs.uuids.resize(n, Uuid::NIL);
+    let result = shared.gen().fill(v, &mut bufs.uuids);
     match result {
-        Ok(safety) => uuids_frame(v, safety.is_durable(), uuids, out),
+        Ok(safety) => uuids_frame(v, safety.is_durable(), &bufs.uuids, &mut bufs.out),
         Err(e) => {
             let status = if e.kind() == StateErrorKind::Closed {
                 Status::ShuttingDown
@@ -242,7 +525,7 @@ fn generate<C: Clock>(
             if status == Status::Generator {
                 shared.log(format_args!("generating {n} {v}: {e}"));
             }
-            error_frame(status, v.as_u8(), &e.to_string(), out);
+            error_frame(status, v.as_u8(), &e.to_string(), &mut bufs.out);
         }
     }
 }

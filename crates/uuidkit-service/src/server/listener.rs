@@ -1,5 +1,7 @@
-//! The server: binding (instance lock, stale socket, private bind), the accept loop that
-//! hands connections over, and the shutdown that removes the socket and writes the exact state.
+//! The server: binding (the socket path's checks, instance lock, stale socket, private bind,
+//! the open-file limit), the accept loop that hands connections over (and answers Busy even
+//! when the process has no descriptor left), and the shutdown that removes the socket and
+//! writes the exact state.
 
 use core::fmt;
 use std::fs::{self, File};
@@ -10,17 +12,88 @@ use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use uuidkit::gen::{Clock, SystemClock};
 
 use super::config::ServerConfig;
-use super::connection::{admit, Shared};
+use super::connection::{admit, refuse, Shared};
 use super::error::ServerError;
 use super::instance::InstanceLock;
+use super::log::Log;
 use super::signals;
-use super::socket::{bind_private, clear_stale_socket};
+use super::socket::{bind_private, check_socket_path, clear_stale_socket};
 use crate::state::DurableGenerator;
+use crate::sys;
+
+/// Descriptors kept for everything but connections: standard streams, the listener, the
+/// wake-up pair, the instance lock, the state file, its lock and temporary file, the reserve
+/// descriptor, and room for a library or a log sink to open a few files.
+const FD_OVERHEAD: u64 = 32;
+
+/// How often at most the accept loop logs a failure; the ones in between are counted.
+const ACCEPT_LOG_EVERY: Duration = Duration::from_secs(5);
+
+/// Raises the soft limit on open files to the hard one, and returns how many connections the
+/// resulting limit allows (one descriptor each, after [`FD_OVERHEAD`]); logs what it did.
+fn fit_connections_to_fd_limit(wanted: usize, log: &Log) -> usize {
+    let Ok((soft, hard)) = sys::open_file_limits() else {
+        return wanted;
+    };
+    let mut limit = soft;
+    if hard > soft {
+        match sys::set_open_file_soft_limit(hard) {
+            Ok(()) => limit = hard,
+            // macOS refuses more than its per-process maximum: keep the soft limit.
+            Err(e) => log.line(format_args!(
+                "cannot raise the open-file limit from {soft} to {hard}: {e}"
+            )),
+        }
+    }
+    let room = usize::try_from(limit.saturating_sub(FD_OVERHEAD))
+        .unwrap_or(usize::MAX)
+        .max(1);
+    if room < wanted {
+        log.line(format_args!(
+            "at most {room} connections instead of {wanted}: the open-file limit is {limit} \
+             (one descriptor per connection, {FD_OVERHEAD} kept for the rest)"
+        ));
+        room
+    } else {
+        wanted
+    }
+}
+
+/// A descriptor kept open so that, when `accept` fails for want of descriptors, one can be
+/// freed to accept the waiting client and tell it Busy instead of leaving it hanging.
+fn open_reserve() -> Option<File> {
+    File::open("/dev/null").ok()
+}
+
+/// Logs accept failures at most once per [`ACCEPT_LOG_EVERY`], with how many were not logged.
+struct FailureLog {
+    last: Option<Instant>,
+    unlogged: u64,
+}
+
+impl FailureLog {
+    fn failed(&mut self, shared_log: &Log, what: fmt::Arguments<'_>) {
+        if self.last.is_some_and(|t| t.elapsed() < ACCEPT_LOG_EVERY) {
+            self.unlogged += 1;
+            return;
+        }
+        if self.unlogged > 0 {
+            shared_log.line(format_args!(
+                "{what} (and {} more failures since the last such line)",
+                self.unlogged
+            ));
+        } else {
+            shared_log.line(what);
+        }
+        self.unlogged = 0;
+        self.last = Some(Instant::now());
+    }
+}
 
 /// Stops a running [`Server`] from any thread.
 ///
@@ -137,6 +210,8 @@ pub struct Server<C: Clock + 'static = SystemClock> {
     wake_tx: Arc<UnixStream>,
     /// Device and inode of the socket file we created, to remove only our own at shutdown.
     socket_id: (u64, u64),
+    /// Closed to make room when `accept` runs out of descriptors ([`open_reserve`]).
+    reserve: Option<File>,
 }
 
 impl<C: Clock + 'static> fmt::Debug for Server<C> {
@@ -170,6 +245,7 @@ impl<C: Clock + 'static> Server<C> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn bind(cfg: ServerConfig, gen: DurableGenerator<C>) -> Result<Server<C>, ServerError> {
+        check_socket_path(&cfg.socket)?;
         let lock = InstanceLock::acquire(&cfg.socket)?;
         Server::bind_locked(cfg, lock, gen)
     }
@@ -210,6 +286,9 @@ impl<C: Clock + 'static> Server<C> {
             )));
         }
         let lock = lock.file;
+        check_socket_path(&path)?;
+        let mut cfg = cfg;
+        cfg.max_connections = fit_connections_to_fd_limit(cfg.max_connections, &cfg.log);
         clear_stale_socket(&path, &cfg.log)?;
         let listener = bind_private(&path, cfg.mode, cfg.group)?;
         listener
@@ -230,6 +309,7 @@ impl<C: Clock + 'static> Server<C> {
             wake_rx,
             wake_tx: Arc::new(wake_tx),
             socket_id: (meta.dev(), meta.ino()),
+            reserve: open_reserve(),
         })
     }
 
@@ -332,9 +412,13 @@ impl<C: Clock + 'static> Server<C> {
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn run(self) -> Result<RunSummary, ServerError> {
+    pub fn run(mut self) -> Result<RunSummary, ServerError> {
         let shared = Arc::clone(&self.shared);
         let mut accepted = 0u64;
+        let mut failures = FailureLog {
+            last: None,
+            unlogged: 0,
+        };
         let mut wake_buf = [0u8; 64];
         'serve: loop {
             let mut fds = [
@@ -378,9 +462,21 @@ impl<C: Clock + 'static> Server<C> {
                     }
                     Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) if sys::is_out_of_descriptors(&e) && self.reserve.is_some() => {
+                        // Free the reserve descriptor, take the waiting client, tell it Busy.
+                        self.reserve = None;
+                        if let Ok((stream, _)) = self.listener.accept() {
+                            refuse(&shared, &stream, "out of file descriptors");
+                        }
+                        self.reserve = open_reserve();
+                        failures.failed(
+                            &shared.cfg.log,
+                            format_args!("accept failed: {e}; the client was told Busy"),
+                        );
+                    }
                     Err(e) => {
-                        // EMFILE and the like: back off instead of spinning on a full table.
-                        shared.log(format_args!("accept failed: {e}"));
+                        // EMFILE and the like with no reserve: back off instead of spinning.
+                        failures.failed(&shared.cfg.log, format_args!("accept failed: {e}"));
                         std::thread::sleep(Duration::from_millis(10));
                         break;
                     }

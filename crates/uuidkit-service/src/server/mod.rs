@@ -79,4 +79,4 @@ pub use error::ServerError;
 pub use instance::InstanceLock;
 pub use listener::{RunSummary, Server, ShutdownHandle};
 pub use signals::{ignore_file_size_signal, received_signal};
-pub use socket::{group_id, is_socket};
+pub use socket::{check_socket_path, group_id, is_socket};

@@ -3,7 +3,7 @@
 use std::collections::VecDeque;
 use std::os::unix::net::UnixStream;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// Connection threads that finished their connection and wait (a while) for another, so that
@@ -21,7 +21,7 @@ pub(super) struct Pool {
 #[derive(Default)]
 struct PoolState {
     idle: usize,
-    queue: VecDeque<(UnixStream, u64)>,
+    queue: VecDeque<(Arc<UnixStream>, u64)>,
 }
 
 /// How many finished threads wait for new connections, and for how long.
@@ -34,7 +34,7 @@ impl Pool {
     }
 
     /// Hands a connection to a waiting thread; gives it back if none waits.
-    pub(super) fn offer(&self, conn: (UnixStream, u64)) -> Option<(UnixStream, u64)> {
+    pub(super) fn offer(&self, conn: (Arc<UnixStream>, u64)) -> Option<(Arc<UnixStream>, u64)> {
         let mut st = self.lock();
         if st.idle > st.queue.len() {
             st.queue.push_back(conn);
@@ -48,7 +48,7 @@ impl Pool {
 
     /// Waits for the next connection; `None` when none came in time, the pool is full, or the
     /// server is closing.
-    pub(super) fn wait(&self, closing: &AtomicBool) -> Option<(UnixStream, u64)> {
+    pub(super) fn wait(&self, closing: &AtomicBool) -> Option<(Arc<UnixStream>, u64)> {
         let mut st = self.lock();
         if st.idle >= POOL_MAX_IDLE {
             return None;

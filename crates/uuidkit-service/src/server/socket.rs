@@ -1,16 +1,109 @@
-//! The socket file: a stale one left by a killed server is replaced, anything else is left
-//! alone; a new one is bound in a private directory, given its mode and group, and renamed into
-//! place.
+//! The socket file: its path must fit in a socket address and its directory must not let
+//! other users put a socket of their own there; a stale one left by a killed server is
+//! replaced, anything else is left alone; a new one is bound in a private directory, given its
+//! mode and group, and renamed into place.
 
 use std::ffi::CString;
 use std::fs;
 use std::io;
-use std::os::unix::fs::{DirBuilderExt, FileTypeExt, PermissionsExt};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, PermissionsExt};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::Path;
 
 use super::error::ServerError;
 use super::log::Log;
+use crate::sys;
+
+/// The directory a socket path lives in (`.` for a bare file name).
+fn socket_dir(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// Checks, before anything is created, that clients can reach a socket at `path` and that
+/// nobody else can take its place:
+///
+/// - the path fits in a Unix socket address (`sun_path`: at most 107 bytes on Linux, 103 on
+///   macOS and FreeBSD), since a longer one can be bound through a shorter directory name but
+///   never connected to;
+/// - its directory is owned by the server's user or root, and no other user may write to it
+///   (neither "others" nor a group other than the server's own), unless it is sticky and owned
+///   by the server's user (like `/tmp` for root): in such a directory anyone could bind the
+///   socket first, or after a stop removed it, and answer the server's clients.
+///
+/// ```
+/// use std::os::unix::fs::PermissionsExt;
+/// use uuidkit_service::server::check_socket_path;
+/// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-chkpath", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755))?;
+/// check_socket_path(&dir.join("s.sock"))?;
+/// let long = dir.join("x".repeat(120));
+/// let e = check_socket_path(&long).unwrap_err();
+/// assert!(e.to_string().contains("a Unix socket address holds at most"), "{e}");
+/// // Writable by everyone, not sticky: anyone could put their own socket there.
+/// std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777))?;
+/// let e = check_socket_path(&dir.join("s.sock")).unwrap_err();
+/// assert!(e.to_string().contains("writable by other users"), "{e}");
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn check_socket_path(path: &Path) -> Result<(), ServerError> {
+    let len = path.as_os_str().as_bytes().len();
+    let max = sys::max_socket_path_len();
+    if len > max {
+        return Err(ServerError::new(format!(
+            "socket path {} is {len} bytes long; a Unix socket address holds at most {max}, \
+             so no client could connect: choose a shorter path",
+            path.display()
+        )));
+    }
+    if path.as_os_str().as_bytes().contains(&0) {
+        return Err(ServerError::new(format!(
+            "socket path {:?} contains a NUL byte",
+            path.display()
+        )));
+    }
+    let dir = socket_dir(path);
+    let meta = fs::metadata(dir).map_err(|e| {
+        ServerError::io(
+            format!("socket directory {}: cannot stat", dir.display()),
+            e,
+        )
+    })?;
+    let me = sys::effective_uid();
+    let mode = meta.mode();
+    let sticky_and_mine = mode & 0o1000 != 0 && meta.uid() == me;
+    if meta.uid() != me && meta.uid() != 0 {
+        return Err(ServerError::new(format!(
+            "socket directory {} belongs to uid {}, not to this server's user (uid {me}) or \
+             root: its owner could replace the socket; use a directory of your own",
+            dir.display(),
+            meta.uid()
+        )));
+    }
+    let others_write = mode & 0o002 != 0;
+    let group_write = mode & 0o020 != 0 && meta.gid() != sys::effective_gid();
+    if (others_write || group_write) && !sticky_and_mine {
+        return Err(ServerError::new(format!(
+            "socket directory {} (mode {:04o}) is writable by other users{}: another user \
+             could bind the socket before this server, or after it stops, and answer its \
+             clients; use a directory only this user may write (such as /run/uuidkit or \
+             $XDG_RUNTIME_DIR)",
+            dir.display(),
+            mode & 0o7777,
+            if mode & 0o1000 != 0 {
+                " and, though sticky, not owned by this server's user"
+            } else {
+                ""
+            }
+        )));
+    }
+    Ok(())
+}
 
 /// The group id for a group name or number (`getgrnam_r`).
 ///
@@ -98,10 +191,7 @@ pub(super) fn bind_private(
     mode: u32,
     group: Option<u32>,
 ) -> Result<UnixListener, ServerError> {
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let parent = socket_dir(path);
     let tmp_dir = parent.join(format!(
         ".uk{}-{:04x}",
         std::process::id(),
