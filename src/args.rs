@@ -599,10 +599,13 @@ What it does:
   repeat, and every v7 after a restart is greater than all before it.
 
   Runs in the foreground only (--foreground is accepted and changes nothing): start it from
-  systemd or another supervisor. Logs go to standard error. SIGTERM and SIGINT write the exact
-  state and exit with status 0 (2 if that last write failed). After an unclean shutdown, the
-  start waits until the clock passes the last run's v7 reservation (at most --reserve + 1 s),
-  so that repeated crashes do not push v7 timestamps ahead of the clock.
+  systemd or another supervisor. Logs go to standard error. SIGTERM, SIGINT, SIGHUP and SIGQUIT
+  write the exact state and exit with status 0 (2 if that last write failed); they are caught
+  from the very start. After an unclean shutdown, the start waits until the clock passes the
+  last run's v7 reservation (at most --reserve + 1 s; logged before it starts), so that
+  repeated crashes do not push v7 timestamps ahead of the clock; a stop signal ends that wait
+  and exits with status 0, leaving the state file as it was. When v7 runs ahead of the clock
+  (the clock was set back), each restart moves it at most 1 ms further.
 
   One server per socket: a second one fails at once; a stale socket left by a killed server
   (connecting is refused) is replaced. One process per state file: a second one fails at once.

@@ -230,7 +230,13 @@ fn generate<C: Clock>(
     let n = count.min(MAX_COUNT) as usize;
     uuids.clear();
     uuids.resize(n, Uuid::NIL);
-    let result = shared.gen().fill(v, uuids);
+    let (result, change) = {
+        let mut g = shared.gen();
+        (g.fill(v, uuids), g.durability_change())
+    };
+    if let Some(c) = change {
+        shared.log(format_args!("{}", super::log::durability(&c)));
+    }
     match result {
         Ok(safety) => uuids_frame(v, safety.is_durable(), uuids, out),
         Err(e) => {

@@ -86,7 +86,7 @@ mod safety;
 mod version;
 mod writer;
 
-pub use durable::DurableGenerator;
+pub use durable::{DurabilityChange, DurableGenerator};
 pub use error::{StateError, StateErrorKind, StateWarning, WarningKind};
 pub use file::default_state_path;
 pub use format::{State, FORMAT_VERSION, STATE_LEN};
