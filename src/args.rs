@@ -676,9 +676,23 @@ Output of `show`:
   is corrupt or not trusted (owned by another user, writable by others), 2 when it cannot be
   opened or is a symbolic link (never followed).
 
+`reset`:
+  For a state that cannot go on: a v7 bound at the end of its range (v7 unavailable for good)
+  or far ahead of a clock that was set back. Takes the state file's lock, so it refuses (exit
+  status 2, naming the process) while `uuidkit serve` or another generator uses the file:
+  stop the server first. It writes a clean state with
+    - a new random v1/v6 clock sequence, different from the stored one, and the stored node
+      (a random one if the file was corrupt or untrusted);
+    - the v1/v6 timestamp and the v7 millisecond set to the clock now.
+  v1/v6 stay unique (new clock sequence); v7 stay unique (random bits) and increase from the
+  reset on, but v7 issued after it may sort before v7 issued before it when the old bound lay
+  ahead of the clock: the one promise a reset gives up. It prints the values before and after.
+  A missing file or a symbolic link is an error.
+
 Examples:
   uuidkit state show /var/lib/uuidkit/state
-  uuidkit state show ~/.local/state/uuidkit/state";
+  uuidkit state show ~/.local/state/uuidkit/state
+  systemctl stop uuidkit && uuidkit state reset /var/lib/uuidkit/state";
 
 /// `uuidkit state`.
 #[derive(Debug, Args)]
@@ -694,6 +708,13 @@ pub struct StateArgs {
 pub enum StateAction {
     /// Print a state file's fields.
     Show {
+        /// The state file.
+        #[arg(value_name = "PATH")]
+        path: PathBuf,
+    },
+    /// Reset a state file that cannot go on (v7 bound at the end of its range or far ahead of
+    /// the clock): new random clock sequence, bounds at the clock; refused while in use.
+    Reset {
         /// The state file.
         #[arg(value_name = "PATH")]
         path: PathBuf,

@@ -228,6 +228,37 @@ pub(super) fn v7_reservation(
         .min(V7_MAX_MS)
 }
 
+/// What `uuidkit state reset` writes, but for the random draws: the clock sequence to replace
+/// (a new random one must differ from `clock_seq_from`), the node, and the bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Reset {
+    /// The stored clock sequence, which the new random one must differ from; `None` when
+    /// nothing could be read (missing, corrupt, untrusted).
+    pub(super) clock_seq_from: Option<u16>,
+    /// The stored node, kept; or a random one when nothing could be read.
+    pub(super) node: Node,
+    /// The v1/v6 bound: the clock. With a new clock sequence, the old timestamps do not
+    /// matter (RFC 4122 §4.2.1.2), even those ahead of the clock.
+    pub(super) gregorian_ticks: u64,
+    /// The v7 bound: the clock (the whole millisecond counts as used). v7 issued after the
+    /// reset sorts after this, but may sort before v7 issued before it when the old bound lay
+    /// ahead of the clock: the one promise a reset gives up, and why it is a manual step.
+    pub(super) v7_unix_ms: u64,
+    pub(super) writes: u64,
+}
+
+/// The reset rules: from what the file holds (`None`: nothing usable) and the clock, the new
+/// state (a clean one, so that the next run starts right after it without waiting).
+pub(super) fn reset(stored: Option<&State>, now: Timestamp) -> Reset {
+    Reset {
+        clock_seq_from: stored.map(|s| s.clock_seq),
+        node: stored.map_or(Node::Random, |s| Node::Use(s.node)),
+        gregorian_ticks: now.gregorian_ticks().unwrap_or(0),
+        v7_unix_ms: now.unix_millis().unwrap_or(0).min(V7_MAX_MS),
+        writes: stored.map_or(1, |s| s.writes.wrapping_add(1)),
+    }
+}
+
 /// The largest 48-bit v7 millisecond.
 const V7_MAX_MS: u64 = (1 << 48) - 1;
 
@@ -735,6 +766,38 @@ mod tests {
             }
         }
         assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    /// What a reset writes: one row per rule of [`reset`].
+    #[test]
+    fn reset_table() {
+        let now = Timestamp::from_unix_millis(NOW_MS);
+        let end = State {
+            v7_unix_ms: (1 << 48) - 1,
+            v7_counter: None,
+            ..stored(false, 60_000, 0)
+        };
+        #[rustfmt::skip]
+        let rows: Vec<(&str, Option<State>, Reset)> = vec![
+            ("v7 bound at the end of the range: back to the clock; new clock sequence, node kept",
+                Some(end),
+                Reset { clock_seq_from: Some(0x1234), node: Node::Use(NODE),
+                        gregorian_ticks: now_ticks(), v7_unix_ms: NOW_MS, writes: 42 }),
+            ("bounds behind the clock (a clean state): the same, the bounds move up to the clock",
+                Some(stored(true, -5_000, -5_000)),
+                Reset { clock_seq_from: Some(0x1234), node: Node::Use(NODE),
+                        gregorian_ticks: now_ticks(), v7_unix_ms: NOW_MS, writes: 42 }),
+            ("nothing readable: random clock sequence and node, the first write",
+                None,
+                Reset { clock_seq_from: None, node: Node::Random,
+                        gregorian_ticks: now_ticks(), v7_unix_ms: NOW_MS, writes: 1 }),
+        ];
+        for (why, s, want) in rows {
+            assert_eq!(reset(s.as_ref(), now), want, "{why}");
+        }
+        // A clock past the 48-bit range is capped, not wrapped.
+        let far = Timestamp::from_unix_millis(1 << 50);
+        assert_eq!(reset(None, far).v7_unix_ms, (1 << 48) - 1);
     }
 
     /// What [`accept_stored`] gives, in a form rows can compare.
