@@ -604,10 +604,13 @@ What it does:
   repeat, and every v7 after a restart is greater than all before it.
 
   Runs in the foreground only (--foreground is accepted and changes nothing): start it from
-  systemd or another supervisor. Logs go to standard error. SIGTERM and SIGINT write the exact
-  state and exit with status 0 (2 if that last write failed). After an unclean shutdown, the
-  start waits until the clock passes the last run's v7 reservation (at most --reserve + 1 s),
-  so that repeated crashes do not push v7 timestamps ahead of the clock.
+  systemd or another supervisor. Logs go to standard error. SIGTERM, SIGINT, SIGHUP and SIGQUIT
+  write the exact state and exit with status 0 (2 if that last write failed); they are caught
+  from the very start. After an unclean shutdown, the start waits until the clock passes the
+  last run's v7 reservation (at most --reserve + 1 s; logged before it starts), so that
+  repeated crashes do not push v7 timestamps ahead of the clock; a stop signal ends that wait
+  and exits with status 0, leaving the state file as it was. When v7 runs ahead of the clock
+  (the clock was set back), each restart moves it at most 1 ms further.
 
   One server per socket: a second one fails at once; a stale socket left by a killed server
   (connecting is refused) is replaced. One process per state file: a second one fails at once.
@@ -693,9 +696,23 @@ Output of `show`:
   is corrupt or not trusted (owned by another user, writable by others), 2 when it cannot be
   opened or is a symbolic link (never followed).
 
+`reset`:
+  For a state that cannot go on: a v7 bound at the end of its range (v7 unavailable for good)
+  or far ahead of a clock that was set back. Takes the state file's lock, so it refuses (exit
+  status 2, naming the process) while `uuidkit serve` or another generator uses the file:
+  stop the server first. It writes a clean state with
+    - a new random v1/v6 clock sequence, different from the stored one, and the stored node
+      (a random one if the file was corrupt or untrusted);
+    - the v1/v6 timestamp and the v7 millisecond set to the clock now.
+  v1/v6 stay unique (new clock sequence); v7 stay unique (random bits) and increase from the
+  reset on, but v7 issued after it may sort before v7 issued before it when the old bound lay
+  ahead of the clock: the one promise a reset gives up. It prints the values before and after.
+  A missing file or a symbolic link is an error.
+
 Examples:
   uuidkit state show /var/lib/uuidkit/state
-  uuidkit state show ~/.local/state/uuidkit/state";
+  uuidkit state show ~/.local/state/uuidkit/state
+  systemctl stop uuidkit && uuidkit state reset /var/lib/uuidkit/state";
 
 /// `uuidkit state`.
 #[derive(Debug, Args)]
@@ -711,6 +728,13 @@ pub struct StateArgs {
 pub enum StateAction {
     /// Print a state file's fields.
     Show {
+        /// The state file.
+        #[arg(value_name = "PATH")]
+        path: PathBuf,
+    },
+    /// Reset a state file that cannot go on (v7 bound at the end of its range or far ahead of
+    /// the clock): new random clock sequence, bounds at the clock; refused while in use.
+    Reset {
         /// The state file.
         #[arg(value_name = "PATH")]
         path: PathBuf,

@@ -1,13 +1,18 @@
 //! `uuidkit serve`: the system-wide generator service (RFC 9562 §6.3). The server itself is
 //! in the library ([`uuidkit_service::server`]); this command resolves the paths and options,
-//! opens the state, logs to standard error, and runs in the foreground until SIGTERM/SIGINT.
+//! opens the state, logs to standard error, and runs in the foreground until SIGTERM, SIGINT,
+//! SIGHUP or SIGQUIT. The signal handlers are installed first: a stop signal during start-up
+//! (including the catch-up wait after an unclean shutdown, which is logged before it starts
+//! and ends early on a signal) stops the service cleanly instead of killing it.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use uuidkit_service::client::default_server_socket;
 use uuidkit_service::server::{self, InstanceLock, Server, ServerConfig};
-use uuidkit_service::state::{default_state_path, DurableGenerator, StateOptions};
+use uuidkit_service::state::{
+    default_state_path, DurableGenerator, StateErrorKind, StateOptions, StateWarning,
+};
 
 use super::inspect::node_text;
 use crate::args::{usage_error, ServeArgs};
@@ -113,6 +118,29 @@ fn log(msg: &str) {
     eprintln!("uuidkit serve: {msg}");
 }
 
+/// Logs the catch-up wait before it starts.
+fn log_wait(w: &StateWarning) {
+    log(&format!("{w}; SIGTERM stops the wait"));
+}
+
+/// Whether a stop signal has arrived (polled by the catch-up wait).
+fn stop_requested() -> bool {
+    server::received_signal().is_some()
+}
+
+/// The name of the signal that stopped the service.
+fn signal_name() -> &'static str {
+    // The numbers POSIX (XSI) fixes for these signals.
+    match server::received_signal() {
+        Some(15) => "SIGTERM",
+        Some(2) => "SIGINT",
+        Some(1) => "SIGHUP",
+        Some(3) => "SIGQUIT",
+        Some(_) => "a signal",
+        None => "request",
+    }
+}
+
 fn make_dir(dir: Option<&Path>, mode: u32) -> Result<(), Fatal> {
     use std::os::unix::fs::DirBuilderExt;
     let Some(dir) = dir.filter(|d| !d.as_os_str().is_empty()) else {
@@ -127,8 +155,9 @@ fn make_dir(dir: Option<&Path>, mode: u32) -> Result<(), Fatal> {
 
 /// Runs the service until a signal stops it.
 pub fn run(c: Config) -> CmdResult {
-    // Before any file is written: a file-size limit must fail writes, not kill the server.
-    server::ignore_file_size_signal().map_err(|e| Fatal::Msg(e.to_string()))?;
+    // First of all: a stop signal from here on is recorded, not fatal (the start may wait for
+    // the clock), and a file-size limit must fail writes, not kill the server.
+    server::catch_stop_signals().map_err(|e| Fatal::Msg(e.to_string()))?;
     if c.make_socket_dir {
         make_dir(c.socket.parent(), 0o755)?;
     }
@@ -140,8 +169,22 @@ pub fn run(c: Config) -> CmdResult {
     server::check_socket_path(&c.socket).map_err(|e| Fatal::Msg(e.to_string()))?;
     // The socket's lock first: a second server must fail before it touches the state file.
     let lock = InstanceLock::acquire(&c.socket).map_err(|e| Fatal::Msg(e.to_string()))?;
-    let opts = StateOptions::new().strict(c.strict).reserve(c.reserve);
-    let gen = DurableGenerator::open(&c.state, opts).map_err(|e| Fatal::Msg(e.to_string()))?;
+    let opts = StateOptions::new()
+        .strict(c.strict)
+        .reserve(c.reserve)
+        .on_wait(log_wait)
+        .interrupt_wait(stop_requested);
+    let gen = match DurableGenerator::open(&c.state, opts) {
+        Ok(g) => g,
+        Err(e) if e.kind() == StateErrorKind::Interrupted => {
+            log(&format!(
+                "stopped by {} during start-up: {e}",
+                signal_name()
+            ));
+            return Ok(Status::Ok);
+        }
+        Err(e) => return Err(Fatal::Msg(e.to_string())),
+    };
     for w in gen.warnings() {
         log(&format!("warning: {w}"));
     }
@@ -177,12 +220,7 @@ pub fn run(c: Config) -> CmdResult {
         std::process::id()
     ));
     let result = server.run();
-    let why = match server::received_signal() {
-        Some(15) => "SIGTERM",
-        Some(2) => "SIGINT",
-        Some(_) => "a signal",
-        None => "request",
-    };
+    let why = signal_name();
     match result {
         Ok(s) => {
             log(&format!(

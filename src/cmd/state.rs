@@ -1,5 +1,6 @@
 //! `uuidkit state show PATH`: prints a generator state file (the one `uuidkit serve` keeps),
-//! field by field, after checking it as the generator would.
+//! field by field, after checking it as the generator would. `uuidkit state reset PATH`:
+//! resets one under its lock ([`State::reset`]), printing the values before and after.
 
 use uuidkit::Timestamp;
 use uuidkit_service::state::{State, StateErrorKind, FORMAT_VERSION};
@@ -12,7 +13,46 @@ use crate::io::{self, CmdResult, Fatal, Out, Status};
 pub fn run(a: StateArgs) -> CmdResult {
     match a.action {
         StateAction::Show { path } => show(&path),
+        StateAction::Reset { path } => reset(&path),
     }
+}
+
+/// One line: the values a reset changes.
+fn summary(s: &State) -> String {
+    format!(
+        "clock sequence {:#06x}, node {}, v1/v6 timestamp {}, v7 millisecond {} ({})",
+        s.clock_seq,
+        String::from_utf8_lossy(&node_text(&s.node)),
+        Timestamp::from_gregorian_ticks(s.gregorian_ticks).to_rfc3339(7),
+        s.v7_unix_ms,
+        Timestamp::from_unix_millis(s.v7_unix_ms).to_rfc3339(3),
+    )
+}
+
+fn reset(path: &std::path::Path) -> CmdResult {
+    let (old, new) = State::reset(path).map_err(|e| Fatal::Msg(e.to_string()))?;
+    let mut out = Out::stdout();
+    let before = match &old {
+        Some(s) => summary(s),
+        None => "unreadable (corrupt or untrusted): replaced, with a random node".to_string(),
+    };
+    out.fmt(format_args!(
+        "file:   {}
+before: {before}
+after:  {}
+",
+        path.display(),
+        summary(&new)
+    ))?;
+    if let Some(o) = old.filter(|o| o.v7_unix_ms > new.v7_unix_ms) {
+        out.fmt(format_args!(
+            "note:   the old v7 bound was {} ms ahead of the clock: v7 issued from now on may \
+             sort before some issued before the reset (they stay unique)\n",
+            o.v7_unix_ms - new.v7_unix_ms
+        ))?;
+    }
+    out.flush()?;
+    Ok(Status::Ok)
 }
 
 fn show(path: &std::path::Path) -> CmdResult {

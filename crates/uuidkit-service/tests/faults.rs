@@ -456,6 +456,49 @@ fn erofs_on_a_read_only_bind_mount() {
     );
 }
 
+/// Issue 17, item 1, on a read-only file system (the case of systemd `ProtectSystem=strict`):
+/// two generators open the same state file, neither can take the lock, and at one clock
+/// reading they must not issue one identical v1/v6.
+#[test]
+fn two_generators_on_a_read_only_state_file_never_repeat() {
+    let d = TempDir::new();
+    let dir = d.path("ro");
+    fs::create_dir(&dir).unwrap();
+    let src = dir.to_str().unwrap().to_owned();
+    let Some(m) = Mount::new(&["--bind", &src], &dir) else {
+        eprintln!(
+            "SKIPPED two_generators_on_a_read_only_state_file_never_repeat: cannot bind-mount here"
+        );
+        return;
+    };
+    let state = dir.join("state");
+    let at = |ms| StepClock::new(Timestamp::from_unix_millis(ms));
+    let mut g = DurableGenerator::open_with_clock(&state, waiting(), at(T0_MS)).unwrap();
+    g.next(TimeVersion::V6).unwrap();
+    g.close().unwrap();
+    assert!(m.remount("remount,ro,bind"), "remount read-only");
+    let mut a = DurableGenerator::open_with_clock(&state, waiting(), at(T0_MS + 5_000)).unwrap();
+    let mut b = DurableGenerator::open_with_clock(&state, waiting(), at(T0_MS + 5_000)).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    let mut dups = 0;
+    for i in 0..50_000 {
+        let v = [TimeVersion::V6, TimeVersion::V1][i % 2];
+        for g in [&mut a, &mut b] {
+            let (u, s) = g.next(v).unwrap();
+            assert_eq!(s, Safety::Volatile);
+            let t = (u.gregorian_ticks(), u.clock_seq(), u.node());
+            dups += usize::from(!seen.insert(t));
+        }
+    }
+    drop((a, b));
+    assert!(m.remount("remount,rw,bind"), "remount read-write");
+    eprintln!("read-only state file, two generators: {dups} identical v1/v6 of 200000");
+    assert_eq!(
+        dups, 0,
+        "identical v1/v6 from two generators on a read-only state file"
+    );
+}
+
 #[test]
 fn efbig_under_a_file_size_limit() {
     let d = TempDir::new();

@@ -145,6 +145,15 @@ fn crash_child(path: &Path, clock_ms: u64, n: usize) -> Vec<Uuid> {
     let pid = unsafe { libc::fork() };
     assert!(pid >= 0);
     if pid == 0 {
+        // Close what the child inherited from the other test threads at once: a state lock
+        // they hold would otherwise stay held by this copy of its descriptor until the child
+        // ends, and their next open of that file would find it locked.
+        for fd in 3..1024 {
+            if fd != fds[1] {
+                // SAFETY: closing a descriptor this child owns a copy of (or none: EBADF).
+                unsafe { libc::close(fd) };
+            }
+        }
         let code = std::panic::catch_unwind(|| {
             // A frozen clock never passes the reservation: no catch-up wait.
             let opts = StateOptions::new().catch_up(false);
@@ -340,7 +349,7 @@ fn check_row(name: &str, make: &dyn Fn(&Path) -> PathBuf, expect: Expect, table:
             (Expect::Fresh(w, _), false, Ok(mut g)) | (Expect::Both(w), _, Ok(mut g)) => {
                 assert!(kinds(&g).contains(&w), "{name}: {:?}", g.warnings());
                 let (_, s) = g.next(TimeVersion::V6).unwrap();
-                if w == WarningKind::WriteFailed {
+                if w == WarningKind::Unlocked {
                     assert_eq!(s, Safety::Volatile, "{name}");
                     assert!(!g.is_durable(), "{name}");
                 } else {
@@ -502,7 +511,7 @@ fn damaged_state_files_table() {
             fs::write(p, b"not a directory").unwrap();
             p.join("state")
         },
-        Fresh(W::WriteFailed, E::Io),
+        Fresh(W::Unlocked, E::Io),
         &mut table,
     );
     let mut future = valid_state().encode();
@@ -701,4 +710,124 @@ fn after_a_crash_opening_waits_for_the_clock_to_pass_the_v7_reservation() {
     // A clean shutdown leaves nothing to wait for.
     let g = DurableGenerator::open(&p, StateOptions::new()).unwrap();
     assert!(!kinds(&g).contains(&WarningKind::WaitedForClock));
+}
+
+/// Two generators on one state file whose lock cannot be taken (here `state.lock` is a
+/// directory, so opening it fails with EISDIR — as root, a read-only file system is not needed
+/// to get there): both run unlocked at the same clock reading, and must not both reuse the
+/// stored clock sequence and node (RFC 9562 §6.3: state unavailable).
+#[test]
+fn two_generators_on_a_file_whose_lock_cannot_be_taken_never_repeat() {
+    let d = TempDir::new();
+    let p = d.path("state");
+    let mut g =
+        DurableGenerator::open_with_clock(&p, StateOptions::new(), clock_at(T0_MS)).unwrap();
+    g.next(TimeVersion::V6).unwrap();
+    g.close().unwrap();
+    let stored = State::read(&p).unwrap();
+    let lock = d.path("state.lock");
+    fs::remove_file(&lock).unwrap();
+    fs::create_dir(&lock).unwrap();
+
+    let later = T0_MS + 1_000;
+    let mut a = DurableGenerator::open_with_clock(&p, StateOptions::new(), clock_at(later))
+        .expect("runs without the lock when not strict");
+    let mut b = DurableGenerator::open_with_clock(&p, StateOptions::new(), clock_at(later))
+        .expect("a second one too: nothing stops it");
+    let texts: Vec<Vec<String>> = [&a, &b]
+        .iter()
+        .map(|g| g.warnings().iter().map(|w| w.to_string()).collect())
+        .collect();
+    let mut seen = HashSet::new();
+    let mut dups = 0;
+    for i in 0..4_000 {
+        let v = if i % 2 == 0 {
+            TimeVersion::V1
+        } else {
+            TimeVersion::V6
+        };
+        for g in [&mut a, &mut b] {
+            let (u, s) = g.next(v).unwrap();
+            assert_eq!(s, Safety::Volatile);
+            if !seen.insert(tuple(u)) {
+                dups += 1;
+            }
+        }
+    }
+    let used = [(a.clock_seq(), a.node()), (b.clock_seq(), b.node())];
+    drop((a, b));
+    assert_eq!(dups, 0, "identical v1/v6 from two unlocked generators");
+    for text in texts {
+        assert!(
+            text.iter().any(|t| t.contains("running without the lock")
+                && t.contains("random clock sequence")
+                && t.contains("random node")),
+            "the warning says what happens: {text:?}"
+        );
+    }
+    for (seq, node) in used {
+        assert_ne!(
+            seq, stored.clock_seq,
+            "the stored clock sequence was reused"
+        );
+        assert_ne!(node, stored.node, "the stored node was reused");
+        assert_eq!(node[0] & 1, 1, "a random node has the multicast bit set");
+    }
+    // Never written without the lock.
+    assert_eq!(State::read(&p).unwrap(), stored);
+}
+
+/// The crash loop of issue 17: the clock steps back 5 s, then the generator crashes (no flush)
+/// and restarts 20 times, issuing each time. Each restart may move v7 at most 1 ms past the
+/// last v7 issued before it (the stored bound stays where issuing is), so v7 runs at most the
+/// step back + the reserve + 20 ms ahead of the clock — not one more reserve per restart.
+#[test]
+fn a_crash_loop_after_a_clock_step_back_keeps_v7_within_a_bound() {
+    const RESERVE_MS: u64 = 1_000; // the default
+    const STEP_BACK_MS: u64 = 5_000;
+    const RESTARTS: u64 = 20;
+    let d = TempDir::new();
+    let p = d.path("state");
+    let first = crash_child(&p, T0_MS, 30);
+    let mut last = first.iter().copied().filter(|u| u.version_num() == 7).max();
+    let mut tuples: HashSet<_> = first
+        .iter()
+        .filter(|u| u.version_num() != 7)
+        .map(|u| tuple(*u))
+        .collect();
+    let mut ahead = Vec::new();
+    for k in 0..RESTARTS {
+        // 5 s behind the first run; a little time passes between restarts.
+        let clock_ms = T0_MS - STEP_BACK_MS + 10 * k;
+        let got = crash_child(&p, clock_ms, 30);
+        let v7: Vec<Uuid> = got
+            .iter()
+            .copied()
+            .filter(|u| u.version_num() == 7)
+            .collect();
+        assert!(
+            v7.windows(2).all(|w| w[0] < w[1]),
+            "restart {k}: out of order"
+        );
+        assert!(
+            Some(v7[0]) > last,
+            "restart {k}: v7 not above the runs before"
+        );
+        last = v7.last().copied();
+        for u in got.iter().filter(|u| u.version_num() != 7) {
+            assert!(tuples.insert(tuple(*u)), "restart {k}: repeated {u}");
+        }
+        let ms = last.and_then(|u| u.unix_ts_ms()).unwrap();
+        ahead.push(ms - clock_ms);
+    }
+    eprintln!("v7 ahead of the clock after each restart (ms): {ahead:?}");
+    let bound = STEP_BACK_MS + RESERVE_MS + RESTARTS;
+    let worst = *ahead.iter().max().unwrap();
+    assert!(
+        worst <= bound,
+        "v7 ran {worst} ms ahead of the clock; the bound is {bound} ms: {ahead:?}"
+    );
+    // And the stored bound is where the last v7 was issued, not a reserve beyond it.
+    let stored = State::read(&p).unwrap().v7_unix_ms;
+    assert_eq!(Some(stored), last.and_then(|u| u.unix_ts_ms()));
 }

@@ -513,7 +513,13 @@ fn serve_connection<C: Clock>(shared: &Shared<C>, s: &UnixStream, id: u64) {
 fn generate<C: Clock>(shared: &Shared<C>, v: TimeVersion, n: usize, bufs: &mut Buffers) {
     bufs.uuids.clear();
     bufs.uuids.resize(n, Uuid::NIL);
-    let result = shared.gen().fill(v, &mut bufs.uuids);
+    let (result, change) = {
+        let mut g = shared.gen();
+        (g.fill(v, &mut bufs.uuids), g.durability_change())
+    };
+    if let Some(c) = change {
+        shared.log(format_args!("{}", super::log::durability(&c)));
+    }
     match result {
         Ok(safety) => uuids_frame(v, safety.is_durable(), &bufs.uuids, &mut bufs.out),
         Err(e) => {

@@ -356,8 +356,9 @@ impl<C: Clock + 'static> Server<C> {
         &self.shared.cfg.socket
     }
 
-    /// Installs process-wide handlers so that SIGTERM and SIGINT shut this server down
-    /// cleanly, and ignores SIGXFSZ
+    /// Installs process-wide handlers so that SIGTERM, SIGINT, SIGHUP and SIGQUIT shut this
+    /// server down cleanly (at once if one arrived after
+    /// [`catch_stop_signals`](crate::server::catch_stop_signals)), and ignores SIGXFSZ
     /// ([`ignore_file_size_signal`](crate::server::ignore_file_size_signal)) so that a file-size
     /// limit makes state writes fail with an error (reported) instead of killing the process.
     /// Call once, from the main thread, before [`run`](Server::run).

@@ -25,7 +25,8 @@
 //!
 //! # Shutting down
 //!
-//! [`ShutdownHandle::shutdown`] (or SIGTERM/SIGINT after [`Server::stop_on_signals`]) wakes
+//! [`ShutdownHandle::shutdown`] (or SIGTERM, SIGINT, SIGHUP or SIGQUIT after
+//! [`Server::stop_on_signals`]; [`catch_stop_signals`] installs the handler earlier) wakes
 //! the accept loop through a socket pair, which stops accepting, removes the socket file,
 //! writes the exact state
 //! ([`DurableGenerator::shut_down`](crate::state::DurableGenerator::shut_down)) and closes the
@@ -78,5 +79,5 @@ pub use config::ServerConfig;
 pub use error::ServerError;
 pub use instance::InstanceLock;
 pub use listener::{RunSummary, Server, ShutdownHandle};
-pub use signals::{ignore_file_size_signal, received_signal};
+pub use signals::{catch_stop_signals, ignore_file_size_signal, received_signal};
 pub use socket::{check_socket_path, group_id, is_socket};

@@ -1,6 +1,11 @@
-//! Signals: SIGTERM and SIGINT stop the server through a handler that only stores the signal
-//! number and writes one byte to the server's wake-up socket; SIGXFSZ is ignored so that a
-//! file-size limit fails a state write instead of killing the process.
+//! Signals: SIGTERM, SIGINT, SIGHUP and SIGQUIT stop the server through a handler that only
+//! stores the signal number and writes one byte to the server's wake-up socket; SIGXFSZ is
+//! ignored so that a file-size limit fails a state write instead of killing the process.
+//!
+//! A program installs the handler first, before any slow start-up step
+//! ([`catch_stop_signals`]): a stop signal that arrives before the server runs is kept, and
+//! the server stops as soon as it is ready to (or a start-up step that polls
+//! [`received_signal`] gives up early).
 
 use std::io;
 use std::os::fd::RawFd;
@@ -31,7 +36,11 @@ extern "C" fn on_stop_signal(sig: libc::c_int) {
     }
 }
 
-/// The signal that stopped the server, if one did (SIGTERM is 15, SIGINT 2).
+/// The stop signals: SIGTERM, SIGINT, SIGHUP, SIGQUIT.
+const STOP_SIGNALS: [libc::c_int; 4] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP, libc::SIGQUIT];
+
+/// The signal that stopped the server, if one did (SIGTERM is 15, SIGINT 2, SIGHUP 1,
+/// SIGQUIT 3).
 ///
 /// ```
 /// use uuidkit_service::server::{received_signal, Server, ServerConfig};
@@ -82,14 +91,48 @@ pub fn ignore_file_size_signal() -> Result<(), ServerError> {
     Ok(())
 }
 
-/// Installs the stop handler for SIGTERM and SIGINT, which from now on writes a byte to
-/// `wake_fd` (a non-blocking socket that stays open while the server runs), and ignores
-/// SIGXFSZ.
+/// Installs the stop handler for SIGTERM, SIGINT, SIGHUP and SIGQUIT, before a server exists,
+/// and ignores SIGXFSZ: from now on these signals no longer end the process, but are recorded
+/// ([`received_signal`]); [`Server::stop_on_signals`](crate::server::Server::stop_on_signals)
+/// later makes them stop the server, at once if one has already arrived. A program calls it
+/// first thing, so that a signal during a slow start (the state file's catch-up wait) is not
+/// fatal.
+///
+/// ```
+/// use uuidkit_service::server::{catch_stop_signals, received_signal};
+/// catch_stop_signals()?;
+/// // SAFETY: SIGHUP now has the handler, which only stores the number (no server yet).
+/// assert_eq!(unsafe { libc::raise(libc::SIGHUP) }, 0);
+/// assert_eq!(received_signal(), Some(libc::SIGHUP)); // and the process is still here
+/// # Ok::<(), uuidkit_service::server::ServerError>(())
+/// ```
+pub fn catch_stop_signals() -> Result<(), ServerError> {
+    ignore_file_size_signal()?;
+    install_stop_handler()
+}
+
+/// Installs the stop handler for SIGTERM, SIGINT, SIGHUP and SIGQUIT, which from now on writes
+/// a byte to `wake_fd` (a non-blocking socket that stays open while the server runs), and
+/// ignores SIGXFSZ. A stop signal received before (after [`catch_stop_signals`]) wakes the
+/// server at once.
 pub(super) fn stop_on_signals(wake_fd: RawFd) -> Result<(), ServerError> {
     ignore_file_size_signal()?;
     SIGNAL_WAKE_FD.store(wake_fd, Ordering::Relaxed);
+    install_stop_handler()?;
+    if SIGNAL_RECEIVED.load(Ordering::Relaxed) != 0 {
+        // Arrived before there was a server to wake: wake it now (a second byte, if the
+        // handler also wrote one meanwhile, changes nothing).
+        let byte = 1u8;
+        // SAFETY: `wake_fd` is the server's open, non-blocking wake-up socket; the buffer is
+        // a live one-byte local.
+        unsafe { libc::write(wake_fd, (&byte as *const u8).cast(), 1) };
+    }
+    Ok(())
+}
+
+fn install_stop_handler() -> Result<(), ServerError> {
     let stop = on_stop_signal as extern "C" fn(libc::c_int) as *const () as libc::sighandler_t;
-    for sig in [libc::SIGTERM, libc::SIGINT] {
+    for sig in STOP_SIGNALS {
         // SAFETY: `sa` is zero-initialised (a valid, empty `sigaction`) and then given a
         // handler that only performs async-signal-safe operations (atomics and write); the
         // old action is not needed. sigemptyset and sigaction only read and write the

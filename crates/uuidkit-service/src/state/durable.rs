@@ -15,7 +15,9 @@ use super::error::{StateError, StateErrorKind, StateWarning, WarningKind};
 use super::file::{read_state, StateFile};
 use super::format::{v7_le, State, V7Pos, WHOLE_MS};
 use super::options::StateOptions;
-use super::restart::{accept_stored, restart, Behind, ClockSeq, Node, Restart, V7Check};
+use super::restart::{
+    accept_stored, restart, v7_reservation, Behind, ClockSeq, Node, Restart, V7Check,
+};
 use super::safety::Safety;
 use super::version::TimeVersion;
 use super::writer::Writer;
@@ -37,14 +39,23 @@ impl<C: Clock> Clock for SharedClock<C> {
 }
 
 /// Sleeps until `clock` reads a millisecond after `ms`, or `limit_ms` of real time (plus a
-/// little) has passed — a clock that does not move must not hang the caller.
-fn wait_for_clock<C: Clock + ?Sized>(clock: &C, ms: u64, limit_ms: u64) -> Duration {
+/// little) has passed — a clock that does not move must not hang the caller. `Err` with the
+/// time waited when `interrupted` says so (polled at least every 10 ms).
+fn wait_for_clock<C: Clock + ?Sized>(
+    clock: &C,
+    ms: u64,
+    limit_ms: u64,
+    interrupted: Option<fn() -> bool>,
+) -> Result<Duration, Duration> {
     let start = Instant::now();
     let limit = Duration::from_millis(limit_ms + 100);
     loop {
+        if interrupted.is_some_and(|f| f()) {
+            return Err(start.elapsed());
+        }
         let now = clock.now().unix_millis().unwrap_or(0);
         if now > ms || start.elapsed() >= limit {
-            return start.elapsed();
+            return Ok(start.elapsed());
         }
         std::thread::sleep(Duration::from_millis((ms - now).clamp(1, 10)));
     }
@@ -89,6 +100,13 @@ pub struct DurableGenerator<C: Clock = SystemClock> {
     greg_floor: Option<u64>,
     /// The v7 position issued before this run, if any.
     v7_floor: Option<V7Pos>,
+    /// Whether this run has issued a v7 (the inner generator's last position is otherwise the
+    /// floor it resumed after).
+    v7_issued: bool,
+    /// Whether the current run of volatile UUIDs (writes failing) has been reported by
+    /// [`durability_change`](DurableGenerator::durability_change); the change to report, if any.
+    volatile_reported: bool,
+    durability_change: Option<DurabilityChange>,
     /// What the file covers now, for the current clock sequence and node.
     durable_greg: Option<u64>,
     durable_v7: Option<V7Pos>,
@@ -158,28 +176,27 @@ impl<C: Clock> DurableGenerator<C> {
         let path = path.as_ref();
         let strict = opts.strict;
         let mut warnings = Vec::new();
+        let mut lock_error = None;
         let file = match StateFile::open(path, opts.lock_wait) {
             Ok(f) => f,
             Err(e) if strict || e.kind() != StateErrorKind::Io => return Err(e),
             Err(e) => {
-                // Typically a read-only file system: the state cannot be written either, so
-                // generation goes on from what can be read, and every UUID is volatile.
-                warnings.push(StateWarning::new(
-                    WarningKind::WriteFailed,
-                    format!(
-                        "{e}; the state file will not be written and UUIDs are not durably safe"
-                    ),
-                ));
+                // Typically a read-only file system, or a lock path that is a directory: the
+                // state cannot be written, nothing keeps another generator off this file, and
+                // the restart rules choose a new random clock sequence and node (the warning
+                // below says which).
+                lock_error = Some(e);
                 StateFile::unlocked(path)
             }
         };
+        let locked = lock_error.is_none();
 
         let (stored, warning) = accept_stored(path, read_state(path), strict)?;
         warnings.extend(warning);
 
         let clock = Arc::new(clock);
         let now = clock.now();
-        let start = restart(stored.as_ref(), now, &opts);
+        let start = restart(stored.as_ref(), now, &opts, locked);
         // Carry the decision out: random draws (clock sequence first, then node, as always),
         // the warnings, the catch-up wait.
         let mut rng = ThreadRng;
@@ -225,15 +242,61 @@ impl<C: Clock> DurableGenerator<C> {
                 ));
                 to
             }
+            ClockSeq::Unlocked { from } => match from {
+                Some(from) => v1::new_clock_seq(&mut rng, 14, from),
+                None => v1::random_clock_seq(&mut rng, 14),
+            },
         };
         let node = match start.node {
             Node::Random => v1::random_node(&mut rng),
             Node::Use(node) => node,
         };
+        if let Some(e) = &lock_error {
+            warnings.push(StateWarning::new(
+                WarningKind::Unlocked,
+                format!(
+                    "{e}; running without the lock, so another generator may use this state \
+                     file too: v1/v6 use a new random clock sequence {clock_seq:#06x} and a \
+                     random node {}{}, the state file is never written, and every UUID is \
+                     marked not durable",
+                    hex_node(&node),
+                    match stored {
+                        Some(s) => format!(
+                            " instead of the stored {:#06x} and {}",
+                            s.clock_seq,
+                            hex_node(&s.node)
+                        ),
+                        None => String::new(),
+                    }
+                ),
+            ));
+        }
         match start.v7_check {
             V7Check::None => {}
             V7Check::WaitForClock { until_ms, limit_ms } => {
-                let waited = wait_for_clock(&*clock, until_ms, limit_ms);
+                if let Some(announce) = opts.hooks.announce {
+                    announce(&StateWarning::new(
+                        WarningKind::WaitedForClock,
+                        format!(
+                            "the last run did not end cleanly: waiting up to {} ms for the clock \
+                             to pass its v7 reservation ({})",
+                            until_ms.saturating_sub(now.unix_millis().unwrap_or(0)),
+                            Timestamp::from_unix_millis(until_ms).to_rfc3339(3),
+                        ),
+                    ));
+                }
+                let waited = wait_for_clock(&*clock, until_ms, limit_ms, opts.hooks.interrupted)
+                    .map_err(|waited| {
+                        StateError::new(
+                            StateErrorKind::Interrupted,
+                            Some(path),
+                            format!(
+                                "interrupted after waiting {} ms for the clock to pass the v7 \
+                                 reservation of the last run; the state file was left as it was",
+                                waited.as_millis()
+                            ),
+                        )
+                    })?;
                 warnings.push(StateWarning::new(
                     WarningKind::WaitedForClock,
                     format!(
@@ -281,6 +344,9 @@ impl<C: Clock> DurableGenerator<C> {
             gen7,
             greg_floor,
             v7_floor,
+            v7_issued: false,
+            volatile_reported: false,
+            durability_change: None,
             durable_greg: None,
             durable_v7: None,
             writes,
@@ -312,6 +378,8 @@ impl<C: Clock> DurableGenerator<C> {
             }
             g.writer = Writer::start(&g.file);
         }
+        // Opening already reported (in the warnings) that UUIDs start out volatile.
+        g.volatile_reported = !g.is_durable();
         Ok(g)
     }
 
@@ -347,8 +415,24 @@ impl<C: Clock> DurableGenerator<C> {
         }
     }
 
-    /// A new reservation: every bound a reserve ahead of the later of the clock and the last
-    /// position issued.
+    /// The v7 bound a reservation written now would hold ([`v7_reservation`]).
+    fn v7_target(&self, now_ms: u64) -> u64 {
+        let issued = if self.v7_issued {
+            self.gen7.last_unix_ms()
+        } else {
+            None
+        };
+        v7_reservation(
+            self.v7_floor.map(|p| p.0),
+            issued,
+            now_ms,
+            self.reserve_ms(),
+        )
+    }
+
+    /// A new reservation: the v1/v6 bound a reserve ahead of the later of the clock and the
+    /// last position issued; the v7 bound as [`v7_reservation`] says (never more than the
+    /// reserve ahead of the clock unless UUIDs were issued there).
     fn reservation(&self) -> State {
         let now = self.clock.now();
         let now_ticks = now.gregorian_ticks().unwrap_or(0);
@@ -359,12 +443,7 @@ impl<C: Clock> DurableGenerator<C> {
             .max(now_ticks)
             .saturating_add(self.reserve_ticks())
             .min((1 << 60) - 1);
-        let v7 = self
-            .v7_high()
-            .map_or(0, |p| p.0)
-            .max(now_ms)
-            .saturating_add(self.reserve_ms())
-            .min((1 << 48) - 1);
+        let v7 = self.v7_target(now_ms);
         State {
             gregorian_ticks: greg,
             clock_seq: self.gen6.clock_seq(),
@@ -469,6 +548,23 @@ impl<C: Clock> DurableGenerator<C> {
                     .is_none_or(|t| t.elapsed() >= RETRY_INTERVAL))
     }
 
+    /// Records whether the UUIDs just issued are covered, for
+    /// [`durability_change`](Self::durability_change).
+    fn note_durability(&mut self, durable: bool) {
+        if durable == !self.volatile_reported {
+            return;
+        }
+        self.volatile_reported = !durable;
+        self.durability_change = Some(if durable {
+            DurabilityChange::Durable
+        } else {
+            DurabilityChange::Volatile(match &self.write_error {
+                Some(e) => e.to_string(),
+                None => "the state file does not cover them".to_string(),
+            })
+        });
+    }
+
     /// Whether this is a forked child of the process that opened the generator.
     fn forked(&self) -> bool {
         fork_generation() != self.fork_gen
@@ -509,8 +605,12 @@ impl<C: Clock> DurableGenerator<C> {
             self.durable_greg
                 .is_none_or(|d| t.saturating_add(half_t) > d)
         }) || v7.is_some_and(|p| {
-            self.durable_v7
-                .is_none_or(|d| p.0.saturating_add(half_ms) > d.0)
+            // Near the reservation, and a new one would move it (running ahead of the clock,
+            // it stays where issuing is: renewing would only write the same bound again).
+            self.durable_v7.is_none_or(|d| {
+                p.0.saturating_add(half_ms) > d.0
+                    && self.v7_target(self.clock.now().unix_millis().unwrap_or(0)) > d.0
+            })
         });
         self.poll_writer();
         let in_flight = self.writer.as_ref().is_some_and(|w| w.in_flight);
@@ -527,7 +627,9 @@ impl<C: Clock> DurableGenerator<C> {
                 let _ = self.write_now(s);
             }
         }
-        if covered(self) {
+        let durable = covered(self);
+        self.note_durability(durable);
+        if durable {
             Ok(Safety::Durable)
         } else if self.strict {
             Err(match self.write_error.take() {
@@ -610,6 +712,7 @@ impl<C: Clock> DurableGenerator<C> {
                 self.gen7
                     .fill(out)
                     .map_err(|e| StateError::gen(&self.file.path, e))?;
+                self.v7_issued = true;
                 let last = self.v7_high();
                 self.cover(None, last)
             }
@@ -763,6 +866,40 @@ impl<C: Clock> DurableGenerator<C> {
         self.file.lock.is_some() && self.write_error.is_none() && !self.forked()
     }
 
+    /// Once per episode, a change in what issued UUIDs are: the first volatile UUID after
+    /// durable ones (a write failed: disk full, a read-only file system), or the first durable
+    /// one after volatile ones. Taking it clears it; a long run of volatile UUIDs gives one
+    /// change, not one per UUID. Opening volatile (see [`warnings`](Self::warnings)) is not a
+    /// change. A server logs these.
+    ///
+    /// ```
+    /// use uuidkit_service::state::{DurabilityChange, DurableGenerator, StateOptions, TimeVersion};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-durability_change-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// gen.next(TimeVersion::V7)?;
+    /// assert_eq!(gen.durability_change(), None);
+    /// // A directory where the temporary file must go makes every write fail.
+    /// let tmp = dir.join("state.tmp");
+    /// std::fs::create_dir(&tmp)?;
+    /// let _ = gen.flush();
+    /// gen.next(TimeVersion::V7)?;
+    /// gen.next(TimeVersion::V7)?;
+    /// assert!(matches!(gen.durability_change(), Some(DurabilityChange::Volatile(_))));
+    /// assert_eq!(gen.durability_change(), None); // once per episode
+    /// std::fs::remove_dir(&tmp)?;
+    /// gen.flush()?;
+    /// gen.next(TimeVersion::V7)?;
+    /// assert_eq!(gen.durability_change(), Some(DurabilityChange::Durable));
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn durability_change(&mut self) -> Option<DurabilityChange> {
+        self.durability_change.take()
+    }
+
     /// The error of the last write, while writes fail; `None` once one succeeds again.
     ///
     /// ```
@@ -904,6 +1041,18 @@ impl<C: Clock> Drop for DurableGenerator<C> {
             }
         }
     }
+}
+
+/// A change in whether the UUIDs a [`DurableGenerator`] issues are covered by the state file
+/// ([`DurableGenerator::durability_change`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DurabilityChange {
+    /// UUIDs are issued that the state file does not cover, for the reason given (the write
+    /// error); they are volatile until a write succeeds.
+    Volatile(String),
+    /// The state file covers the UUIDs issued again.
+    Durable,
 }
 
 /// `xx:xx:xx:xx:xx:xx`.

@@ -43,6 +43,10 @@ pub enum StateErrorKind {
     Forked,
     /// The generator was closed.
     Closed,
+    /// Opening was interrupted while it waited for the clock
+    /// ([`StateOptions::interrupt_wait`](crate::state::StateOptions::interrupt_wait)); the
+    /// state file was left as it was.
+    Interrupted,
     /// The underlying generator failed (time out of range).
     Generator,
 }
@@ -271,6 +275,11 @@ pub enum WarningKind {
     Permissions,
     /// The state file could not be written: UUIDs are volatile until a write succeeds.
     WriteFailed,
+    /// The state file's lock could not be taken (its lock file cannot be opened: a read-only
+    /// file system, a directory at `PATH.lock`): another generator may be using the same file,
+    /// so v1/v6 use a new random clock sequence and a random node, never the stored ones; the
+    /// file is never written and every UUID is volatile.
+    Unlocked,
 }
 
 /// Something the caller should know about, found when the state was opened.

@@ -70,9 +70,10 @@
 //! # Source layout
 //!
 //! By concern, each file calling only the ones listed after it: `durable.rs` (the generator,
-//! which carries out the restart decision), `writer.rs` (its background writer), `restart.rs`
-//! (the restart rules above, and what a file read counts for: pure functions, each tested by a
-//! table), `file.rs` (reading and atomic writing), `lock.rs` (the lock), `format.rs` (the
+//! which carries out the restart decision), `reset.rs` ([`State::reset`], carrying out the
+//! reset rules), `writer.rs` (its background writer), `restart.rs` (the restart rules above,
+//! the v7 reservation rule, the reset rules, and what a file read counts for: pure functions,
+//! each tested by a table), `file.rs` (reading and atomic writing), `lock.rs` (the lock), `format.rs` (the
 //! 64-byte encoding), `options.rs`, `error.rs`, `safety.rs`, `version.rs`.
 
 mod durable;
@@ -81,12 +82,13 @@ mod file;
 mod format;
 mod lock;
 mod options;
+mod reset;
 mod restart;
 mod safety;
 mod version;
 mod writer;
 
-pub use durable::DurableGenerator;
+pub use durable::{DurabilityChange, DurableGenerator};
 pub use error::{StateError, StateErrorKind, StateWarning, WarningKind};
 pub use file::default_state_path;
 pub use format::{State, FORMAT_VERSION, STATE_LEN};

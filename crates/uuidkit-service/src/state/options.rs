@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use super::error::StateWarning;
+
 /// The default reserve: how far ahead of the clock the stored bounds are set.
 ///
 /// ```
@@ -31,6 +33,41 @@ pub struct StateOptions {
     pub(super) lock_wait: Option<Duration>,
     pub(super) node: Option<[u8; 6]>,
     pub(super) catch_up: bool,
+    pub(super) hooks: WaitHooks,
+}
+
+/// What the catch-up wait tells, and asks, the caller.
+#[derive(Clone, Copy, Default)]
+pub(super) struct WaitHooks {
+    /// Called with a description before the wait starts.
+    pub(super) announce: Option<fn(&StateWarning)>,
+    /// Polled during the wait: true stops it.
+    pub(super) interrupted: Option<fn() -> bool>,
+}
+
+impl PartialEq for WaitHooks {
+    fn eq(&self, o: &Self) -> bool {
+        let a = match (self.announce, o.announce) {
+            (Some(x), Some(y)) => std::ptr::fn_addr_eq(x, y),
+            (x, y) => x.is_none() && y.is_none(),
+        };
+        let i = match (self.interrupted, o.interrupted) {
+            (Some(x), Some(y)) => std::ptr::fn_addr_eq(x, y),
+            (x, y) => x.is_none() && y.is_none(),
+        };
+        a && i
+    }
+}
+
+impl Eq for WaitHooks {}
+
+impl std::fmt::Debug for WaitHooks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WaitHooks")
+            .field("announce", &self.announce.is_some())
+            .field("interrupted", &self.interrupted.is_some())
+            .finish()
+    }
 }
 
 impl Default for StateOptions {
@@ -56,6 +93,10 @@ impl StateOptions {
             lock_wait: None,
             node: None,
             catch_up: true,
+            hooks: WaitHooks {
+                announce: None,
+                interrupted: None,
+            },
         }
     }
 
@@ -208,6 +249,55 @@ impl StateOptions {
     /// ```
     pub const fn node(mut self, node: [u8; 6]) -> Self {
         self.node = Some(node);
+        self
+    }
+
+    /// Called with a [`WarningKind::WaitedForClock`](crate::state::WarningKind::WaitedForClock)
+    /// warning *before* the catch-up wait starts (the one in
+    /// [`warnings`](crate::state::DurableGenerator::warnings) comes after it, with the time
+    /// waited), so that a long, silent start can be logged as it happens.
+    ///
+    /// ```
+    /// use uuidkit_service::state::{StateOptions, StateWarning};
+    /// fn log(w: &StateWarning) { eprintln!("{w}"); }
+    /// let opts = StateOptions::new().on_wait(log);
+    /// assert_ne!(opts, StateOptions::new());
+    /// ```
+    pub const fn on_wait(mut self, announce: fn(&StateWarning)) -> Self {
+        self.hooks.announce = Some(announce);
+        self
+    }
+
+    /// Polled (every 10 ms at most) during the catch-up wait: when it returns true, opening
+    /// stops waiting and fails with
+    /// [`StateErrorKind::Interrupted`](crate::state::StateErrorKind::Interrupted), leaving the
+    /// state file as it was. A server passes "a stop signal has arrived".
+    ///
+    /// ```
+    /// use uuidkit::gen::FixedClock;
+    /// use uuidkit::Timestamp;
+    /// use uuidkit_service::state::{DurableGenerator, State, StateErrorKind, StateOptions};
+    /// # use std::io::Write;
+    /// # use std::os::unix::fs::OpenOptionsExt;
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-interrupt_wait-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let t = 1_645_557_742_000;
+    /// // A crash left a v7 reservation 500 ms ahead of a clock that never moves.
+    /// let crashed = State { gregorian_ticks: 0, clock_seq: 7, node: [0x03, 0, 0, 0, 0, 1],
+    ///                       v7_unix_ms: t + 500, v7_counter: None, clean: false, writes: 9 };
+    /// let mut f = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&path)?;
+    /// f.write_all(&crashed.encode())?;
+    /// let opts = StateOptions::new().interrupt_wait(|| true);
+    /// let clock = FixedClock::new(Timestamp::from_unix_millis(t));
+    /// let err = DurableGenerator::open_with_clock(&path, opts, clock).unwrap_err();
+    /// assert_eq!(err.kind(), StateErrorKind::Interrupted);
+    /// assert_eq!(State::read(&path)?, crashed); // left as it was
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub const fn interrupt_wait(mut self, interrupted: fn() -> bool) -> Self {
+        self.hooks.interrupted = Some(interrupted);
         self
     }
 }

@@ -49,6 +49,10 @@ pub(super) enum ClockSeq {
         old_node: [u8; 6],
         new_node: [u8; 6],
     },
+    /// A new random one, different from the stored `from` (if any), with a random node: the
+    /// lock could not be taken, so another generator may be using the same file, and the
+    /// stored values would be reused by both (RFC 9562 §6.3: state unavailable).
+    Unlocked { from: Option<u16> },
 }
 
 /// Why the clock does not read later than the stored v1/v6 timestamp.
@@ -99,12 +103,33 @@ pub(super) struct Restart {
 }
 
 /// The restart rules: what a run starts from, given the stored state (`None`: missing or
-/// discarded), the clock reading `now`, and the options (node, reserve, catch-up).
-pub(super) fn restart(stored: Option<&State>, now: Timestamp, opts: &StateOptions) -> Restart {
+/// discarded), the clock reading `now`, the options (node, reserve, catch-up), and whether
+/// this run holds the state file's lock.
+///
+/// Without the lock (`locked` false: the lock file could not be opened, as on a read-only
+/// file system), nothing keeps a second generator off the same file, and both would read the
+/// same clock sequence and node: the run takes a new random clock sequence and a random node
+/// (even a node given in the options), and no v1/v6 floor. The v7 floor is kept (order
+/// against the last locked run; v7 uniqueness between two such runs rests on their 74
+/// random-seeded bits).
+pub(super) fn restart(
+    stored: Option<&State>,
+    now: Timestamp,
+    opts: &StateOptions,
+    locked: bool,
+) -> Restart {
     let Some(s) = stored else {
         return Restart {
-            clock_seq: ClockSeq::Random,
-            node: opts.node.map_or(Node::Random, Node::Use),
+            clock_seq: if locked {
+                ClockSeq::Random
+            } else {
+                ClockSeq::Unlocked { from: None }
+            },
+            node: if locked {
+                opts.node.map_or(Node::Random, Node::Use)
+            } else {
+                Node::Random
+            },
             greg_floor: None,
             v7_floor: None,
             v7_check: V7Check::None,
@@ -116,7 +141,14 @@ pub(super) fn restart(stored: Option<&State>, now: Timestamp, opts: &StateOption
     let now_ms = now.unix_millis().unwrap_or(0);
 
     let node = opts.node.unwrap_or(s.node);
-    let (clock_seq, greg_floor) = if node != s.node {
+    let (clock_seq, greg_floor) = if !locked {
+        (
+            ClockSeq::Unlocked {
+                from: Some(s.clock_seq),
+            },
+            None,
+        )
+    } else if node != s.node {
         let seq = ClockSeq::NewRandom {
             from: s.clock_seq,
             old_node: s.node,
@@ -162,13 +194,73 @@ pub(super) fn restart(stored: Option<&State>, now: Timestamp, opts: &StateOption
 
     Restart {
         clock_seq,
-        node: Node::Use(node),
+        node: if locked {
+            Node::Use(node)
+        } else {
+            Node::Random
+        },
         greg_floor,
         v7_floor: Some((s.v7_unix_ms, s.v7_counter)),
         v7_check,
         writes: s.writes,
     }
 }
+
+/// The v7 bound a reservation writes: the later of the stored floor `floor_ms` (the file never
+/// promises less than it did when this run started), the last v7 millisecond issued by this
+/// run `issued_ms`, and the clock `now_ms` plus the reserve.
+///
+/// Not "the last issued plus the reserve": while v7 runs ahead of the clock (after a clock
+/// step back) issuing stays in one millisecond, counting, so the bound need not move past
+/// it; and a run that issues no v7 leaves the floor where it was. So a crash loop moves the
+/// stored bound by at most 1 ms per restart (the first v7 of a run lies 1 ms above the floor)
+/// once it is more than the reserve ahead of the clock, instead of one reserve per restart.
+pub(super) fn v7_reservation(
+    floor_ms: Option<u64>,
+    issued_ms: Option<u64>,
+    now_ms: u64,
+    reserve_ms: u64,
+) -> u64 {
+    floor_ms
+        .unwrap_or(0)
+        .max(issued_ms.unwrap_or(0))
+        .max(now_ms.saturating_add(reserve_ms))
+        .min(V7_MAX_MS)
+}
+
+/// What `uuidkit state reset` writes, but for the random draws: the clock sequence to replace
+/// (a new random one must differ from `clock_seq_from`), the node, and the bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Reset {
+    /// The stored clock sequence, which the new random one must differ from; `None` when
+    /// nothing could be read (missing, corrupt, untrusted).
+    pub(super) clock_seq_from: Option<u16>,
+    /// The stored node, kept; or a random one when nothing could be read.
+    pub(super) node: Node,
+    /// The v1/v6 bound: the clock. With a new clock sequence, the old timestamps do not
+    /// matter (RFC 4122 §4.2.1.2), even those ahead of the clock.
+    pub(super) gregorian_ticks: u64,
+    /// The v7 bound: the clock (the whole millisecond counts as used). v7 issued after the
+    /// reset sorts after this, but may sort before v7 issued before it when the old bound lay
+    /// ahead of the clock: the one promise a reset gives up, and why it is a manual step.
+    pub(super) v7_unix_ms: u64,
+    pub(super) writes: u64,
+}
+
+/// The reset rules: from what the file holds (`None`: nothing usable) and the clock, the new
+/// state (a clean one, so that the next run starts right after it without waiting).
+pub(super) fn reset(stored: Option<&State>, now: Timestamp) -> Reset {
+    Reset {
+        clock_seq_from: stored.map(|s| s.clock_seq),
+        node: stored.map_or(Node::Random, |s| Node::Use(s.node)),
+        gregorian_ticks: now.gregorian_ticks().unwrap_or(0),
+        v7_unix_ms: now.unix_millis().unwrap_or(0).min(V7_MAX_MS),
+        writes: stored.map_or(1, |s| s.writes.wrapping_add(1)),
+    }
+}
+
+/// The largest 48-bit v7 millisecond.
+const V7_MAX_MS: u64 = (1 << 48) - 1;
 
 /// What opening makes of reading the state file at `path`: the state to restart from (`None`:
 /// a fresh start) and a warning, or an error that stops it. Missing is the first use (a
@@ -306,6 +398,8 @@ mod tests {
         why: &'static str,
         stored: Option<State>,
         opts: StateOptions,
+        /// Whether the run holds the lock.
+        locked: bool,
         want: Restart,
     }
 
@@ -330,6 +424,7 @@ mod tests {
                 why,
                 stored: None,
                 opts,
+                locked: true,
                 want: Restart {
                     clock_seq: ClockSeq::Random,
                     node,
@@ -347,6 +442,7 @@ mod tests {
                 why,
                 stored: Some(s),
                 opts,
+                locked: true,
                 want: want(&s),
             })
         };
@@ -539,6 +635,67 @@ mod tests {
             opts,
             &|s| incremented(s, Behind::UncleanReservation, wait(s, 1_000)),
         );
+
+        // ---- no lock (a read-only file system, a lock path that is a directory) -------------
+        // Another generator may be on the same file: never its clock sequence and node.
+        let unlocked = |s: &State| Restart {
+            clock_seq: ClockSeq::Unlocked {
+                from: Some(s.clock_seq),
+            },
+            node: Node::Random,
+            greg_floor: None,
+            ..kept(s, V7Check::None)
+        };
+        for (why, s, opts) in [
+            (
+                "no lock, clean, clock past the stored timestamp: new random clock sequence and \
+                 node, not the stored ones",
+                stored(true, -1_000, -1_000),
+                opts,
+            ),
+            (
+                "no lock, unclean reservation ahead: new random (not +1: another run may +1 too)",
+                stored(false, 1_000, -1_000),
+                opts,
+            ),
+            (
+                "no lock, node given and equal to the stored one: still a random node",
+                stored(true, -1_000, -1_000),
+                opts.node(NODE),
+            ),
+        ] {
+            rows.push(Row {
+                why,
+                stored: Some(s),
+                opts,
+                locked: false,
+                want: unlocked(&s),
+            });
+        }
+        rows.push(Row {
+            why: "no lock, unclean, v7 reservation 500 ms ahead: the v7 rules still apply",
+            stored: Some(stored(false, -1_000, 500)),
+            opts,
+            locked: false,
+            want: Restart {
+                v7_check: wait(&stored(false, -1_000, 500), 1_000),
+                ..unlocked(&stored(false, -1_000, 500))
+            },
+        });
+        rows.push(Row {
+            why: "no lock, no file, node given: random clock sequence, random node",
+            stored: None,
+            opts: opts.node(OTHER),
+            locked: false,
+            want: Restart {
+                clock_seq: ClockSeq::Unlocked { from: None },
+                node: Node::Random,
+                greg_floor: None,
+                v7_floor: None,
+                v7_check: V7Check::None,
+                writes: 0,
+            },
+        });
         rows
     }
 
@@ -548,7 +705,7 @@ mod tests {
         let rows = rows();
         let mut failures = Vec::new();
         for (i, row) in rows.iter().enumerate() {
-            let got = restart(row.stored.as_ref(), now, &row.opts);
+            let got = restart(row.stored.as_ref(), now, &row.opts, row.locked);
             if got != row.want {
                 failures.push(format!(
                     "row {i} ({}):\n  got  {got:?}\n  want {:?}",
@@ -557,7 +714,7 @@ mod tests {
             }
         }
         assert!(failures.is_empty(), "{}", failures.join("\n"));
-        assert_eq!(rows.len(), 26, "a row was added or lost: update the count");
+        assert_eq!(rows.len(), 31, "a row was added or lost: update the count");
     }
 
     /// The rows differ from one another: none is a copy that would pass for free.
@@ -567,13 +724,80 @@ mod tests {
         for (i, a) in rows.iter().enumerate() {
             for b in &rows[i + 1..] {
                 assert!(
-                    a.stored != b.stored || a.opts != b.opts,
+                    a.stored != b.stored || a.opts != b.opts || a.locked != b.locked,
                     "rows {:?} and {:?} have the same inputs",
                     a.why,
                     b.why
                 );
             }
         }
+    }
+
+    /// The v7 bound of a reservation: one row per rule of [`v7_reservation`].
+    #[test]
+    fn v7_reservation_table() {
+        const R: u64 = 1_000; // the reserve
+        const N: u64 = NOW_MS;
+        #[rustfmt::skip]
+        let rows: [(&str, Option<u64>, Option<u64>, u64, u64); 9] = [
+            ("first use: the clock plus the reserve", None, None, N, N + R),
+            ("floor behind the clock, nothing issued: the clock plus the reserve",
+                Some(N - 5_000), None, N, N + R),
+            ("issuing follows the clock: the clock plus the reserve", Some(N - 5_000),
+                Some(N), N, N + R),
+            ("floor 5 s ahead (clock stepped back), nothing issued: the floor, not floor + reserve",
+                Some(N + 5_000), None, N, N + 5_000),
+            ("floor 5 s ahead, issued 1 ms above it: that millisecond, not + reserve",
+                Some(N + 5_000), Some(N + 5_001), N, N + 5_001),
+            ("floor within the reserve ahead: the clock plus the reserve",
+                Some(N + 400), Some(N + 401), N, N + R),
+            ("issued just beyond the clock plus the reserve: the issued millisecond",
+                None, Some(N + R + 1), N, N + R + 1),
+            ("at the end of the 48-bit range: capped", Some((1 << 48) - 1), None, N,
+                (1 << 48) - 1),
+            ("a clock near the end of the range: capped, no overflow", None, None,
+                u64::MAX - 10, (1 << 48) - 1),
+        ];
+        let mut failures = Vec::new();
+        for (i, (why, floor, issued, now, want)) in rows.iter().enumerate() {
+            let got = v7_reservation(*floor, *issued, *now, R);
+            if got != *want {
+                failures.push(format!("row {i} ({why}): got {got}, want {want}"));
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    /// What a reset writes: one row per rule of [`reset`].
+    #[test]
+    fn reset_table() {
+        let now = Timestamp::from_unix_millis(NOW_MS);
+        let end = State {
+            v7_unix_ms: (1 << 48) - 1,
+            v7_counter: None,
+            ..stored(false, 60_000, 0)
+        };
+        #[rustfmt::skip]
+        let rows: Vec<(&str, Option<State>, Reset)> = vec![
+            ("v7 bound at the end of the range: back to the clock; new clock sequence, node kept",
+                Some(end),
+                Reset { clock_seq_from: Some(0x1234), node: Node::Use(NODE),
+                        gregorian_ticks: now_ticks(), v7_unix_ms: NOW_MS, writes: 42 }),
+            ("bounds behind the clock (a clean state): the same, the bounds move up to the clock",
+                Some(stored(true, -5_000, -5_000)),
+                Reset { clock_seq_from: Some(0x1234), node: Node::Use(NODE),
+                        gregorian_ticks: now_ticks(), v7_unix_ms: NOW_MS, writes: 42 }),
+            ("nothing readable: random clock sequence and node, the first write",
+                None,
+                Reset { clock_seq_from: None, node: Node::Random,
+                        gregorian_ticks: now_ticks(), v7_unix_ms: NOW_MS, writes: 1 }),
+        ];
+        for (why, s, want) in rows {
+            assert_eq!(reset(s.as_ref(), now), want, "{why}");
+        }
+        // A clock past the 48-bit range is capped, not wrapped.
+        let far = Timestamp::from_unix_millis(1 << 50);
+        assert_eq!(reset(None, far).v7_unix_ms, (1 << 48) - 1);
     }
 
     /// What [`accept_stored`] gives, in a form rows can compare.
