@@ -89,6 +89,31 @@ pub enum Command {
     /// Print the manual page (roff) of uuidkit or of one of its commands.
     #[command(after_help = MAN_EXAMPLES)]
     Man(ManArgs),
+    /// Make the links `uuidgen` and `uuidparse` to this binary (util-linux drop-ins).
+    #[command(after_help = INSTALL_LINKS_EXAMPLES)]
+    InstallLinks(InstallLinksArgs),
+}
+
+const INSTALL_LINKS_EXAMPLES: &str = "\
+Output:
+  Makes DIR/uuidgen and DIR/uuidparse, symbolic links to this binary (hard links where there
+  are no symbolic links); run under those names it takes util-linux's options and prints its
+  formats. One line per link made. An existing file of that name is an error unless --force.
+  The same by hand: ln -s \"$(command -v uuidkit)\" DIR/uuidgen (and DIR/uuidparse).
+
+Examples:
+  uuidkit install-links ~/.local/bin
+  uuidkit install-links --force /usr/local/bin";
+
+/// `uuidkit install-links`.
+#[derive(Debug, Args)]
+pub struct InstallLinksArgs {
+    /// Replace a file that is already there.
+    #[arg(short, long)]
+    pub force: bool,
+    /// The directory to make the links in (it must exist).
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
 }
 
 const COMPLETIONS_EXAMPLES: &str = "\

@@ -8,6 +8,7 @@ pub mod convert;
 pub mod gen;
 pub mod inspect;
 pub mod ldap;
+pub mod links;
 pub mod meta;
 #[cfg(unix)]
 pub mod serve;
@@ -45,6 +46,7 @@ pub fn run(cli: Cli) -> std::process::ExitCode {
         Command::State(_) => Err(io::Fatal::Msg(crate::args::unix_only("state"))),
         Command::Completions(a) => meta::completions(a),
         Command::Man(a) => meta::man(a),
+        Command::InstallLinks(a) => links::run(a),
     };
     io::finish(result)
 }
