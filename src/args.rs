@@ -36,7 +36,8 @@ Exit status:
   0  success
   1  some input was invalid (the rest was still processed)
   2  usage error, or reading/writing failed
-  A closed output pipe (uuidkit gen -C 1000000 | head -1) ends quietly with status 0.
+  A closed output pipe (uuidkit gen -C 1000000 | head -1) ends quietly with status 0,
+  or 1 when an invalid input was found before it closed.
 
 Examples:
   uuidkit gen v7 -C 3
@@ -508,11 +509,17 @@ pub struct GenArgs {
     /// UUID.
     #[arg(short, long, value_name = "NAMESPACE")]
     pub namespace: Option<String>,
-    /// The name (its UTF-8 bytes) for v3, v5 and name-based v8.
-    #[arg(short = 'N', long, value_name = "NAME", conflicts_with = "name_hex")]
+    /// The name (its UTF-8 bytes) for v3, v5 and name-based v8; it may start with `-`.
+    #[arg(
+        short = 'N',
+        long,
+        value_name = "NAME",
+        conflicts_with = "name_hex",
+        allow_hyphen_values = true
+    )]
     pub name: Option<OsString>,
     /// The name as hex-encoded bytes (for names that are not text).
-    #[arg(long, value_name = "HEX")]
+    #[arg(long, value_name = "HEX", allow_hyphen_values = true)]
     pub name_hex: Option<String>,
     /// The hash for name-based v8 (RFC 9562 Appendix B.2 uses sha256).
     #[arg(long, value_enum, value_name = "HASH")]
