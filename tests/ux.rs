@@ -312,3 +312,99 @@ fn every_command_has_help_with_examples() {
         );
     }
 }
+
+// ---- what a new user trying the tool found ------------------------------------------------
+
+/// Runs `uuidkit args` on `input`, reads the first line of its standard output and then closes
+/// the pipe (as `| head -1` does); returns that line and the exit status.
+fn first_line_then_close(args: &[&str], input: Vec<u8>) -> (String, i32) {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(common::bin())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn uuidkit");
+    let mut sin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        let _ = sin.write_all(&input);
+    });
+    let mut first = String::new();
+    {
+        let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+        out.read_line(&mut first).expect("read a line");
+    }
+    let status = child.wait().expect("wait");
+    writer.join().expect("writer thread");
+    (first, status.code().expect("exited normally"))
+}
+
+#[test]
+fn value_options_take_values_that_start_with_a_hyphen() {
+    // Source: Python's uuid.uuid5(uuid.NAMESPACE_DNS, "-foo") (and util-linux uuidgen).
+    let want = "edc8b235-9eb9-5206-8fb7-ba001165c21f\n";
+    for args in [
+        &["gen", "v5", "-n", "dns", "-N", "-foo"][..],
+        &["gen", "v5", "-n", "dns", "--name", "-foo"],
+        // "-foo" as hex-encoded bytes.
+        &["gen", "v5", "-n", "dns", "--name-hex", "2d666f6f"],
+    ] {
+        let o = run(args, b"");
+        assert_eq!(code(&o), 0, "{args:?}: {}", text(&o.stderr));
+        assert_eq!(text(&o.stdout), want, "{args:?}");
+    }
+    // A --name-hex value starting with '-' is read as the value (hyphens between the hex
+    // digits are allowed), not taken for a missing value.
+    let o = run(&["gen", "v5", "-n", "dns", "--name-hex", "-2d666f6f"], b"");
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), want);
+}
+
+#[test]
+fn invalid_input_before_a_closed_pipe_keeps_status_1() {
+    let mut bad_first = b"nope\n".to_vec();
+    let mut good = Vec::new();
+    for _ in 0..200_000 {
+        good.extend_from_slice(V7.as_bytes());
+        good.push(b'\n');
+    }
+    bad_first.extend_from_slice(&good);
+    for args in [
+        &["inspect", "--json"][..],
+        &["inspect"],
+        &["convert", "--to", "simple"],
+    ] {
+        let (first, status) = first_line_then_close(args, bad_first.clone());
+        assert!(!first.is_empty(), "{args:?}");
+        assert_eq!(status, 1, "{args:?}: invalid line 1, then the pipe closed");
+        // Without the invalid line a closed pipe is still a quiet success.
+        let (_, status) = first_line_then_close(args, good.clone());
+        assert_eq!(status, 0, "{args:?}: all valid, then the pipe closed");
+    }
+}
+
+#[test]
+fn gen_time_takes_the_years_of_the_v7_range() {
+    // The last millisecond v7 can hold: 2^48 - 1 ms after 1970.
+    let o = run(&["gen", "v7", "--time", "10889-08-02T05:31:50.655Z"], b"");
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    assert!(text(&o.stdout).starts_with("ffffffff-ffff-7"), "{:?}", o);
+    // One millisecond later is out of range, and said so.
+    let o = run(&["gen", "v7", "--time", "10889-08-02T05:31:50.656Z"], b"");
+    assert_eq!(code(&o), 2);
+    assert!(text(&o.stderr).contains("10889"), "{}", text(&o.stderr));
+    // A five-digit year reads as what inspect prints back.
+    let o = run(&["gen", "v7", "--time", "10000-01-01T00:00:00Z"], b"");
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    let id = text(&o.stdout);
+    let o = run(&["inspect", "--json", id.trim()], b"");
+    assert_eq!(
+        json_lines(&o)[0]["time"].as_str(),
+        Some("10000-01-01T00:00:00.000Z")
+    );
+    // A leading zero in a year of more than four digits is not a year anyone writes.
+    let o = run(&["gen", "v7", "--time", "02022-02-22T19:22:22Z"], b"");
+    assert_eq!(code(&o), 2);
+}
