@@ -133,7 +133,8 @@ pub struct ManArgs {
 const INSPECT_EXAMPLES: &str = "\
 Output:
   Text: one block of aligned `field: value` lines per UUID, a blank line between blocks; an
-  input that does not parse is reported on standard error as LINE:COLUMN: message.
+  input that does not parse is reported on standard error as `error: line N: message`, with
+  the input and a caret under the problem (see uuidkit --help), and the exit status is 1.
 
   --json: JSON Lines, one object per input, in input order. Keys always present:
     input    the input as given (invalid UTF-8 replaced by U+FFFD; lines over 4096 bytes cut)
@@ -251,7 +252,8 @@ pub enum ToForm {
 const CONVERT_EXAMPLES: &str = "\
 Output:
   One converted line per valid input on standard output; an invalid input is reported on
-  standard error as LINE:COLUMN: message, the rest is still converted, and the exit status is 1.
+  standard error as `error: line N: message` with the input and a caret (see
+  uuidkit --help), the rest is still converted, and the exit status is 1.
   --upper affects hex digits only (the urn:uuid: prefix stays lower case).
 
 Examples:
@@ -283,7 +285,8 @@ const SORT_EXAMPLES: &str = "\
 Output:
   The valid inputs in uuidOrderingMatch order (RFC 4530 §2.3: unsigned byte order, which for v6
   and v7 is creation order), one per line, lower-case hyphenated. Invalid inputs are reported on
-  standard error as LINE:COLUMN: message and left out; the exit status is then 1. All input is
+  standard error as `error: line N: message` with the input and a caret (see uuidkit --help)
+  and left out; the exit status is then 1. All input is
   read before anything is written; each UUID takes 16 bytes of memory.
 
 Examples:

@@ -408,3 +408,36 @@ fn gen_time_takes_the_years_of_the_v7_range() {
     let o = run(&["gen", "v7", "--time", "02022-02-22T19:22:22Z"], b"");
     assert_eq!(code(&o), 2);
 }
+
+#[test]
+fn help_texts_describe_the_error_reports_printed() {
+    // Each command's --help names the form of its report of an invalid input; what it prints
+    // for one must be that form.
+    for cmd in [
+        &["inspect"][..],
+        &["convert", "--to", "simple"],
+        &["sort"],
+        &["validate"],
+    ] {
+        let mut help_args = cmd[..1].to_vec();
+        help_args.push("--help");
+        let help = text(&run(&help_args, b"").stdout);
+        let o = run(cmd, b"nope\n");
+        assert_eq!(code(&o), 1, "{cmd:?}");
+        let printed = format!("{}{}", text(&o.stdout), text(&o.stderr));
+        let claims_line_column = help.contains("LINE:COLUMN: message");
+        let claims_error_line = help.contains("`error: line N: message`");
+        assert!(
+            claims_line_column || claims_error_line,
+            "{cmd:?}: the help names no form:\n{help}"
+        );
+        if claims_line_column {
+            // "nope": the first byte is not a hex digit.
+            assert!(printed.starts_with("1:1: "), "{cmd:?}: {printed}");
+        }
+        if claims_error_line {
+            assert!(printed.starts_with("error: line 1: "), "{cmd:?}: {printed}");
+            assert!(printed.contains("\n  nope\n  ^\n"), "{cmd:?}: {printed}");
+        }
+    }
+}
