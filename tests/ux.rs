@@ -441,3 +441,60 @@ fn help_texts_describe_the_error_reports_printed() {
         }
     }
 }
+
+/// Every command path, from the `Commands:` lists of `--help` (without `help` itself).
+fn command_paths() -> Vec<Vec<String>> {
+    let mut paths = vec![Vec::<String>::new()];
+    let mut i = 0;
+    while i < paths.len() {
+        let mut args: Vec<&str> = paths[i].iter().map(String::as_str).collect();
+        args.push("--help");
+        let help = text(&run_env(&args, b"", &[("COLUMNS", "200")]).stdout);
+        if let Some(list) = help.split("\nCommands:\n").nth(1) {
+            for line in list.lines().take_while(|l| !l.trim().is_empty()) {
+                // A name starts in column 3; wrapped descriptions start further in.
+                if line.starts_with("  ") && !line.starts_with("   ") {
+                    let name = line.split_whitespace().next().expect("a name");
+                    if name != "help" {
+                        let mut p = paths[i].clone();
+                        p.push(name.to_string());
+                        paths.push(p);
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+    paths
+}
+
+#[test]
+fn help_fits_80_columns_and_wraps_to_a_narrower_terminal() {
+    let paths = command_paths();
+    assert!(paths.len() > 10, "{paths:?}");
+    for path in &paths {
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        // Wider terminals (and pipes) get at most 80 columns.
+        for cols in ["80", "200"] {
+            let help = text(&run_env(&args, b"", &[("COLUMNS", cols)]).stdout);
+            for line in help.lines() {
+                assert!(
+                    line.chars().count() <= 80,
+                    "{path:?} at {cols} columns: {line:?}"
+                );
+            }
+        }
+        // At 40 columns only a line that cannot be broken (one word, or the usage line)
+        // is longer.
+        let help = text(&run_env(&args, b"", &[("COLUMNS", "40")]).stdout);
+        for line in help.lines() {
+            if line.chars().count() > 40 {
+                assert!(
+                    line.starts_with("Usage: ") || line.split_whitespace().count() == 1,
+                    "{path:?} at 40 columns: {line:?}"
+                );
+            }
+        }
+    }
+}
