@@ -102,7 +102,8 @@ Output:
 
 Examples:
   mkdir -p ~/.local/share/bash-completion/completions
-  uuidkit completions bash > ~/.local/share/bash-completion/completions/uuidkit
+  uuidkit completions bash \\
+      > ~/.local/share/bash-completion/completions/uuidkit
   uuidkit completions zsh > \"${fpath[1]}/_uuidkit\"
   mkdir -p ~/.config/fish/completions
   uuidkit completions fish > ~/.config/fish/completions/uuidkit.fish
@@ -132,9 +133,9 @@ Examples:
   uuidkit man | man -l -
   uuidkit man gen > uuidkit-gen.1
   uuidkit man ldap add-entryuuid | man -l -
-  for c in '' gen inspect validate convert sort compare ldap 'ldap schema' \\
-      'ldap match' 'ldap order' 'ldap add-entryuuid' serve state 'state show' \\
-      completions man; do
+  for c in '' gen inspect validate convert sort compare ldap \\
+      'ldap schema' 'ldap match' 'ldap order' 'ldap add-entryuuid' \\
+      serve state 'state show' completions man; do
     p=uuidkit${c:+-${c// /-}}; uuidkit man $c > \"$p.1\"
   done";
 
@@ -490,7 +491,7 @@ pub struct LdapRuleArgs {
 #[cfg(unix)]
 macro_rules! gen_system_example {
     () => {
-        "  uuidkit gen v7 --system -C 10                from the service (uuidkit serve)\n"
+        "  uuidkit gen v7 --system -C 10                from the service (serve)\n"
     };
 }
 #[cfg(not(unix))]
@@ -530,7 +531,7 @@ Versions:
 Examples:
   uuidkit gen                                  one random (v4) UUID
   uuidkit gen v7 -C 1000000 > ids.txt          a million time-ordered UUIDs
-  uuidkit gen v5 -n @dns -N www.example.com    name-based, RFC 9562 Appendix A.4
+  uuidkit gen v5 -n @dns -N www.example.com    RFC 9562 Appendix A.4
   uuidkit gen v8 --hash sha256 -n dns -N www.example.com
   uuidkit gen v7 --time 2022-02-22T19:22:22Z   for a given instant
 ",

@@ -498,3 +498,48 @@ fn help_fits_80_columns_and_wraps_to_a_narrower_terminal() {
         }
     }
 }
+
+#[test]
+fn man_pages_keep_the_hand_laid_out_text_as_written() {
+    for path in command_paths() {
+        let mut args = vec!["man"];
+        args.extend(path.iter().map(String::as_str));
+        let o = run(&args, b"");
+        assert_eq!(code(&o), 0, "{path:?}");
+        let page = text(&o.stdout);
+        let mut help_args: Vec<&str> = path.iter().map(String::as_str).collect();
+        help_args.push("--help");
+        let help = text(&run_env(&help_args, b"", &[("COLUMNS", "200")]).stdout);
+        let Some(extra) = page.split("\n.SH EXTRA\n").nth(1) else {
+            // A page without hand-written text has nothing to keep.
+            assert!(!help.contains("Examples:"), "{path:?}");
+            continue;
+        };
+        let block = extra.split("\n.SH ").next().expect("the section");
+        let lines: Vec<&str> = block.lines().collect();
+        // No-fill from the start of the section to its end, so that man shows each line as
+        // it is: refilled, the tables and examples run together.
+        assert_eq!(lines.first(), Some(&".nf"), "{path:?}:\n{block}");
+        assert_eq!(lines.last(), Some(&".fi"), "{path:?}:\n{block}");
+        assert!(
+            !lines[1..lines.len() - 1]
+                .iter()
+                .any(|l| l.starts_with(".fi") || l.starts_with(".ad")),
+            "{path:?}"
+        );
+        for line in lines.iter().filter(|l| !l.starts_with('.')) {
+            let plain = line
+                .replace("\\-", "-")
+                .replace("\\*(Aq", "'")
+                .replace("\\&", "")
+                .replace("\\\\", "\\");
+            // What --help shows, line for line; within 78 columns, so that with the
+            // block's indent of 2 it fits an 80-column man page.
+            assert!(
+                help.lines().any(|h| h == plain),
+                "{path:?}: {plain:?} is not a line of --help"
+            );
+            assert!(plain.chars().count() <= 78, "{path:?}: {plain:?}");
+        }
+    }
+}
