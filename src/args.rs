@@ -12,31 +12,35 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 const MAIN_EXAMPLES: &str = "\
 Input:
-  Commands that read UUIDs take them as arguments or, when none are given, from standard
-  input, one per line (a trailing \\r is dropped; nothing else is trimmed).
+  Commands that read UUIDs take them as arguments or, when none are given,
+  from standard input, one per line (a trailing \\r is dropped; nothing else is
+  trimmed).
 
 Errors:
   An invalid input is reported on standard error as
-    error: line 2: invalid character 'x' at byte 9: expected a hexadecimal digit
-      67e55044-x0b1-426f-9247-bb680e5fe0c8
-               ^
-  (\"argument N\" for arguments; bytes are counted from 0). Control characters and bytes that
-  are not UTF-8 are shown escaped (\\x1b, \\xff); a long input is shown as a window around the
-  problem. Commands with --json report invalid input as JSON on standard output instead.
+  error: line 2: invalid character 'x' at byte 9: expected a hexadecimal digit
+    67e55044-x0b1-426f-9247-bb680e5fe0c8
+             ^
+  (\"argument N\" for arguments; bytes are counted from 0). Control characters
+  and bytes that are not UTF-8 are shown escaped (\\x1b, \\xff); a long input is
+  shown as a window around the problem. Commands with --json report invalid
+  input as JSON on standard output instead.
 
 Terminal:
-  Colour only when the output is a terminal and TERM is not dumb; NO_COLOR (any non-empty
-  value) turns it off, CLICOLOR_FORCE (non-empty, not 0) turns it on anywhere. Help and
-  usage errors follow clap's rule, which differs: CLICOLOR=0 or an unset TERM also turn
-  their colour off. Long runs of gen, convert and validate show a progress line on standard
-  error when it is a terminal and standard output is not (it is cleared at the end and never
+  Colour only when the output is a terminal and TERM is not dumb; NO_COLOR
+  (any non-empty value) turns it off, CLICOLOR_FORCE (non-empty, not 0) turns
+  it on anywhere. Help and usage errors follow clap's rule, which differs:
+  CLICOLOR=0 or an unset TERM also turn their colour off. Long runs of gen,
+  convert and validate show a progress line on standard error when it is a
+  terminal and standard output is not (it is cleared at the end and never
   written to a file or pipe).
 
 Exit status:
   0  success
   1  some input was invalid (the rest was still processed)
   2  usage error, or reading/writing failed
-  A closed output pipe (uuidkit gen -C 1000000 | head -1) ends quietly with status 0.
+  A closed output pipe (uuidkit gen -C 1000000 | head -1) ends quietly with
+  status 0, or 1 when an invalid input was found before it closed.
 
 Examples:
   uuidkit gen v7 -C 3
@@ -50,7 +54,7 @@ Examples:
 
 /// Generate, inspect, validate, convert and sort UUIDs (RFC 9562).
 #[derive(Debug, Parser)]
-#[command(name = "uuidkit", version, after_help = MAIN_EXAMPLES)]
+#[command(name = "uuidkit", version, after_help = MAIN_EXAMPLES, max_term_width = 80)]
 pub struct Cli {
     /// The command to run.
     #[command(subcommand)]
@@ -118,12 +122,15 @@ pub struct InstallLinksArgs {
 
 const COMPLETIONS_EXAMPLES: &str = "\
 Output:
-  The completion script for SHELL on standard output, generated from the same definitions as
-  --help, so it knows every command, flag and value.
+  The completion script for SHELL on standard output, generated from the same
+  definitions as --help, so it knows every command, flag and value.
 
 Examples:
-  uuidkit completions bash > ~/.local/share/bash-completion/completions/uuidkit
+  mkdir -p ~/.local/share/bash-completion/completions
+  uuidkit completions bash \\
+      > ~/.local/share/bash-completion/completions/uuidkit
   uuidkit completions zsh > \"${fpath[1]}/_uuidkit\"
+  mkdir -p ~/.config/fish/completions
   uuidkit completions fish > ~/.config/fish/completions/uuidkit.fish
   source <(uuidkit completions bash)        # this shell only";
 
@@ -137,14 +144,25 @@ pub struct CompletionsArgs {
 
 const MAN_EXAMPLES: &str = "\
 Output:
-  A manual page in roff on standard output: uuidkit(1) by default, or the page of the command
-  named, e.g. uuidkit-gen(1) or uuidkit-ldap-match(1).
+  A manual page in roff on standard output: uuidkit(1) by default, or the page
+  of the command named, e.g. uuidkit-gen(1) or uuidkit-ldap-match(1).
+
+Pages:
+  uuidkit, uuidkit-gen, uuidkit-inspect, uuidkit-validate, uuidkit-convert,
+  uuidkit-sort, uuidkit-compare, uuidkit-ldap, uuidkit-ldap-schema,
+  uuidkit-ldap-match, uuidkit-ldap-order, uuidkit-ldap-add-entryuuid,
+  uuidkit-serve, uuidkit-state, uuidkit-state-show, uuidkit-completions,
+  uuidkit-man
 
 Examples:
   uuidkit man | man -l -
   uuidkit man gen > uuidkit-gen.1
   uuidkit man ldap add-entryuuid | man -l -
-  for c in '' gen inspect validate convert sort compare ldap; do uuidkit man $c > \"uuidkit${c:+-$c}.1\"; done";
+  for c in '' gen inspect validate convert sort compare ldap \\
+      'ldap schema' 'ldap match' 'ldap order' 'ldap add-entryuuid' \\
+      serve state 'state show' completions man; do
+    p=uuidkit${c:+-${c// /-}}; uuidkit man $c > \"$p.1\"
+  done";
 
 /// `uuidkit man`.
 #[derive(Debug, Args)]
@@ -156,29 +174,35 @@ pub struct ManArgs {
 
 const INSPECT_EXAMPLES: &str = "\
 Output:
-  Text: one block of aligned `field: value` lines per UUID, a blank line between blocks; an
-  input that does not parse is reported on standard error as LINE:COLUMN: message.
+  Text: one block of aligned `field: value` lines per UUID, a blank line
+  between blocks; an input that does not parse is reported on standard error
+  as `error: line N: message`, with the input and a caret under the problem
+  (see uuidkit --help), and the exit status is 1.
 
-  --json: JSON Lines, one object per input, in input order. Keys always present:
-    input    the input as given (invalid UTF-8 replaced by U+FFFD; lines over 4096 bytes cut)
+  --json: JSON Lines, one object per input, in input order. Keys always
+  present:
+    input    the input as given (invalid UTF-8 replaced by U+FFFD; lines over
+             4096 bytes cut)
     uuid     lower-case hyphenated
     variant  \"ncs\", \"rfc9562\", \"microsoft\" or \"future\"
-    version  the version field as an integer; null unless the variant is rfc9562
+    version  the version field as an integer; null unless the variant is
+             rfc9562
     kind     \"nil\", \"max\", \"v1\" ... \"v8\" or \"unknown\"
-    time     RFC 3339 UTC at the layout's precision (7 fraction digits for v1, v2, v6; 3 for v7);
-             null when the UUID carries no time
+    time     RFC 3339 UTC at the layout's precision (7 fraction digits for v1,
+             v2, v6; 3 for v7); null when the UUID carries no time
     int      the 128-bit value as a decimal string
     urn      urn:uuid:...
   Keys present only for their layout (never null):
     v1, v6:  gregorian_ticks, clock_seq, node (\"xx:xx:xx:xx:xx:xx\")
-    v2:      gregorian_ticks (coarse: the low 32 bits read as 0), clock_seq (6 bits),
-             local_domain (0 person, 1 group, 2 org, ...), local_id, node
+    v2:      gregorian_ticks (coarse: the low 32 bits read as 0), clock_seq (6
+             bits), local_domain (0 person, 1 group, 2 org, ...), local_id,
+             node
     v7:      unix_ts_ms, rand_a, rand_b
     v8:      custom_a, custom_b, custom_c
-  Fields wider than 53 bits (gregorian_ticks, rand_b, custom_c, int) are decimal strings, so
-  that JavaScript reads them exactly; the others are JSON numbers.
-  An input that does not parse gives {\"input\", \"error\", \"line\", \"column\"} instead; the
-  rest is still processed and the exit status is 1.
+  Fields wider than 53 bits (gregorian_ticks, rand_b, custom_c, int) are
+  decimal strings, so that JavaScript reads them exactly; the others are JSON
+  numbers. An input that does not parse gives {\"input\", \"error\", \"line\",
+  \"column\"} instead; the rest is still processed and the exit status is 1.
 
 Examples:
   uuidkit inspect 017F22E2-79B0-7CC3-98C4-DC0C0C07398F
@@ -199,20 +223,23 @@ pub struct InspectArgs {
 
 const VALIDATE_EXAMPLES: &str = "\
 Output:
-  The report is the data, so it goes to standard output: one line per invalid input,
-  LINE:COLUMN: message, where LINE is the index of the argument (or the line number of standard
-  input) and COLUMN the 1-based byte where the problem was found. Valid inputs print nothing.
-  When standard output is a terminal, each such line is followed by the input and a caret
-  under the problem (escaped and windowed as for errors); in a file or pipe it is not.
-  Exit status 0 when every input is valid, 1 otherwise.
+  The report is the data, so it goes to standard output: one line per invalid
+  input, LINE:COLUMN: message, where LINE is the index of the argument (or the
+  line number of standard input) and COLUMN the 1-based byte where the problem
+  was found. Valid inputs print nothing. When standard output is a terminal,
+  each such line is followed by the input and a caret under the problem
+  (escaped and windowed as for errors); in a file or pipe it is not. Exit
+  status 0 when every input is valid, 1 otherwise.
 
   --json: JSON Lines, one object per invalid input, keys in this order:
     line     the line number (or argument index), 1-based
     column   the 1-based byte where the problem was found
-    kind     length, char, hyphen, group_length, prefix, braces, overflow, leading_zero or
-             form (what ErrorKind says; \"other\" for kinds added later)
+    kind     length, char, hyphen, group_length, prefix, braces, overflow,
+             leading_zero or form (what ErrorKind says; \"other\" for kinds
+             added later)
     message  the same text as the plain report
-    input    the input as given (invalid UTF-8 replaced by U+FFFD; lines over 4096 bytes cut)
+    input    the input as given (invalid UTF-8 replaced by U+FFFD; lines over
+             4096 bytes cut)
 
 Examples:
   uuidkit validate 017F22E2-79B0-7CC3-98C4-DC0C0C07398F
@@ -274,15 +301,19 @@ pub enum ToForm {
 
 const CONVERT_EXAMPLES: &str = "\
 Output:
-  One converted line per valid input on standard output; an invalid input is reported on
-  standard error as LINE:COLUMN: message, the rest is still converted, and the exit status is 1.
-  --upper affects hex digits only (the urn:uuid: prefix stays lower case).
+  One converted line per valid input on standard output; an invalid input is
+  reported on standard error as `error: line N: message` with the input and a
+  caret (see uuidkit --help), the rest is still converted, and the exit status
+  is 1. --upper affects hex digits only (the urn:uuid: prefix stays lower
+  case).
 
 Examples:
   uuidkit convert --to int 6ba7b810-9dad-11d1-80b4-00c04fd430c8
-  uuidkit convert --from int --to hyphenated 143098242404177361603877621312831893704
+  uuidkit convert --from int --to hyphenated \\
+      143098242404177361603877621312831893704
   uuidkit convert --to oid-urn < ids.txt
-  uuidkit convert --from guid-hex --to braced --upper 10b8a76bad9dd11180b400c04fd430c8";
+  uuidkit convert --from guid-hex --to braced --upper \\
+      10b8a76bad9dd11180b400c04fd430c8";
 
 /// `uuidkit convert`.
 #[derive(Debug, Args)]
@@ -305,10 +336,12 @@ pub struct ConvertArgs {
 
 const SORT_EXAMPLES: &str = "\
 Output:
-  The valid inputs in uuidOrderingMatch order (RFC 4530 §2.3: unsigned byte order, which for v6
-  and v7 is creation order), one per line, lower-case hyphenated. Invalid inputs are reported on
-  standard error as LINE:COLUMN: message and left out; the exit status is then 1. All input is
-  read before anything is written; each UUID takes 16 bytes of memory.
+  The valid inputs in uuidOrderingMatch order (RFC 4530 §2.3: unsigned byte
+  order, which for v6 and v7 is creation order), one per line, lower-case
+  hyphenated. Invalid inputs are left out and reported on standard error as
+  `error: line N: message` with the input and a caret (see uuidkit --help);
+  the exit status is then 1. All input is read before anything is written;
+  each UUID takes 16 bytes of memory.
 
 Examples:
   uuidkit sort < ids.txt
@@ -331,17 +364,20 @@ pub struct SortArgs {
 
 const COMPARE_EXAMPLES: &str = "\
 Output:
-  -1 if A sorts before B, 0 if they are the same UUID (in whatever text form), 1 if after;
-  the order is uuidOrderingMatch (unsigned byte order). An invalid argument is reported on
-  standard error (\"error: argument 2: ...\", 1 for A, 2 for B, with a caret), with status 1.
+  -1 if A sorts before B, 0 if they are the same UUID (in whatever text form),
+  1 if after; the order is uuidOrderingMatch (unsigned byte order). An invalid
+  argument is reported on standard error (\"error: argument 2: ...\", 1 for A, 2
+  for B, with a caret), with status 1.
 
-  --json: one object {\"a\", \"b\", \"result\"}: A and B lower-case hyphenated, result -1, 0
-  or 1. An invalid argument gives instead, on standard output, an object per invalid argument
-  with the keys of validate --json ({\"line\", \"column\", \"kind\", \"message\", \"input\"},
-  line being the argument number), and status 1.
+  --json: one object {\"a\", \"b\", \"result\"}: A and B lower-case hyphenated,
+  result -1, 0 or 1. An invalid argument gives instead, on standard output, an
+  object per invalid argument with the keys of validate --json ({\"line\",
+  \"column\", \"kind\", \"message\", \"input\"}, line being the argument number), and
+  status 1.
 
 Examples:
-  uuidkit compare 017f22e2-79b0-7cc3-98c4-dc0c0c07398f 017F22E279B07CC398C4DC0C0C07398F
+  uuidkit compare 017f22e2-79b0-7cc3-98c4-dc0c0c07398f \\
+      017F22E279B07CC398C4DC0C0C07398F
   uuidkit compare --json \"$a\" \"$b\"";
 
 /// `uuidkit compare`.
@@ -362,15 +398,17 @@ pub struct CompareArgs {
 const LDAP_EXAMPLES: &str = "\
 Examples:
   uuidkit ldap schema
-  uuidkit ldap match 597ae2f6-16a6-1027-98f4-d28b5365dc14 597AE2F6-16A6-1027-98F4-D28B5365DC14
-  uuidkit ldap order 597ae2f6-16a6-1027-98f4-d28b5365dc14 00000000-0000-0000-0000-000000000000
+  uuidkit ldap match 597ae2f6-16a6-1027-98f4-d28b5365dc14 \\
+      597AE2F6-16A6-1027-98F4-D28B5365DC14
+  uuidkit ldap order 597ae2f6-16a6-1027-98f4-d28b5365dc14 \\
+      00000000-0000-0000-0000-000000000000
   uuidkit ldap add-entryuuid < people.ldif";
 
 const LDAP_SCHEMA_EXAMPLES: &str = "\
 Output:
-  The four RFC 4530 §2 descriptions, each on one line, as the attributes of a subschema
-  subentry hold them (RFC 4512 §4.2): ldapSyntaxes (UUID), matchingRules (uuidMatch,
-  uuidOrderingMatch) and attributeTypes (entryUUID).
+  The four RFC 4530 §2 descriptions, each on one line, as the attributes of a
+  subschema subentry hold them (RFC 4512 §4.2): ldapSyntaxes (UUID),
+  matchingRules (uuidMatch, uuidOrderingMatch) and attributeTypes (entryUUID).
 
 Examples:
   uuidkit ldap schema
@@ -387,45 +425,52 @@ pub struct LdapArgs {
 
 const LDAP_MATCH_EXAMPLES: &str = "\
 Output:
-  TRUE or FALSE, as an LDAP server evaluates the rule (RFC 4530 §2.2: the two UUIDs are equal).
-  Both values are read in the RFC 4122 string form (hyphenated, either case); an invalid one is
-  reported on standard error (\"error: argument 1: ...\" with a caret; 1 the assertion, 2 the
-  value) with status 1; an evaluated rule exits 0 whether TRUE or FALSE.
+  TRUE or FALSE, as an LDAP server evaluates the rule (RFC 4530 §2.2: the two
+  UUIDs are equal). Both values are read in the RFC 4122 string form
+  (hyphenated, either case); an invalid one is reported on standard error
+  (\"error: argument 1: ...\" with a caret; 1 the assertion, 2 the value) with
+  status 1; an evaluated rule exits 0 whether TRUE or FALSE.
 
-  --json: one object {\"rule\", \"assertion\", \"value\", \"result\"}: rule \"uuidMatch\" or
-  \"uuidOrderingMatch\", assertion and value as given, result true or false. An invalid value
-  gives instead, on standard output, the object of validate --json ({\"line\", \"column\",
-  \"kind\", \"message\", \"input\"}, line 1 for the assertion, 2 for the value), status 1.
+  --json: one object {\"rule\", \"assertion\", \"value\", \"result\"}: rule
+  \"uuidMatch\" or \"uuidOrderingMatch\", assertion and value as given, result
+  true or false. An invalid value gives instead, on standard output, the
+  object of validate --json ({\"line\", \"column\", \"kind\", \"message\", \"input\"},
+  line 1 for the assertion, 2 for the value), status 1.
 
 Examples:
-  uuidkit ldap match 597ae2f6-16a6-1027-98f4-d28b5365dc14 597AE2F6-16A6-1027-98F4-D28B5365DC14
+  uuidkit ldap match 597ae2f6-16a6-1027-98f4-d28b5365dc14 \\
+      597AE2F6-16A6-1027-98F4-D28B5365DC14
   uuidkit ldap match --json 597ae2f6-16a6-1027-98f4-d28b5365dc14 \"$value\"";
 
 const LDAP_ORDER_EXAMPLES: &str = "\
 Output:
-  TRUE or FALSE, as an LDAP server evaluates the rule: uuidOrderingMatch has the semantics of
-  octetStringOrderingMatch (RFC 4530 §2.3, RFC 4517 §4.2.28), TRUE if and only if the stored
-  VALUE sorts before the ASSERTION in unsigned byte order; this is what a filter
-  (entryUUID<=ASSERTION) tests, with equality checked separately. Both values are read in the
-  RFC 4122 string form; an invalid one is reported on standard error (\"error: argument 1:
-  ...\" with a caret; 1 the assertion, 2 the value) with status 1.
+  TRUE or FALSE, as an LDAP server evaluates the rule: uuidOrderingMatch has
+  the semantics of octetStringOrderingMatch (RFC 4530 §2.3, RFC 4517 §4.2.28),
+  TRUE if and only if the stored VALUE sorts before the ASSERTION in unsigned
+  byte order; this is what a filter (entryUUID<=ASSERTION) tests, with
+  equality checked separately. Both values are read in the RFC 4122 string
+  form; an invalid one is reported on standard error (\"error: argument 1: ...\"
+  with a caret; 1 the assertion, 2 the value) with status 1.
 
-  --json: one object {\"rule\", \"assertion\", \"value\", \"result\"}: rule \"uuidMatch\" or
-  \"uuidOrderingMatch\", assertion and value as given, result true or false. An invalid value
-  gives instead, on standard output, the object of validate --json ({\"line\", \"column\",
-  \"kind\", \"message\", \"input\"}, line 1 for the assertion, 2 for the value), status 1.
+  --json: one object {\"rule\", \"assertion\", \"value\", \"result\"}: rule
+  \"uuidMatch\" or \"uuidOrderingMatch\", assertion and value as given, result
+  true or false. An invalid value gives instead, on standard output, the
+  object of validate --json ({\"line\", \"column\", \"kind\", \"message\", \"input\"},
+  line 1 for the assertion, 2 for the value), status 1.
 
 Examples:
-  uuidkit ldap order 597ae2f6-16a6-1027-98f4-d28b5365dc14 00000000-0000-0000-0000-000000000000
+  uuidkit ldap order 597ae2f6-16a6-1027-98f4-d28b5365dc14 \\
+      00000000-0000-0000-0000-000000000000
   uuidkit ldap order --json 597ae2f6-16a6-1027-98f4-d28b5365dc14 \"$value\"";
 
 const LDAP_ADD_EXAMPLES: &str = "\
 Output:
-  The LDIF (RFC 2849) read on standard input, copied byte for byte to standard output with an
-  `entryUUID: ...` line added at the end of every entry that has none: content records and
-  `changetype: add` records; other change records pass through untouched. An existing
-  entryUUID must be valid (RFC 4530 §2.1) and single; if not, the error is reported on
-  standard error with its line number and the entry's dn, processing stops after the entries
+  The LDIF (RFC 2849) read on standard input, copied byte for byte to standard
+  output with an `entryUUID: ...` line added at the end of every entry that
+  has none: content records and `changetype: add` records; other change
+  records pass through untouched. An existing entryUUID must be valid (RFC
+  4530 §2.1) and single; if not, the error is reported on standard error with
+  its line number and the entry's dn, processing stops after the entries
   before it have been written, and the exit status is 1.
 
 Examples:
@@ -471,7 +516,7 @@ pub struct LdapRuleArgs {
 #[cfg(unix)]
 macro_rules! gen_system_example {
     () => {
-        "  uuidkit gen v7 --system -C 10                from the system-wide service (uuidkit serve)\n"
+        "  uuidkit gen v7 --system -C 10                from the service (serve)\n"
     };
 }
 #[cfg(not(unix))]
@@ -484,28 +529,34 @@ macro_rules! gen_system_example {
 const GEN_EXAMPLES: &str = concat!(
     "\
 Versions:
-  v1  Gregorian time + clock sequence + node      v5  SHA-1 of --namespace + --name
-  v2  DCE Security: coarse time, --domain and      v6  v1 reordered so that bytes sort by time
-      --local-id (default: person, current uid)   v7  Unix milliseconds + counter/random
-  v3  MD5 of --namespace + --name                 v8  with --name: name-based, --hash (default
-  v4  random (the default)                            sha256); without: time-based (App. B.1)
+  v1  Gregorian time + clock sequence + node
+  v2  DCE Security: coarse time, --domain and --local-id (default: person,
+      current uid)
+  v3  MD5 of --namespace + --name
+  v4  random (the default)
+  v5  SHA-1 of --namespace + --name
+  v6  v1 reordered so that bytes sort by time
+  v7  Unix milliseconds + counter + random
+  v8  with --name: name-based, --hash (default sha256); without: time-based
+      (RFC 9562 Appendix B.1)
   nil, max  the special values (RFC 9562 §5.9, §5.10)
 
-  Time-based versions (v1, v2, v6, v7, v8 without a name) never repeat within a run and their
-  timestamps never go back, even when the system clock does: they stay at their last
-  timestamp, counting, until the clock catches up (v6, v7, v8 also sort as bytes). When a
-  timestamp's ticks or counter values run out, the timestamp moves ahead of the clock (v2: at
-  most 64 UUIDs per time step of about 7 minutes). --time fixes the clock; ticks or counter
-  values after that instant are then handed out one by one.
-  v7 --method: 1 counter (--counter-bits 12-42, default 42), 2 random increment, 3 12-bit
-  sub-millisecond fraction (plus a counter of --counter-bits 0 for none, the default, or
-  12-42: RFC 9562 §6.2).
+  Time-based versions (v1, v2, v6, v7, v8 without a name) never repeat within
+  a run and their timestamps never go back, even when the system clock does:
+  they stay at their last timestamp, counting, until the clock catches up (v6,
+  v7, v8 also sort as bytes). When a timestamp's ticks or counter values run
+  out, the timestamp moves ahead of the clock (v2: at most 64 UUIDs per time
+  step of about 7 minutes). --time fixes the clock; ticks or counter values
+  after that instant are then handed out one by one.
+  v7 --method: 1 counter (--counter-bits 12-42, default 42), 2 random
+  increment, 3 12-bit sub-millisecond fraction (plus a counter of
+  --counter-bits 0 for none, the default, or 12-42: RFC 9562 §6.2).
   A flag the chosen version does not use is a usage error.
 
 Examples:
   uuidkit gen                                  one random (v4) UUID
   uuidkit gen v7 -C 1000000 > ids.txt          a million time-ordered UUIDs
-  uuidkit gen v5 -n @dns -N www.example.com    name-based, RFC 9562 Appendix A.4
+  uuidkit gen v5 -n @dns -N www.example.com    RFC 9562 Appendix A.4
   uuidkit gen v8 --hash sha256 -n dns -N www.example.com
   uuidkit gen v7 --time 2022-02-22T19:22:22Z   for a given instant
 ",
@@ -533,11 +584,17 @@ pub struct GenArgs {
     /// UUID.
     #[arg(short, long, value_name = "NAMESPACE")]
     pub namespace: Option<String>,
-    /// The name (its UTF-8 bytes) for v3, v5 and name-based v8.
-    #[arg(short = 'N', long, value_name = "NAME", conflicts_with = "name_hex")]
+    /// The name (its UTF-8 bytes) for v3, v5 and name-based v8; it may start with `-`.
+    #[arg(
+        short = 'N',
+        long,
+        value_name = "NAME",
+        conflicts_with = "name_hex",
+        allow_hyphen_values = true
+    )]
     pub name: Option<OsString>,
     /// The name as hex-encoded bytes (for names that are not text).
-    #[arg(long, value_name = "HEX")]
+    #[arg(long, value_name = "HEX", allow_hyphen_values = true)]
     pub name_hex: Option<String>,
     /// The hash for name-based v8 (RFC 9562 Appendix B.2 uses sha256).
     #[arg(long, value_enum, value_name = "HASH")]
@@ -621,47 +678,54 @@ pub enum HashArg {
 
 const SERVE_HELP: &str = "\
 What it does:
-  Hands out v1, v6 and v7 UUIDs over a Unix socket so that every UUID issued on the machine is
-  unique and, per version, increasing in the order requests are served. The generator state
-  (v1/v6 timestamp, clock sequence and node; v7 millisecond and counter) is kept in the state
-  file, written ahead (a reservation --reserve ahead of the clock, renewed twice per reserve
-  under load) and atomically, so that a crash or kill -9 at any moment cannot make a UUID
-  repeat, and every v7 after a restart is greater than all before it.
+  Hands out v1, v6 and v7 UUIDs over a Unix socket so that every UUID issued
+  on the machine is unique and, per version, increasing in the order requests
+  are served. The generator state (v1/v6 timestamp, clock sequence and node;
+  v7 millisecond and counter) is kept in the state file, written ahead (a
+  reservation --reserve ahead of the clock, renewed twice per reserve under
+  load) and atomically, so that a crash or kill -9 at any moment cannot make a
+  UUID repeat, and every v7 after a restart is greater than all before it.
 
-  Runs in the foreground only (--foreground is accepted and changes nothing): start it from
-  systemd or another supervisor. Logs go to standard error. SIGTERM, SIGINT, SIGHUP and SIGQUIT
-  write the exact state and exit with status 0 (2 if that last write failed); they are caught
-  from the very start. After an unclean shutdown, the start waits until the clock passes the
-  last run's v7 reservation (at most --reserve + 1 s; logged before it starts), so that
-  repeated crashes do not push v7 timestamps ahead of the clock; a stop signal ends that wait
-  and exits with status 0, leaving the state file as it was. When v7 runs ahead of the clock
-  (the clock was set back), each restart moves it at most 1 ms further.
+  Runs in the foreground only (--foreground is accepted and changes nothing):
+  start it from systemd or another supervisor. Logs go to standard error.
+  SIGTERM, SIGINT, SIGHUP and SIGQUIT write the exact state and exit with
+  status 0 (2 if that last write failed); they are caught from the very start.
+  After an unclean shutdown, the start waits until the clock passes the last
+  run's v7 reservation (at most --reserve + 1 s; logged before it starts), so
+  that repeated crashes do not push v7 timestamps ahead of the clock; a stop
+  signal ends that wait and exits with status 0, leaving the state file as it
+  was. When v7 runs ahead of the clock (the clock was set back), each restart
+  moves it at most 1 ms further.
 
-  One server per socket: a second one fails at once; a stale socket left by a killed server
-  (connecting is refused) is replaced. One process per state file: a second one fails at once.
-  The socket's path must fit in a socket address (at most 107 bytes on Linux, 103 on macOS and
-  FreeBSD), and its directory must not be writable by other users (unless it is sticky and
-  owned by the server's user, as /tmp is for root): otherwise the server refuses to start.
-  Clients accept only a server that runs as root or as their own user (or the one named by
-  gen --server-uid or UUIDKIT_SERVER_UID).
+  One server per socket: a second one fails at once; a stale socket left by a
+  killed server (connecting is refused) is replaced. One process per state
+  file: a second one fails at once. The socket's path must fit in a socket
+  address (at most 107 bytes on Linux, 103 on macOS and FreeBSD), and its
+  directory must not be writable by other users (unless it is sticky and owned
+  by the server's user, as /tmp is for root): otherwise the server refuses to
+  start. Clients accept only a server that runs as root or as their own user
+  (or the one named by gen --server-uid or UUIDKIT_SERVER_UID).
 
 Limits:
-  A client has 2 s to send a whole request once it has begun, and --timeout to send the next
-  one or to read a whole reply. One user may hold half of --max-connections. Past the limits,
-  and when the process runs out of file descriptors, clients get a busy reply.
+  A client has 2 s to send a whole request once it has begun, and --timeout to
+  send the next one or to read a whole reply. One user may hold half of
+  --max-connections. Past the limits, and when the process runs out of file
+  descriptors, clients get a busy reply.
 
 Defaults:
   --socket  $XDG_RUNTIME_DIR/uuidkit.sock; for root /run/uuidkit/uuidkit.sock
   --state   $XDG_STATE_HOME/uuidkit/state (else ~/.local/state/uuidkit/state);
             for root /var/lib/uuidkit/state
-  Directories of the default paths are created (0755 for the socket's, 0700 for the state's).
+  Directories of the default paths are created (0755 for the socket's, 0700
+  for the state's).
 
 State file problems:
-  Missing, unreadable, corrupt, or writable by others: a warning, a new random clock sequence,
-  and the server starts. With --strict it refuses to start instead (a missing file is still
-  accepted as the first start). A symbolic link is never followed: an error either way.
-  When the state file cannot be written, UUIDs are still served but marked not durable in the
-  reply (`uuidkit gen --system` then warns); with --strict they are refused instead.
+  Missing, unreadable, corrupt, or writable by others: a warning, a new random
+  clock sequence, and the server starts. With --strict it refuses to start
+  instead (a missing file is still accepted as the first start). A symbolic
+  link is never followed: an error either way. When the state file cannot be
+  written, UUIDs are still served but marked not durable in the reply
+  (`uuidkit gen --system` then warns); with --strict they are refused instead.
 
 Clients:
   uuidkit gen v7 --system -C 10         ten v7 UUIDs from the service
@@ -670,7 +734,8 @@ Clients:
 
 Examples:
   uuidkit serve --foreground
-  uuidkit serve --socket /run/uuidkit/uuidkit.sock --group uuidkit --state /var/lib/uuidkit/state";
+  uuidkit serve --socket /run/uuidkit/uuidkit.sock --group uuidkit \\
+      --state /var/lib/uuidkit/state";
 
 /// `uuidkit serve`.
 #[derive(Debug, Args)]
@@ -717,22 +782,24 @@ pub struct ServeArgs {
 
 const STATE_HELP: &str = "\
 Output of `show`:
-  One `field: value` line per stored value. Exit status 0 for a valid file, 1 when the file
-  is corrupt or not trusted (owned by another user, writable by others), 2 when it cannot be
-  opened or is a symbolic link (never followed).
+  One `field: value` line per stored value. Exit status 0 for a valid file, 1
+  when the file is corrupt or not trusted (owned by another user, writable by
+  others), 2 when it cannot be opened or is a symbolic link (never followed).
 
 `reset`:
-  For a state that cannot go on: a v7 bound at the end of its range (v7 unavailable for good)
-  or far ahead of a clock that was set back. Takes the state file's lock, so it refuses (exit
-  status 2, naming the process) while `uuidkit serve` or another generator uses the file:
-  stop the server first. It writes a clean state with
-    - a new random v1/v6 clock sequence, different from the stored one, and the stored node
-      (a random one if the file was corrupt or untrusted);
+  For a state that cannot go on: a v7 bound at the end of its range (v7
+  unavailable for good) or far ahead of a clock that was set back. Takes the
+  state file's lock, so it refuses (exit status 2, naming the process) while
+  `uuidkit serve` or another generator uses the file: stop the server first.
+  It writes a clean state with
+    - a new random v1/v6 clock sequence, different from the stored one, and
+      the stored node (a random one if the file was corrupt or untrusted);
     - the v1/v6 timestamp and the v7 millisecond set to the clock now.
-  v1/v6 stay unique (new clock sequence); v7 stay unique (random bits) and increase from the
-  reset on, but v7 issued after it may sort before v7 issued before it when the old bound lay
-  ahead of the clock: the one promise a reset gives up. It prints the values before and after.
-  A missing file or a symbolic link is an error.
+  v1/v6 stay unique (new clock sequence); v7 stay unique (random bits) and
+  increase from the reset on, but v7 issued after it may sort before v7 issued
+  before it when the old bound lay ahead of the clock: the one promise a reset
+  gives up. It prints the values before and after. A missing file or a
+  symbolic link is an error.
 
 Examples:
   uuidkit state show /var/lib/uuidkit/state

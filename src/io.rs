@@ -16,6 +16,7 @@ use std::fmt;
 use std::io::BufRead;
 use std::io::{self, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Exit status: everything went well.
 pub const EXIT_OK: u8 = 0;
@@ -51,13 +52,30 @@ pub enum Fatal {
 /// What every command returns.
 pub type CmdResult = Result<Status, Fatal>;
 
-/// The exit code for a command's result. A closed standard output ends quietly with 0: the
-/// reader (`head`, a pager) has what it wanted.
+/// Set by [`invalid`]: some input of this run was invalid (and reported).
+static INVALID_SEEN: AtomicBool = AtomicBool::new(false);
+
+/// Notes that an input was invalid and returns [`Status::Invalid`]: a command that then
+/// stops early on a closed output pipe still exits with [`EXIT_INVALID`].
+pub fn invalid() -> Status {
+    INVALID_SEEN.store(true, Ordering::Relaxed);
+    Status::Invalid
+}
+
+/// The exit code for a command's result. A closed standard output ends quietly with 0 (the
+/// reader, `head` or a pager, has what it wanted), or with 1 when an invalid input was seen
+/// before it closed (see [`invalid`]).
 pub fn finish(result: CmdResult) -> ExitCode {
     match result {
         Ok(Status::Ok) => ExitCode::from(EXIT_OK),
         Ok(Status::Invalid) => ExitCode::from(EXIT_INVALID),
-        Err(Fatal::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(EXIT_OK),
+        Err(Fatal::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+            ExitCode::from(if INVALID_SEEN.load(Ordering::Relaxed) {
+                EXIT_INVALID
+            } else {
+                EXIT_OK
+            })
+        }
         Err(Fatal::Write(e)) => {
             error(format_args!("writing standard output: {e}"));
             ExitCode::from(EXIT_FAILURE)

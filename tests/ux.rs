@@ -312,3 +312,234 @@ fn every_command_has_help_with_examples() {
         );
     }
 }
+
+// ---- what a new user trying the tool found ------------------------------------------------
+
+/// Runs `uuidkit args` on `input`, reads the first line of its standard output and then closes
+/// the pipe (as `| head -1` does); returns that line and the exit status.
+fn first_line_then_close(args: &[&str], input: Vec<u8>) -> (String, i32) {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(common::bin())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn uuidkit");
+    let mut sin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        let _ = sin.write_all(&input);
+    });
+    let mut first = String::new();
+    {
+        let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+        out.read_line(&mut first).expect("read a line");
+    }
+    let status = child.wait().expect("wait");
+    writer.join().expect("writer thread");
+    (first, status.code().expect("exited normally"))
+}
+
+#[test]
+fn value_options_take_values_that_start_with_a_hyphen() {
+    // Source: Python's uuid.uuid5(uuid.NAMESPACE_DNS, "-foo") (and util-linux uuidgen).
+    let want = "edc8b235-9eb9-5206-8fb7-ba001165c21f\n";
+    for args in [
+        &["gen", "v5", "-n", "dns", "-N", "-foo"][..],
+        &["gen", "v5", "-n", "dns", "--name", "-foo"],
+        // "-foo" as hex-encoded bytes.
+        &["gen", "v5", "-n", "dns", "--name-hex", "2d666f6f"],
+    ] {
+        let o = run(args, b"");
+        assert_eq!(code(&o), 0, "{args:?}: {}", text(&o.stderr));
+        assert_eq!(text(&o.stdout), want, "{args:?}");
+    }
+    // A --name-hex value starting with '-' is read as the value (hyphens between the hex
+    // digits are allowed), not taken for a missing value.
+    let o = run(&["gen", "v5", "-n", "dns", "--name-hex", "-2d666f6f"], b"");
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), want);
+}
+
+#[test]
+fn invalid_input_before_a_closed_pipe_keeps_status_1() {
+    let mut bad_first = b"nope\n".to_vec();
+    let mut good = Vec::new();
+    for _ in 0..200_000 {
+        good.extend_from_slice(V7.as_bytes());
+        good.push(b'\n');
+    }
+    bad_first.extend_from_slice(&good);
+    for args in [
+        &["inspect", "--json"][..],
+        &["inspect"],
+        &["convert", "--to", "simple"],
+    ] {
+        let (first, status) = first_line_then_close(args, bad_first.clone());
+        assert!(!first.is_empty(), "{args:?}");
+        assert_eq!(status, 1, "{args:?}: invalid line 1, then the pipe closed");
+        // Without the invalid line a closed pipe is still a quiet success.
+        let (_, status) = first_line_then_close(args, good.clone());
+        assert_eq!(status, 0, "{args:?}: all valid, then the pipe closed");
+    }
+}
+
+#[test]
+fn gen_time_takes_the_years_of_the_v7_range() {
+    // The last millisecond v7 can hold: 2^48 - 1 ms after 1970.
+    let o = run(&["gen", "v7", "--time", "10889-08-02T05:31:50.655Z"], b"");
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    assert!(text(&o.stdout).starts_with("ffffffff-ffff-7"), "{:?}", o);
+    // One millisecond later is out of range, and said so.
+    let o = run(&["gen", "v7", "--time", "10889-08-02T05:31:50.656Z"], b"");
+    assert_eq!(code(&o), 2);
+    assert!(text(&o.stderr).contains("10889"), "{}", text(&o.stderr));
+    // A five-digit year reads as what inspect prints back.
+    let o = run(&["gen", "v7", "--time", "10000-01-01T00:00:00Z"], b"");
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    let id = text(&o.stdout);
+    let o = run(&["inspect", "--json", id.trim()], b"");
+    assert_eq!(
+        json_lines(&o)[0]["time"].as_str(),
+        Some("10000-01-01T00:00:00.000Z")
+    );
+    // A leading zero in a year of more than four digits is not a year anyone writes.
+    let o = run(&["gen", "v7", "--time", "02022-02-22T19:22:22Z"], b"");
+    assert_eq!(code(&o), 2);
+}
+
+#[test]
+fn help_texts_describe_the_error_reports_printed() {
+    // Each command's --help names the form of its report of an invalid input; what it prints
+    // for one must be that form.
+    for cmd in [
+        &["inspect"][..],
+        &["convert", "--to", "simple"],
+        &["sort"],
+        &["validate"],
+    ] {
+        let mut help_args = cmd[..1].to_vec();
+        help_args.push("--help");
+        let help = text(&run(&help_args, b"").stdout);
+        let o = run(cmd, b"nope\n");
+        assert_eq!(code(&o), 1, "{cmd:?}");
+        let printed = format!("{}{}", text(&o.stdout), text(&o.stderr));
+        let claims_line_column = help.contains("LINE:COLUMN: message");
+        let claims_error_line = help.contains("`error: line N: message`");
+        assert!(
+            claims_line_column || claims_error_line,
+            "{cmd:?}: the help names no form:\n{help}"
+        );
+        if claims_line_column {
+            // "nope": the first byte is not a hex digit.
+            assert!(printed.starts_with("1:1: "), "{cmd:?}: {printed}");
+        }
+        if claims_error_line {
+            assert!(printed.starts_with("error: line 1: "), "{cmd:?}: {printed}");
+            assert!(printed.contains("\n  nope\n  ^\n"), "{cmd:?}: {printed}");
+        }
+    }
+}
+
+/// Every command path, from the `Commands:` lists of `--help` (without `help` itself).
+fn command_paths() -> Vec<Vec<String>> {
+    let mut paths = vec![Vec::<String>::new()];
+    let mut i = 0;
+    while i < paths.len() {
+        let mut args: Vec<&str> = paths[i].iter().map(String::as_str).collect();
+        args.push("--help");
+        let help = text(&run_env(&args, b"", &[("COLUMNS", "200")]).stdout);
+        if let Some(list) = help.split("\nCommands:\n").nth(1) {
+            for line in list.lines().take_while(|l| !l.trim().is_empty()) {
+                // A name starts in column 3; wrapped descriptions start further in.
+                if line.starts_with("  ") && !line.starts_with("   ") {
+                    let name = line.split_whitespace().next().expect("a name");
+                    if name != "help" {
+                        let mut p = paths[i].clone();
+                        p.push(name.to_string());
+                        paths.push(p);
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+    paths
+}
+
+#[test]
+fn help_fits_80_columns_and_wraps_to_a_narrower_terminal() {
+    let paths = command_paths();
+    assert!(paths.len() > 10, "{paths:?}");
+    for path in &paths {
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        // Wider terminals (and pipes) get at most 80 columns.
+        for cols in ["80", "200"] {
+            let help = text(&run_env(&args, b"", &[("COLUMNS", cols)]).stdout);
+            for line in help.lines() {
+                assert!(
+                    line.chars().count() <= 80,
+                    "{path:?} at {cols} columns: {line:?}"
+                );
+            }
+        }
+        // At 40 columns only a line that cannot be broken (one word, or the usage line)
+        // is longer.
+        let help = text(&run_env(&args, b"", &[("COLUMNS", "40")]).stdout);
+        for line in help.lines() {
+            if line.chars().count() > 40 {
+                assert!(
+                    line.starts_with("Usage: ") || line.split_whitespace().count() == 1,
+                    "{path:?} at 40 columns: {line:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn man_pages_keep_the_hand_laid_out_text_as_written() {
+    for path in command_paths() {
+        let mut args = vec!["man"];
+        args.extend(path.iter().map(String::as_str));
+        let o = run(&args, b"");
+        assert_eq!(code(&o), 0, "{path:?}");
+        let page = text(&o.stdout);
+        let mut help_args: Vec<&str> = path.iter().map(String::as_str).collect();
+        help_args.push("--help");
+        let help = text(&run_env(&help_args, b"", &[("COLUMNS", "200")]).stdout);
+        let Some(extra) = page.split("\n.SH EXTRA\n").nth(1) else {
+            // A page without hand-written text has nothing to keep.
+            assert!(!help.contains("Examples:"), "{path:?}");
+            continue;
+        };
+        let block = extra.split("\n.SH ").next().expect("the section");
+        let lines: Vec<&str> = block.lines().collect();
+        // No-fill from the start of the section to its end, so that man shows each line as
+        // it is: refilled, the tables and examples run together.
+        assert_eq!(lines.first(), Some(&".nf"), "{path:?}:\n{block}");
+        assert_eq!(lines.last(), Some(&".fi"), "{path:?}:\n{block}");
+        assert!(
+            !lines[1..lines.len() - 1]
+                .iter()
+                .any(|l| l.starts_with(".fi") || l.starts_with(".ad")),
+            "{path:?}"
+        );
+        for line in lines.iter().filter(|l| !l.starts_with('.')) {
+            let plain = line
+                .replace("\\-", "-")
+                .replace("\\*(Aq", "'")
+                .replace("\\&", "")
+                .replace("\\\\", "\\");
+            // What --help shows, line for line; within 78 columns, so that with the
+            // block's indent of 2 it fits an 80-column man page.
+            assert!(
+                help.lines().any(|h| h == plain),
+                "{path:?}: {plain:?} is not a line of --help"
+            );
+            assert!(plain.chars().count() <= 78, "{path:?}: {plain:?}");
+        }
+    }
+}

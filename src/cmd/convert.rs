@@ -81,7 +81,7 @@ pub fn run(c: Config) -> CmdResult {
             Err(e) => {
                 form::write_lines(&mut out, &batch[..n], c.to, c.case)?;
                 n = 0;
-                status = Status::Invalid;
+                status = crate::io::invalid();
                 out.flush()?;
                 form::report(origin, &line, &e);
             }

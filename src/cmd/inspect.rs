@@ -54,7 +54,7 @@ pub fn run(c: Config) -> CmdResult {
                 }
             }
             Err(e) => {
-                status = Status::Invalid;
+                status = crate::io::invalid();
                 if c.json {
                     json_error(&mut out, &line, &e)?;
                 } else {

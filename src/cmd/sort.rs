@@ -42,7 +42,7 @@ pub fn run(c: Config) -> CmdResult {
         match form::parse(FromForm::Text, &line) {
             Ok(u) => all.push(u),
             Err(e) => {
-                status = Status::Invalid;
+                status = crate::io::invalid();
                 form::report(origin, &line, &e);
             }
         }

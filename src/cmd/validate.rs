@@ -57,7 +57,7 @@ pub fn run(c: Config) -> CmdResult {
             guess = line.bytes.len();
         }
         if let Err(e) = parsed {
-            status = Status::Invalid;
+            status = crate::io::invalid();
             if c.quiet {
                 continue;
             }

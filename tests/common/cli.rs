@@ -13,10 +13,16 @@ use serde_json::Value;
 /// The binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_uuidkit");
 
+/// The binary [`run_env`] runs: [`BIN`], or the one `UUIDKIT_TEST_BIN` names (to show that a
+/// test fails on an older build without rebuilding the tests).
+pub fn bin() -> std::ffi::OsString {
+    std::env::var_os("UUIDKIT_TEST_BIN").unwrap_or_else(|| BIN.into())
+}
+
 /// Runs `uuidkit args` with `stdin` as its input and the variables `env` set. `NO_COLOR` and
 /// `CLICOLOR_FORCE` are removed first, so that the colour rules see only what a test sets.
 pub fn run_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(BIN);
+    let mut cmd = Command::new(bin());
     cmd.args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

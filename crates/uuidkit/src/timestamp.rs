@@ -241,11 +241,15 @@ impl Timestamp {
     }
 
     /// Reads an RFC 3339 date-time (`2024-01-02T03:04:05.678Z`, `…+02:00`, `t` or a space as
-    /// separator, up to 9 fraction digits).
+    /// separator, up to 9 fraction digits). A year after 9999 is read with as many digits as
+    /// it needs (up to nine, no leading zero), as [`Timestamp::to_rfc3339`] writes it.
     ///
     /// ```
     /// let t = uuidkit::Timestamp::parse_rfc3339("1970-01-01T01:00:00.5+01:00").unwrap();
     /// assert_eq!(t.unix_nanos(), 500_000_000);
+    /// // The last millisecond of v7's 48-bit field.
+    /// let end = uuidkit::Timestamp::parse_rfc3339("10889-08-02T05:31:50.655Z").unwrap();
+    /// assert_eq!(end.unix_millis(), Some((1 << 48) - 1));
     /// assert!(uuidkit::Timestamp::parse_rfc3339("1970-13-01T00:00:00Z").is_err());
     /// ```
     pub fn parse_rfc3339(s: &str) -> Result<Timestamp, TimeError> {
@@ -268,36 +272,47 @@ impl Timestamp {
                 Err(err(msg, i))
             }
         };
-        let year = num(0, 4)?;
-        expect(4, b'-', "expected '-'")?;
-        let month = num(5, 2)?;
-        expect(7, b'-', "expected '-'")?;
-        let day = num(8, 2)?;
-        match b.get(10) {
-            Some(b'T' | b't' | b' ') => {}
-            _ => return Err(err("expected 'T'", 10)),
+        // Four digits, as RFC 3339 has them; a later year (v7 timestamps reach 10889) with as
+        // many digits as it needs, up to nine, as `to_rfc3339` writes it.
+        let year_len = b.iter().take_while(|c| c.is_ascii_digit()).count();
+        if year_len > 9 {
+            return Err(err("year out of range", 0));
         }
-        let hour = num(11, 2)?;
-        expect(13, b':', "expected ':'")?;
-        let minute = num(14, 2)?;
-        expect(16, b':', "expected ':'")?;
-        let second = num(17, 2)?;
+        if year_len > 4 && b.first() == Some(&b'0') {
+            return Err(err("leading zero in a year of more than four digits", 0));
+        }
+        let year = num(0, year_len.max(4))?;
+        // Every position after the year moves with its length.
+        let o = year_len.max(4) - 4;
+        expect(o + 4, b'-', "expected '-'")?;
+        let month = num(o + 5, 2)?;
+        expect(o + 7, b'-', "expected '-'")?;
+        let day = num(o + 8, 2)?;
+        match b.get(o + 10) {
+            Some(b'T' | b't' | b' ') => {}
+            _ => return Err(err("expected 'T'", o + 10)),
+        }
+        let hour = num(o + 11, 2)?;
+        expect(o + 13, b':', "expected ':'")?;
+        let minute = num(o + 14, 2)?;
+        expect(o + 16, b':', "expected ':'")?;
+        let second = num(o + 17, 2)?;
         if !(1..=12).contains(&month) {
-            return Err(err("month out of range", 5));
+            return Err(err("month out of range", o + 5));
         }
         if day < 1 || day > days_in_month(year, month as u32) as i64 {
-            return Err(err("day out of range", 8));
+            return Err(err("day out of range", o + 8));
         }
         if hour > 23 {
-            return Err(err("hour out of range", 11));
+            return Err(err("hour out of range", o + 11));
         }
         if minute > 59 {
-            return Err(err("minute out of range", 14));
+            return Err(err("minute out of range", o + 14));
         }
         if second > 60 {
-            return Err(err("second out of range", 17));
+            return Err(err("second out of range", o + 17));
         }
-        let mut i = 19;
+        let mut i = o + 19;
         let mut nanos = 0u32;
         if b.get(i) == Some(&b'.') {
             i += 1;
