@@ -67,21 +67,19 @@ fn default_generators_never_go_back_after_the_clock_steps_back_eleven_seconds() 
     // Three steps back of 11 s, a UUID after each; every generator is checked and the ones that
     // went back are named together.
     let mut went_back = Vec::new();
-    let mut check = |name: &str,
-                     clock: &StepClock,
-                     mut next: &mut dyn FnMut() -> Uuid,
-                     key: fn(Uuid) -> u128| {
-        let mut prev = next();
-        for round in 0..3 {
-            clock.step_back(11 * SECOND);
-            let u = next();
-            if key(u) <= key(prev) {
-                went_back.push(format!("{name}, step back {round}: {u} after {prev}"));
-                break;
+    let mut check =
+        |name: &str, clock: &StepClock, next: &mut dyn FnMut() -> Uuid, key: fn(Uuid) -> u128| {
+            let mut prev = next();
+            for round in 0..3 {
+                clock.step_back(11 * SECOND);
+                let u = next();
+                if key(u) <= key(prev) {
+                    went_back.push(format!("{name}, step back {round}: {u} after {prev}"));
+                    break;
+                }
+                prev = u;
             }
-            prev = u;
-        }
-    };
+        };
     let by_bytes = |u: Uuid| u.as_u128();
 
     let clock = StepClock::new(t0);
