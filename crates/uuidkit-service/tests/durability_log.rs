@@ -19,7 +19,16 @@ use tempdir::TempDir;
 
 fn block_writes(state: &Path) -> PathBuf {
     let tmp = PathBuf::from(format!("{}.tmp", state.display()));
-    fs::create_dir(&tmp).unwrap();
+    // A write under way has its temporary file there for a moment: wait for the rename.
+    let start = Instant::now();
+    while let Err(e) = fs::create_dir(&tmp) {
+        assert!(
+            e.kind() == std::io::ErrorKind::AlreadyExists
+                && start.elapsed() < Duration::from_secs(20),
+            "{e}"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
     fs::write(tmp.join("keep"), b"x").unwrap();
     tmp
 }

@@ -551,7 +551,8 @@ impl<C: Clock> DurableGenerator<C> {
     /// Records whether the UUIDs just issued are covered, for
     /// [`durability_change`](Self::durability_change).
     fn note_durability(&mut self, durable: bool) {
-        if durable == !self.volatile_reported {
+        // Nothing new: durable and no episode open, or volatile and the episode reported.
+        if durable != self.volatile_reported {
             return;
         }
         self.volatile_reported = !durable;
@@ -628,7 +629,10 @@ impl<C: Clock> DurableGenerator<C> {
             }
         }
         let durable = covered(self);
-        self.note_durability(durable);
+        if durable || !self.strict {
+            // Strict mode issues nothing uncovered: its failures are errors, not an episode.
+            self.note_durability(durable);
+        }
         if durable {
             Ok(Safety::Durable)
         } else if self.strict {
@@ -873,17 +877,21 @@ impl<C: Clock> DurableGenerator<C> {
     /// change. A server logs these.
     ///
     /// ```
+    /// use uuidkit::gen::StepClock;
+    /// use uuidkit::Timestamp;
     /// use uuidkit_service::state::{DurabilityChange, DurableGenerator, StateOptions, TimeVersion};
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-durability_change-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
-    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// let clock = StepClock::new(Timestamp::from_unix_millis(1_645_557_742_000));
+    /// let mut gen = DurableGenerator::open_with_clock(&path, StateOptions::new(), clock)?;
     /// gen.next(TimeVersion::V7)?;
     /// assert_eq!(gen.durability_change(), None);
-    /// // A directory where the temporary file must go makes every write fail.
+    /// // A directory where the temporary file must go makes every write fail; 2 s later the
+    /// // 1 s reservation no longer covers what is issued.
     /// let tmp = dir.join("state.tmp");
     /// std::fs::create_dir(&tmp)?;
-    /// let _ = gen.flush();
+    /// gen.clock().advance(2_000_000_000);
     /// gen.next(TimeVersion::V7)?;
     /// gen.next(TimeVersion::V7)?;
     /// assert!(matches!(gen.durability_change(), Some(DurabilityChange::Volatile(_))));

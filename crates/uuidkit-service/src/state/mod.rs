@@ -13,7 +13,9 @@
 //! While generating, the stored bounds are *reservations* ahead of the clock (by the
 //! [reserve](StateOptions::reserve), default 1 s): a UUID is handed out only when the file
 //! already covers it, and the reservation is renewed when issuing comes within half the reserve
-//! of it. Under steady load that is two writes a second, whatever the rate. A clean
+//! of it. The v7 bound is the latest of the clock plus the reserve, the last v7 issued and the
+//! bound the run started from — not the last v7 plus the reserve: while v7 runs ahead of the
+//! clock, the bound stays at the millisecond being issued. Under steady load that is two writes a second, whatever the rate. A clean
 //! [`flush`](DurableGenerator::flush) writes the exact last values instead.
 //!
 //! # After a restart (or a crash at any moment)
@@ -23,12 +25,19 @@
 //!   clock until it catches up). After an unclean shutdown the stored bound is a reservation up
 //!   to one reserve ahead of the clock; opening first waits for the clock to pass it (at most
 //!   the reserve plus 1 s, [`StateOptions::catch_up`]), so that a crash loop does not push v7
-//!   timestamps ever further ahead.
+//!   timestamps ever further ahead. When the bound is further ahead (the clock was set back),
+//!   no wait: each restart then moves v7 at most 1 ms past the last v7 issued before it (the
+//!   stored bound is at most the later of that v7 and the clock plus the reserve), so N
+//!   crashes after a step back of S keep v7 within S + reserve + N ms of the clock.
 //! - **v1/v6**: if the clock reads later than the stored timestamp, the clock sequence is kept
 //!   and generation continues above it. Otherwise — the usual case right after a crash, whose
 //!   reservation lies ahead, or a clock set back — the clock sequence is incremented (RFC 4122
 //!   §4.2.1) and the timestamps follow the clock. A changed node also gets a new, random clock
 //!   sequence. Either way no (timestamp, clock sequence, node) repeats.
+//! - **No lock** (its lock file cannot be opened: a read-only file system, a directory at
+//!   `PATH.lock`; not strict): another generator may be using the file, so the stored clock
+//!   sequence and node are never used — a new random clock sequence and a random node instead
+//!   ([`WarningKind::Unlocked`]); the file is not written and every UUID is volatile.
 //! - **Missing, unreadable or corrupt file**: a [`StateWarning`], a random clock sequence,
 //!   and generation continues; with [`strict`](StateOptions::strict) an error instead (a
 //!   missing file is then still accepted as the first use, with a warning).
@@ -48,6 +57,7 @@
 //! generator on the same file fails at once with [`StateErrorKind::Locked`] naming the holder's
 //! process id, or waits up to [`lock_wait`](StateOptions::lock_wait) for it. The lock file is
 //! never removed (removing it would let two processes lock two different files).
+//! [`State::reset`] takes the same lock, so it cannot reset a file in use.
 //!
 //! # File format (version 1)
 //!

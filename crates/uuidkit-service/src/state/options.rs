@@ -193,8 +193,9 @@ impl StateOptions {
 
     /// After an unclean shutdown, wait until the clock passes the stored v7 reservation before
     /// opening (default true). The wait is at most the reserve plus one second, and is skipped
-    /// when the gap is larger (the clock was set back: v7 then runs ahead of it). Without the
-    /// wait, each crash could leave v7 timestamps up to one reserve further ahead of the clock.
+    /// when the gap is larger (the clock was set back: v7 then runs ahead of it, each restart
+    /// moving it at most 1 ms past the last v7 issued). Without the wait, v7 timestamps after a
+    /// crash may run up to the reserve (plus 1 ms) ahead of the clock.
     ///
     /// ```
     /// use uuidkit::gen::FixedClock;

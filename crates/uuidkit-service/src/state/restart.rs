@@ -738,8 +738,10 @@ mod tests {
     fn v7_reservation_table() {
         const R: u64 = 1_000; // the reserve
         const N: u64 = NOW_MS;
+        // (why, floor, issued, clock, the bound written)
+        type Row = (&'static str, Option<u64>, Option<u64>, u64, u64);
         #[rustfmt::skip]
-        let rows: [(&str, Option<u64>, Option<u64>, u64, u64); 9] = [
+        let rows: [Row; 9] = [
             ("first use: the clock plus the reserve", None, None, N, N + R),
             ("floor behind the clock, nothing issued: the clock plus the reserve",
                 Some(N - 5_000), None, N, N + R),
@@ -795,9 +797,9 @@ mod tests {
         for (why, s, want) in rows {
             assert_eq!(reset(s.as_ref(), now), want, "{why}");
         }
-        // A clock past the 48-bit range is capped, not wrapped.
-        let far = Timestamp::from_unix_millis(1 << 50);
-        assert_eq!(reset(None, far).v7_unix_ms, (1 << 48) - 1);
+        // A clock before 1970 (outside the v7 range) reads as the earliest time, as in `restart`.
+        let early = reset(None, Timestamp::from_gregorian_ticks(5));
+        assert_eq!((early.gregorian_ticks, early.v7_unix_ms), (5, 0));
     }
 
     /// What [`accept_stored`] gives, in a form rows can compare.
