@@ -771,8 +771,9 @@ pub struct ServeArgs {
     /// --max-connections]; more are refused with a "busy" reply.
     #[arg(long, value_name = "N")]
     pub max_connections_per_user: Option<usize>,
-    /// Per-connection read and write timeout, in seconds: idle or stalled connections are
-    /// closed after it.
+    /// How long, in seconds, a connection may stay idle between requests and take to read a
+    /// whole reply; after it the connection is closed (a request must come whole within 2 s
+    /// of its first byte).
     #[arg(long, value_name = "SECONDS", default_value_t = 30)]
     pub timeout: u64,
     /// Log every connection and every rejected request.

@@ -134,6 +134,7 @@ fn serve_help_documents_every_option() {
         "--strict",
         "--reserve",
         "--max-connections",
+        "--max-connections-per-user",
         "--timeout",
         "--verbose",
     ] {
@@ -149,6 +150,7 @@ fn serve_help_documents_every_option() {
     }
     let o = run(&["gen", "--help"], &[]);
     assert!(text(&o.stdout).contains("--system"));
+    assert!(text(&o.stdout).contains("--server-uid"));
 }
 
 fn lines(o: &Output) -> Vec<Uuid> {

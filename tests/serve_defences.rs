@@ -97,15 +97,28 @@ fn wait_listening(sock: &Path, child: &mut Child) {
     panic!("uuidkit serve did not become ready");
 }
 
+/// A running `uuidkit serve` and the thread that collects its standard error (read as it
+/// comes, so that a flooding log cannot block the server on a full pipe).
+struct Served {
+    child: Child,
+    stderr: std::thread::JoinHandle<String>,
+}
+
+impl Served {
+    fn id(&self) -> u32 {
+        self.child.id()
+    }
+}
+
 /// `uuidkit serve` on `sock`, with `limit` (soft, hard) for its open files and `inherit`
-/// extra descriptors left open in it (dup'ed from /dev/null), standard error piped.
+/// extra descriptors left open in it (dup'ed from /dev/null), standard error collected.
 fn serve(
     d: &TempDir,
     sock: &Path,
     extra: &[&str],
     limit: Option<(u64, u64)>,
     inherit: i32,
-) -> Child {
+) -> Served {
     let null = fs::File::open("/dev/null").unwrap();
     let null_fd = null.as_raw_fd();
     let mut c = Command::new(BIN);
@@ -139,17 +152,29 @@ fn serve(
     let mut child = c.spawn().unwrap();
     drop(null);
     wait_listening(sock, &mut child);
-    child
+    let mut err = child.stderr.take().unwrap();
+    let stderr = std::thread::spawn(move || {
+        let mut e = String::new();
+        let _ = err.read_to_string(&mut e);
+        e
+    });
+    Served { child, stderr }
 }
 
-/// SIGTERM, then standard error.
-fn stop(mut child: Child) -> String {
+/// SIGTERM (SIGKILL if it has not ended 10 s later), then standard error.
+fn stop(mut s: Served) -> String {
     // SAFETY: kill only sends a signal to our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
-    let _ = child.wait();
-    let mut e = String::new();
-    let _ = child.stderr.take().unwrap().read_to_string(&mut e);
-    e
+    unsafe { libc::kill(s.child.id() as i32, libc::SIGTERM) };
+    let t = Instant::now();
+    while s.child.try_wait().unwrap().is_none() {
+        if t.elapsed() > Duration::from_secs(10) {
+            let _ = s.child.kill();
+            let _ = s.child.wait();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    s.stderr.join().unwrap()
 }
 
 /// Helper: binds `UK_HELPER` (a socket path) as whoever runs it and answers every request

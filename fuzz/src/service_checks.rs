@@ -5,13 +5,13 @@
 use super::checks::Bytes;
 
 /// The request decoder accepts exactly the frames the wire protocol (DESIGN.md) defines (version 1,
-/// flags 0, generate of v1/v6/v7 or info, at least 8 bytes, extra bytes ignored), names the
-/// problem otherwise, and what it accepts encodes back to the same first 8 bytes (up to an
-/// info request's ignored fields). Reply headers and info bodies likewise; a length prefix is
+/// flags 0, generate of v1/v6/v7, or info with UUID version and count 0, at least 8 bytes,
+/// extra bytes ignored), names the problem otherwise, and what it accepts encodes back to the
+/// same first 8 bytes. Reply headers and info bodies likewise; a length prefix is
 /// accepted exactly in 8..=256, and an info reply frame carries its body intact.
 pub fn check_frame(p: &[u8]) {
     use uuidkit_service::protocol::{
-        info_frame, request_payload_len, Info, Op, ReplyHeader, Request, Status, INFO_LEN,
+        info_frame, request_payload_len, Info, ReplyHeader, Request, Status, INFO_LEN,
         MAX_REQUEST_LEN, REQUEST_LEN,
     };
     if let [a, b, c, d, ..] = p {
@@ -32,7 +32,8 @@ pub fn check_frame(p: &[u8]) {
     let want_ok = p.len() >= REQUEST_LEN
         && p[0] == 1
         && p[3] == 0
-        && ((p[1] == 1 && matches!(p[2], 1 | 6 | 7)) || p[1] == 2);
+        && ((p[1] == 1 && matches!(p[2], 1 | 6 | 7))
+            || (p[1] == 2 && p[2] == 0 && p[4..8] == [0; 4]));
     match Request::parse(p) {
         Ok(r) => {
             assert!(want_ok, "accepted {p:?} as {r:?}");
@@ -42,9 +43,7 @@ pub fn check_frame(p: &[u8]) {
                 REQUEST_LEN as u32
             );
             assert_eq!(Request::parse(&enc[4..]), Ok(r));
-            if r.op == Op::Generate {
-                assert_eq!(&enc[4..12], &p[..REQUEST_LEN], "{p:?}");
-            }
+            assert_eq!(&enc[4..12], &p[..REQUEST_LEN], "{p:?}");
         }
         Err(rej) => {
             assert!(!want_ok, "rejected {p:?}: {rej:?}");

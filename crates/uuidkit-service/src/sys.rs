@@ -163,7 +163,16 @@ pub(crate) fn open_file_limits() -> io::Result<(u64, u64)> {
 }
 
 /// Sets the soft limit on open file descriptors to `soft` (at most the hard limit, which stays).
+/// macOS refuses more than `OPEN_MAX` (10240) whatever the hard limit: it gets that instead.
 pub(crate) fn set_open_file_soft_limit(soft: u64) -> io::Result<()> {
+    match set_soft_nofile(soft) {
+        #[cfg(any(target_os = "macos", target_os = "ios"))]
+        Err(e) if e.raw_os_error() == Some(libc::EINVAL) && soft > 10240 => set_soft_nofile(10240),
+        r => r,
+    }
+}
+
+fn set_soft_nofile(soft: u64) -> io::Result<()> {
     // SAFETY: rlimit is plain old data; all zeroes is a valid value.
     let mut r: libc::rlimit = unsafe { std::mem::zeroed() };
     // SAFETY: `r` is a live, writable rlimit.

@@ -45,7 +45,7 @@ pub(super) const LARGE_BUFFERS: usize = 16;
 /// How long, and for how many bytes at most, a connection that is closed after an error reply
 /// is drained first, so that unread request bytes do not turn the close into a reset that
 /// loses the reply.
-const DRAIN_TIME: Duration = Duration::from_millis(200);
+const DRAIN_TIME: Duration = Duration::from_millis(500);
 const DRAIN_BYTES: usize = 64 * 1024;
 
 /// An open connection as the registry sees it: who is at the other end, and a handle to close

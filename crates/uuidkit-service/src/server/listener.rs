@@ -43,8 +43,8 @@ fn fit_connections_to_fd_limit(wanted: usize, log: &Log) -> usize {
     let mut limit = soft;
     if hard > soft {
         match sys::set_open_file_soft_limit(hard) {
-            Ok(()) => limit = hard,
-            // macOS refuses more than its per-process maximum: keep the soft limit.
+            // What was set (less than the hard limit on macOS).
+            Ok(()) => limit = sys::open_file_limits().map_or(soft, |(s, _)| s),
             Err(e) => log.line(format_args!(
                 "cannot raise the open-file limit from {soft} to {hard}: {e}"
             )),
