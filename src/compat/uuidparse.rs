@@ -444,13 +444,13 @@ fn render(
             if rows.is_empty() {
                 out.push(b'\n');
             }
-            for r in 0..rows.len() {
+            for (r, row) in rows.iter().enumerate() {
                 out.extend_from_slice(if r == 0 { b"      {\n" } else { b"},{\n" });
                 for (i, c) in cols.iter().enumerate() {
                     out.extend_from_slice(b"         \"");
                     out.extend_from_slice(c.name().to_ascii_lowercase().as_bytes());
                     out.extend_from_slice(b"\": ");
-                    let empty = c != &Col::Uuid && rows[r][i].is_none();
+                    let empty = c != &Col::Uuid && row[i].is_none();
                     if empty {
                         out.extend_from_slice(b"null");
                     } else {
