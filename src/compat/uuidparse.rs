@@ -567,6 +567,7 @@ mod tests {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(-141_427), (1582, 10, 15));
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(civil_from_days(3_257_310), (10888, 9, 13));
+        assert_eq!(civil_from_days(2_932_896), (9999, 12, 31));
+        assert_eq!(civil_from_days(2_932_897), (10000, 1, 1));
     }
 }
