@@ -50,7 +50,8 @@ Examples:
   uuidkit sort --unique < ids.txt
   uuidkit ldap add-entryuuid < people.ldif
   uuidkit completions bash > /usr/share/bash-completion/completions/uuidkit
-  uuidkit man > uuidkit.1";
+  uuidkit man > uuidkit.1
+  uuidkit install-links ~/.local/bin      # then uuidgen and uuidparse as in util-linux";
 
 /// Generate, inspect, validate, convert and sort UUIDs (RFC 9562).
 #[derive(Debug, Parser)]

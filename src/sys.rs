@@ -24,6 +24,8 @@ pub fn utc_offset(unix_secs: i64) -> i64 {
     }
     // SAFETY: localtime_r returned non-null, so it filled `tm` (and it was zeroed before).
     let tm = unsafe { tm.assume_init() };
+    // A C `long`: 64 bits on most targets.
+    #[allow(clippy::useless_conversion)]
     i64::from(tm.tm_gmtoff)
 }
 

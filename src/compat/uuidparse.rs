@@ -444,13 +444,13 @@ fn render(
             if rows.is_empty() {
                 out.push(b'\n');
             }
-            for r in 0..rows.len() {
+            for (r, row) in rows.iter().enumerate() {
                 out.extend_from_slice(if r == 0 { b"      {\n" } else { b"},{\n" });
                 for (i, c) in cols.iter().enumerate() {
                     out.extend_from_slice(b"         \"");
                     out.extend_from_slice(c.name().to_ascii_lowercase().as_bytes());
                     out.extend_from_slice(b"\": ");
-                    let empty = c != &Col::Uuid && rows[r][i].is_none();
+                    let empty = c != &Col::Uuid && row[i].is_none();
                     if empty {
                         out.extend_from_slice(b"null");
                     } else {
@@ -567,6 +567,7 @@ mod tests {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(-141_427), (1582, 10, 15));
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(civil_from_days(3_257_310), (10888, 9, 13));
+        assert_eq!(civil_from_days(2_932_896), (9999, 12, 31));
+        assert_eq!(civil_from_days(2_932_897), (10000, 1, 1));
     }
 }
