@@ -446,7 +446,11 @@ Output:
   records pass through untouched. An existing entryUUID must be valid (RFC
   4530 §2.1) and single; if not, the error is reported on standard error with
   its line number and the entry's dn, processing stops after the entries
-  before it have been written, and the exit status is 1.
+  before it have been written, and the exit status is 1. So is input that is
+  not LDIF: a record that does not start with dn: (after an optional
+  version: 1), a second dn: in one record, a line without a colon, an invalid
+  base64 value, or CR-only line endings. A line of whitespace only ends a
+  record as an empty line does.
 
 Examples:
   uuidkit ldap add-entryuuid < people.ldif > people-with-uuids.ldif

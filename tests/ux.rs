@@ -543,3 +543,74 @@ fn man_pages_keep_the_hand_laid_out_text_as_written() {
         }
     }
 }
+
+#[test]
+fn ldap_add_entryuuid_rejects_what_is_not_ldif() {
+    let ok = "dn: cn=a\ncn: a\n\n";
+    // (input after one good entry, the line named, what the message says)
+    let cases: [(&str, u64, &str); 7] = [
+        ("not ldif at all\n", 4, "not LDIF"),
+        // Two records without an empty line between them.
+        ("dn: cn=b\ncn: b\ndn: cn=c\ncn: c\n", 6, "second `dn:`"),
+        ("dn: cn=b\nno colon here\n", 5, "without a colon"),
+        ("dn: cn=b\njpegPhoto:: !!!!\n", 5, "base64"),
+        ("dn: cn=b\rcn: b\r\rdn: cn=c\r", 4, "CR not followed by LF"),
+        ("objectClass: top\n", 4, "starts with `dn:`"),
+        ("version: 1\n\ndn: cn=b\n", 4, "version"),
+    ];
+    for (rest, line, says) in cases {
+        let input = format!("{ok}{rest}");
+        let o = run(&["ldap", "add-entryuuid"], input.as_bytes());
+        let err = text(&o.stderr);
+        assert_eq!(code(&o), 1, "{rest:?}: {err}");
+        assert!(
+            err.starts_with(&format!("error: line {line}")),
+            "{rest:?}: {err}"
+        );
+        assert!(err.contains(says), "{rest:?}: {err}");
+        // The entry before the bad record was written, with its new entryUUID.
+        let out = text(&o.stdout);
+        assert!(out.starts_with("dn: cn=a\ncn: a\nentryUUID: "), "{out}");
+        assert!(!out.contains("cn=b"), "{out}");
+    }
+    // Only version 1 exists.
+    let o = run(&["ldap", "add-entryuuid"], b"version: 2\n\ndn: cn=a\n");
+    assert_eq!(code(&o), 1);
+    assert!(text(&o.stderr).starts_with("error: line 1: "));
+    // Random bytes are not copied through.
+    let mut noise = Vec::new();
+    let mut x: u32 = 12345;
+    for _ in 0..100_000 {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        noise.push((x >> 16) as u8);
+    }
+    let o = run(&["ldap", "add-entryuuid"], &noise);
+    assert_eq!(code(&o), 1);
+    assert!(o.stdout.is_empty());
+    // A whitespace-only line ends a record rather than continuing it: two entries, two
+    // new values.
+    let o = run(
+        &["ldap", "add-entryuuid"],
+        b"dn: cn=a\ncn: a\n \ndn: cn=b\ncn: b\n",
+    );
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout).matches("entryUUID: ").count(), 2);
+    // A modify record's `-` lines are LDIF.
+    let o = run(
+        &["ldap", "add-entryuuid"],
+        b"dn: cn=a\nchangetype: modify\nreplace: cn\ncn: b\n-\n",
+    );
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+}
+
+#[test]
+fn ldap_add_entryuuid_escapes_the_dn_in_messages() {
+    let o = run(
+        &["ldap", "add-entryuuid"],
+        b"dn: cn=\x1b]0;title\x07\x1b[31mRED\nentryUUID: nope\n",
+    );
+    assert_eq!(code(&o), 1);
+    let err = text(&o.stderr);
+    assert!(!err.contains('\x1b') && !err.contains('\x07'), "{err:?}");
+    assert!(err.contains("cn=\\x1b]0;title\\x07\\x1b[31mRED"), "{err:?}");
+}
