@@ -14,7 +14,9 @@ const MAIN_EXAMPLES: &str = "\
 Input:
   Commands that read UUIDs take them as arguments or, when none are given,
   from standard input, one per line (a trailing \\r is dropped; nothing else is
-  trimmed).
+  trimmed). For files with a UTF-8 BOM, surrounding spaces or blank lines,
+  inspect, validate, convert and sort take --tokens: the input is read as
+  whitespace-separated tokens, as uuidparse reads it.
 
 Errors:
   An invalid input is reported on standard error as
@@ -191,6 +193,10 @@ pub struct InspectArgs {
     /// Write JSON Lines (one object per input) instead of text blocks.
     #[arg(long)]
     pub json: bool,
+    /// Read whitespace-separated tokens, as uuidparse does: a UTF-8 BOM, spaces, tabs and
+    /// blank lines are skipped (reports name the line; columns count within the token).
+    #[arg(long)]
+    pub tokens: bool,
     /// UUIDs in any of the four text forms; standard input when none are given.
     #[arg(value_name = "UUID")]
     pub uuids: Vec<OsString>,
@@ -235,6 +241,10 @@ pub struct ValidateArgs {
     /// Read this form instead of the four text forms.
     #[arg(long, value_enum, default_value_t = FromForm::Text)]
     pub from: FromForm,
+    /// Read whitespace-separated tokens, as uuidparse does: a UTF-8 BOM, spaces, tabs and
+    /// blank lines are skipped (reports name the line; columns count within the token).
+    #[arg(long)]
+    pub tokens: bool,
     /// UUIDs; standard input when none are given.
     #[arg(value_name = "UUID")]
     pub uuids: Vec<OsString>,
@@ -304,6 +314,10 @@ pub struct ConvertArgs {
     /// Upper-case hex digits.
     #[arg(short = 'U', long)]
     pub upper: bool,
+    /// Read whitespace-separated tokens, as uuidparse does: a UTF-8 BOM, spaces, tabs and
+    /// blank lines are skipped (reports name the line; columns count within the token).
+    #[arg(long)]
+    pub tokens: bool,
     /// UUIDs; standard input when none are given.
     #[arg(value_name = "UUID")]
     pub uuids: Vec<OsString>,
@@ -332,6 +346,10 @@ pub struct SortArgs {
     /// Largest first.
     #[arg(short, long)]
     pub reverse: bool,
+    /// Read whitespace-separated tokens, as uuidparse does: a UTF-8 BOM, spaces, tabs and
+    /// blank lines are skipped (reports name the line; columns count within the token).
+    #[arg(long)]
+    pub tokens: bool,
     /// UUIDs; standard input when none are given.
     #[arg(value_name = "UUID")]
     pub uuids: Vec<OsString>,

@@ -614,3 +614,31 @@ fn ldap_add_entryuuid_escapes_the_dn_in_messages() {
     assert!(!err.contains('\x1b') && !err.contains('\x07'), "{err:?}");
     assert!(err.contains("cn=\\x1b]0;title\\x07\\x1b[31mRED"), "{err:?}");
 }
+
+#[test]
+fn tokens_reads_files_with_a_bom_spaces_and_blank_lines() {
+    const NS_DNS: &str = "6ba7b810-9dad-11d1-80b4-00c04fd430c8";
+    let input = format!("\u{feff}  {V7}  \r\n\n\t{NS_DNS} {V7}\n   \n");
+    // The strict default still refuses such lines.
+    let o = run(&["validate"], input.as_bytes());
+    assert_eq!(code(&o), 1);
+    // --tokens reads three UUIDs.
+    let o = run(&["validate", "--tokens"], input.as_bytes());
+    assert_eq!(code(&o), 0, "{}", text(&o.stdout));
+    let o = run(&["convert", "--tokens", "--to", "simple"], input.as_bytes());
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    let (v7, ns) = (V7.replace('-', ""), NS_DNS.replace('-', ""));
+    assert_eq!(text(&o.stdout), format!("{v7}\n{ns}\n{v7}\n"));
+    let o = run(&["sort", "--tokens", "--unique"], input.as_bytes());
+    assert_eq!(text(&o.stdout), format!("{V7}\n{NS_DNS}\n"));
+    let o = run(&["inspect", "--tokens", "--json"], input.as_bytes());
+    assert_eq!(code(&o), 0);
+    assert_eq!(json_lines(&o).len(), 3);
+    // A bad token is reported with the number of its line.
+    let o = run(
+        &["validate", "--tokens"],
+        format!("{V7}\n\n {V7} nope\n").as_bytes(),
+    );
+    assert_eq!(code(&o), 1);
+    assert!(text(&o.stdout).starts_with("3:1: "), "{}", text(&o.stdout));
+}
