@@ -642,3 +642,36 @@ fn tokens_reads_files_with_a_bom_spaces_and_blank_lines() {
     assert_eq!(code(&o), 1);
     assert!(text(&o.stdout).starts_with("3:1: "), "{}", text(&o.stdout));
 }
+
+#[test]
+fn gen_v7_default_layout_is_the_library_one() {
+    // uuidkit::v7(): a 16-bit counter (rand_a and the top 4 bits of rand_b) that counts up
+    // within a millisecond, then 58 random bits.
+    let o = run(
+        &["gen", "v7", "-C", "200", "--time", "2022-02-22T19:22:22Z"],
+        b"",
+    );
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    let ids: Vec<u128> = text(&o.stdout)
+        .lines()
+        .map(|l| u128::from_str_radix(&l.replace('-', ""), 16).expect("hex"))
+        .collect();
+    assert_eq!(ids.len(), 200);
+    let counter = |u: u128| ((u >> 64) & 0xfff) << 4 | (u >> 58) & 0xf;
+    let tail = |u: u128| u & ((1 << 58) - 1);
+    for w in ids.windows(2) {
+        assert_eq!(w[0] >> 80, w[1] >> 80, "one millisecond");
+        assert_eq!(
+            counter(w[1]),
+            counter(w[0]) + 1,
+            "{:032x} {:032x}",
+            w[0],
+            w[1]
+        );
+    }
+    // The counter starts with its top bit clear (the rollover guard).
+    assert!(counter(ids[0]) < 1 << 15);
+    // The 58 bits after it differ from one UUID to the next.
+    let distinct: std::collections::HashSet<u128> = ids.iter().map(|&u| tail(u)).collect();
+    assert_eq!(distinct.len(), ids.len());
+}
