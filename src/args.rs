@@ -14,7 +14,9 @@ const MAIN_EXAMPLES: &str = "\
 Input:
   Commands that read UUIDs take them as arguments or, when none are given,
   from standard input, one per line (a trailing \\r is dropped; nothing else is
-  trimmed).
+  trimmed). For files with a UTF-8 BOM, surrounding spaces or blank lines,
+  inspect, validate, convert and sort take --tokens: the input is read as
+  whitespace-separated tokens, as uuidparse reads it.
 
 Errors:
   An invalid input is reported on standard error as
@@ -217,6 +219,10 @@ pub struct InspectArgs {
     /// Write JSON Lines (one object per input) instead of text blocks.
     #[arg(long)]
     pub json: bool,
+    /// Read whitespace-separated tokens, as uuidparse does: a UTF-8 BOM, spaces, tabs and
+    /// blank lines are skipped (reports name the line; columns count within the token).
+    #[arg(long)]
+    pub tokens: bool,
     /// UUIDs in any of the four text forms; standard input when none are given.
     #[arg(value_name = "UUID")]
     pub uuids: Vec<OsString>,
@@ -261,6 +267,10 @@ pub struct ValidateArgs {
     /// Read this form instead of the four text forms.
     #[arg(long, value_enum, default_value_t = FromForm::Text)]
     pub from: FromForm,
+    /// Read whitespace-separated tokens, as uuidparse does: a UTF-8 BOM, spaces, tabs and
+    /// blank lines are skipped (reports name the line; columns count within the token).
+    #[arg(long)]
+    pub tokens: bool,
     /// UUIDs; standard input when none are given.
     #[arg(value_name = "UUID")]
     pub uuids: Vec<OsString>,
@@ -330,6 +340,10 @@ pub struct ConvertArgs {
     /// Upper-case hex digits.
     #[arg(short = 'U', long)]
     pub upper: bool,
+    /// Read whitespace-separated tokens, as uuidparse does: a UTF-8 BOM, spaces, tabs and
+    /// blank lines are skipped (reports name the line; columns count within the token).
+    #[arg(long)]
+    pub tokens: bool,
     /// UUIDs; standard input when none are given.
     #[arg(value_name = "UUID")]
     pub uuids: Vec<OsString>,
@@ -358,6 +372,10 @@ pub struct SortArgs {
     /// Largest first.
     #[arg(short, long)]
     pub reverse: bool,
+    /// Read whitespace-separated tokens, as uuidparse does: a UTF-8 BOM, spaces, tabs and
+    /// blank lines are skipped (reports name the line; columns count within the token).
+    #[arg(long)]
+    pub tokens: bool,
     /// UUIDs; standard input when none are given.
     #[arg(value_name = "UUID")]
     pub uuids: Vec<OsString>,
@@ -472,7 +490,11 @@ Output:
   records pass through untouched. An existing entryUUID must be valid (RFC
   4530 §2.1) and single; if not, the error is reported on standard error with
   its line number and the entry's dn, processing stops after the entries
-  before it have been written, and the exit status is 1.
+  before it have been written, and the exit status is 1. So is input that is
+  not LDIF: a record that does not start with dn: (after an optional
+  version: 1), a second dn: in one record, a line without a colon, an invalid
+  base64 value, or CR-only line endings. A line of whitespace only ends a
+  record as an empty line does.
 
 Examples:
   uuidkit ldap add-entryuuid < people.ldif > people-with-uuids.ldif
@@ -549,9 +571,12 @@ Versions:
   out, the timestamp moves ahead of the clock (v2: at most 64 UUIDs per time
   step of about 7 minutes). --time fixes the clock; ticks or counter values
   after that instant are then handed out one by one.
-  v7 --method: 1 counter (--counter-bits 12-42, default 42), 2 random
+  v7 --method: 1 counter (--counter-bits 12-42, default 16), 2 random
   increment, 3 12-bit sub-millisecond fraction (plus a counter of
   --counter-bits 0 for none, the default, or 12-42: RFC 9562 §6.2).
+  The default, method 1 with 16 counter bits, is the layout of the library's
+  uuidkit::v7(): the counter starts at a random 15-bit value each millisecond
+  and the other 58 bits are random in every UUID.
   A flag the chosen version does not use is a usage error.
 
 Examples:
@@ -604,8 +629,8 @@ pub struct GenArgs {
     /// 1 a counter, 2 a random increment, 3 sub-millisecond time in rand_a.
     #[arg(long, value_name = "1|2|3")]
     pub method: Option<u8>,
-    /// v7 --method 1: the counter's width in bits, 12 to 42 (default 42); --method 3: 0 (no
-    /// counter, the default) or 12 to 42 (RFC 9562 §6.2).
+    /// v7 --method 1: the counter's width in bits, 12 to 42 (default 16, as
+    /// `uuidkit::v7()`); --method 3: 0 (no counter, the default) or 12 to 42 (RFC 9562 §6.2).
     #[arg(long, value_name = "BITS")]
     pub counter_bits: Option<u8>,
     /// v1, v2, v6: the node: `random` (the default; multicast bit set, RFC 9562 §6.10) or 12

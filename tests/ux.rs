@@ -543,3 +543,135 @@ fn man_pages_keep_the_hand_laid_out_text_as_written() {
         }
     }
 }
+
+#[test]
+fn ldap_add_entryuuid_rejects_what_is_not_ldif() {
+    let ok = "dn: cn=a\ncn: a\n\n";
+    // (input after one good entry, the line named, what the message says)
+    let cases: [(&str, u64, &str); 7] = [
+        ("not ldif at all\n", 4, "not LDIF"),
+        // Two records without an empty line between them.
+        ("dn: cn=b\ncn: b\ndn: cn=c\ncn: c\n", 6, "second `dn:`"),
+        ("dn: cn=b\nno colon here\n", 5, "without a colon"),
+        ("dn: cn=b\njpegPhoto:: !!!!\n", 5, "base64"),
+        ("dn: cn=b\rcn: b\r\rdn: cn=c\r", 4, "CR not followed by LF"),
+        ("objectClass: top\n", 4, "starts with `dn:`"),
+        ("version: 1\n\ndn: cn=b\n", 4, "version"),
+    ];
+    for (rest, line, says) in cases {
+        let input = format!("{ok}{rest}");
+        let o = run(&["ldap", "add-entryuuid"], input.as_bytes());
+        let err = text(&o.stderr);
+        assert_eq!(code(&o), 1, "{rest:?}: {err}");
+        assert!(
+            err.starts_with(&format!("error: line {line}")),
+            "{rest:?}: {err}"
+        );
+        assert!(err.contains(says), "{rest:?}: {err}");
+        // The entry before the bad record was written, with its new entryUUID.
+        let out = text(&o.stdout);
+        assert!(out.starts_with("dn: cn=a\ncn: a\nentryUUID: "), "{out}");
+        assert!(!out.contains("cn=b"), "{out}");
+    }
+    // Only version 1 exists.
+    let o = run(&["ldap", "add-entryuuid"], b"version: 2\n\ndn: cn=a\n");
+    assert_eq!(code(&o), 1);
+    assert!(text(&o.stderr).starts_with("error: line 1: "));
+    // Random bytes are not copied through.
+    let mut noise = Vec::new();
+    let mut x: u32 = 12345;
+    for _ in 0..100_000 {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        noise.push((x >> 16) as u8);
+    }
+    let o = run(&["ldap", "add-entryuuid"], &noise);
+    assert_eq!(code(&o), 1);
+    assert!(o.stdout.is_empty());
+    // A whitespace-only line ends a record rather than continuing it: two entries, two
+    // new values.
+    let o = run(
+        &["ldap", "add-entryuuid"],
+        b"dn: cn=a\ncn: a\n \ndn: cn=b\ncn: b\n",
+    );
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout).matches("entryUUID: ").count(), 2);
+    // A modify record's `-` lines are LDIF.
+    let o = run(
+        &["ldap", "add-entryuuid"],
+        b"dn: cn=a\nchangetype: modify\nreplace: cn\ncn: b\n-\n",
+    );
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+}
+
+#[test]
+fn ldap_add_entryuuid_escapes_the_dn_in_messages() {
+    let o = run(
+        &["ldap", "add-entryuuid"],
+        b"dn: cn=\x1b]0;title\x07\x1b[31mRED\nentryUUID: nope\n",
+    );
+    assert_eq!(code(&o), 1);
+    let err = text(&o.stderr);
+    assert!(!err.contains('\x1b') && !err.contains('\x07'), "{err:?}");
+    assert!(err.contains("cn=\\x1b]0;title\\x07\\x1b[31mRED"), "{err:?}");
+}
+
+#[test]
+fn tokens_reads_files_with_a_bom_spaces_and_blank_lines() {
+    const NS_DNS: &str = "6ba7b810-9dad-11d1-80b4-00c04fd430c8";
+    let input = format!("\u{feff}  {V7}  \r\n\n\t{NS_DNS} {V7}\n   \n");
+    // The strict default still refuses such lines.
+    let o = run(&["validate"], input.as_bytes());
+    assert_eq!(code(&o), 1);
+    // --tokens reads three UUIDs.
+    let o = run(&["validate", "--tokens"], input.as_bytes());
+    assert_eq!(code(&o), 0, "{}", text(&o.stdout));
+    let o = run(&["convert", "--tokens", "--to", "simple"], input.as_bytes());
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    let (v7, ns) = (V7.replace('-', ""), NS_DNS.replace('-', ""));
+    assert_eq!(text(&o.stdout), format!("{v7}\n{ns}\n{v7}\n"));
+    let o = run(&["sort", "--tokens", "--unique"], input.as_bytes());
+    assert_eq!(text(&o.stdout), format!("{V7}\n{NS_DNS}\n"));
+    let o = run(&["inspect", "--tokens", "--json"], input.as_bytes());
+    assert_eq!(code(&o), 0);
+    assert_eq!(json_lines(&o).len(), 3);
+    // A bad token is reported with the number of its line.
+    let o = run(
+        &["validate", "--tokens"],
+        format!("{V7}\n\n {V7} nope\n").as_bytes(),
+    );
+    assert_eq!(code(&o), 1);
+    assert!(text(&o.stdout).starts_with("3:1: "), "{}", text(&o.stdout));
+}
+
+#[test]
+fn gen_v7_default_layout_is_the_library_one() {
+    // uuidkit::v7(): a 16-bit counter (rand_a and the top 4 bits of rand_b) that counts up
+    // within a millisecond, then 58 random bits.
+    let o = run(
+        &["gen", "v7", "-C", "200", "--time", "2022-02-22T19:22:22Z"],
+        b"",
+    );
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    let ids: Vec<u128> = text(&o.stdout)
+        .lines()
+        .map(|l| u128::from_str_radix(&l.replace('-', ""), 16).expect("hex"))
+        .collect();
+    assert_eq!(ids.len(), 200);
+    let counter = |u: u128| ((u >> 64) & 0xfff) << 4 | (u >> 58) & 0xf;
+    let tail = |u: u128| u & ((1 << 58) - 1);
+    for w in ids.windows(2) {
+        assert_eq!(w[0] >> 80, w[1] >> 80, "one millisecond");
+        assert_eq!(
+            counter(w[1]),
+            counter(w[0]) + 1,
+            "{:032x} {:032x}",
+            w[0],
+            w[1]
+        );
+    }
+    // The counter starts with its top bit clear (the rollover guard).
+    assert!(counter(ids[0]) < 1 << 15);
+    // The 58 bits after it differ from one UUID to the next.
+    let distinct: std::collections::HashSet<u128> = ids.iter().map(|&u| tail(u)).collect();
+    assert_eq!(distinct.len(), ids.len());
+}

@@ -14,6 +14,7 @@ pub struct Config {
     from: FromForm,
     to: ToForm,
     case: Case,
+    tokens: bool,
     inputs: Vec<OsString>,
 }
 
@@ -24,6 +25,7 @@ impl Config {
             from: a.from,
             to: a.to,
             case: form::case(a.upper),
+            tokens: a.tokens,
             inputs: a.uuids,
         }
     }
@@ -35,7 +37,7 @@ const BATCH: usize = 256;
 /// Runs `convert`.
 pub fn run(c: Config) -> CmdResult {
     let mut out = Out::stdout();
-    let mut lines = Lines::new(c.inputs);
+    let mut lines = Lines::new(c.inputs).tokenised(c.tokens);
     let origin = lines.origin();
     let stdin_used = origin == crate::ui::Origin::Line;
     let mut progress = Progress::new("converted", None, true, stdin_used);

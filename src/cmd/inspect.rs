@@ -16,6 +16,7 @@ use crate::io::{CmdResult, Fatal, Line, Lines, Out, Status};
 /// What `inspect` does.
 pub struct Config {
     json: bool,
+    tokens: bool,
     inputs: Vec<std::ffi::OsString>,
 }
 
@@ -24,6 +25,7 @@ impl Config {
     pub fn resolve(a: InspectArgs) -> Config {
         Config {
             json: a.json,
+            tokens: a.tokens,
             inputs: a.uuids,
         }
     }
@@ -32,7 +34,7 @@ impl Config {
 /// Runs `inspect`.
 pub fn run(c: Config) -> CmdResult {
     let mut out = Out::stdout();
-    let mut lines = Lines::new(c.inputs);
+    let mut lines = Lines::new(c.inputs).tokenised(c.tokens);
     let origin = lines.origin();
     let mut status = Status::Ok;
     let mut first = true;

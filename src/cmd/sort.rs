@@ -18,6 +18,7 @@ use crate::ui::Origin;
 pub struct Config {
     unique: bool,
     reverse: bool,
+    tokens: bool,
     inputs: Vec<OsString>,
 }
 
@@ -27,6 +28,7 @@ impl Config {
         Config {
             unique: a.unique,
             reverse: a.reverse,
+            tokens: a.tokens,
             inputs: a.uuids,
         }
     }
@@ -34,7 +36,7 @@ impl Config {
 
 /// Runs `sort`.
 pub fn run(c: Config) -> CmdResult {
-    let mut lines = crate::io::Lines::new(c.inputs);
+    let mut lines = crate::io::Lines::new(c.inputs).tokenised(c.tokens);
     let origin = lines.origin();
     let mut status = Status::Ok;
     let mut all: Vec<Uuid> = Vec::new();

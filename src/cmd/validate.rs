@@ -14,6 +14,7 @@ pub struct Config {
     quiet: bool,
     json: bool,
     from: FromForm,
+    tokens: bool,
     inputs: Vec<OsString>,
 }
 
@@ -24,6 +25,7 @@ impl Config {
             quiet: a.quiet,
             json: a.json,
             from: a.from,
+            tokens: a.tokens,
             inputs: a.uuids,
         }
     }
@@ -32,7 +34,7 @@ impl Config {
 /// Runs `validate`.
 pub fn run(c: Config) -> CmdResult {
     let mut out = Out::stdout();
-    let mut lines = Lines::new(c.inputs);
+    let mut lines = Lines::new(c.inputs).tokenised(c.tokens);
     // On a terminal the report also shows each bad input with a caret under the problem; in a
     // pipe it stays one line per invalid input.
     let (excerpts, color) = if !c.quiet && !c.json && Stream::Stdout.is_terminal() {

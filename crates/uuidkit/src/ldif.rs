@@ -11,7 +11,15 @@
 //!   `changetype:`), and change records with `changetype: add`;
 //! - change records of any other type (`modify`, `delete`, `modrdn`, `moddn`) are left alone,
 //!   since they do not create an entry; their `entryUUID` lines are not examined either;
-//! - records without a leading `dn` (the `version: 1` header, comment-only blocks) pass through.
+//! - the `version: 1` header and comment-only blocks pass through.
+//!
+//! Input that is not LDIF is an error naming its line: a record that does not start with
+//! `dn:` (after an optional `version:` before the first record), a second `dn:` in one record
+//! (two records without an empty line between them), a line without a colon (other than the
+//! `-` of a modify record), a `version:` other than 1, a `name::` value that is not base64,
+//! and a CR that does not end a line with LF (a file with CR-only line endings). A line of
+//! spaces or tabs only ends a record, as an empty line does, rather than continuing a line.
+//! The dn in an error's message has its control characters escaped (`\x1b`).
 //!
 //! An existing `entryUUID` (any case, with or without options such as `entryUUID;x`, or by its
 //! OID `1.3.6.1.1.16.4`) is validated with [`ldap::validate`], after
@@ -92,8 +100,16 @@ enum Inner {
 enum Problem {
     /// The value (shown, possibly shortened) is not of the UUID syntax.
     Value { shown: String, error: crate::Error },
-    /// The `entryUUID::` text is not valid base64.
-    Base64 { shown: String, error: Base64Error },
+    /// The `attr::` text is not valid base64.
+    Base64 {
+        attr: String,
+        shown: String,
+        error: Base64Error,
+    },
+    /// The input is not LDIF: what was expected, in the words of RFC 2849.
+    NotLdif(&'static str),
+    /// A `version:` other than 1.
+    Version { shown: String },
     /// A second value of the single-valued attribute; `first` is the line of the first one.
     Duplicate { first: u64 },
 }
@@ -204,13 +220,34 @@ impl fmt::Display for LdifError {
         match &self.inner {
             Inner::Io(e) => write!(f, "I/O error: {e}"),
             Inner::Data { line, dn, problem } => {
-                write!(f, "line {line} (dn: {dn}): ")?;
+                if dn.is_empty() {
+                    write!(f, "line {line}: ")?;
+                } else {
+                    // Control characters of the dn (ESC, BEL, ...) are shown escaped, never
+                    // sent to a terminal; the other values are quoted with `{:?}`.
+                    write!(f, "line {line} (dn: ")?;
+                    for c in dn.chars() {
+                        match c {
+                            '\\' => f.write_str("\\\\")?,
+                            c if c.is_control() && (c as u32) < 0x100 => {
+                                write!(f, "\\x{:02x}", c as u32)?
+                            }
+                            c if c.is_control() => write!(f, "{}", c.escape_unicode())?,
+                            c => write!(f, "{c}")?,
+                        }
+                    }
+                    f.write_str("): ")?;
+                }
                 match problem {
                     Problem::Value { shown, error } => {
                         write!(f, "invalid entryUUID value {shown:?}: {error}")
                     }
-                    Problem::Base64 { shown, error } => {
-                        write!(f, "invalid base64 in entryUUID value {shown:?}: {error}")
+                    Problem::Base64 { attr, shown, error } => {
+                        write!(f, "invalid base64 in {attr} value {shown:?}: {error}")
+                    }
+                    Problem::NotLdif(what) => write!(f, "not LDIF (RFC 2849): {what}"),
+                    Problem::Version { shown } => {
+                        write!(f, "unsupported LDIF version {shown:?}: only 1 is defined")
                     }
                     Problem::Duplicate { first } => write!(
                         f,
@@ -378,6 +415,8 @@ struct Record {
     skip: usize,
     unfolded: Vec<u8>,
     logical: Vec<Logical>,
+    /// Whether a record with a dn has been seen (a `version:` line may only come before).
+    seen_dn: bool,
 }
 
 enum Action {
@@ -454,16 +493,112 @@ impl Record {
     fn classify(&mut self, stats: &mut LdifStats) -> Result<Action, LdifError> {
         self.unfold();
         let this = &*self;
+        let line_of = |l: &Logical| this.first_line + l.phys as u64;
+        let not_ldif = |l: &Logical, what| LdifError {
+            inner: Inner::Data {
+                line: line_of(l),
+                dn: String::new(),
+                problem: Problem::NotLdif(what),
+            },
+        };
+        // Every line is `name: value` (or `name:: base64`, `name:< URL`), but for the `-`
+        // that ends a modification; every base64 value decodes.
+        for l in this.logical.iter().filter(|l| !l.comment) {
+            let text = this.text(l);
+            match split_attr(text) {
+                None if text == b"-" => {}
+                None => {
+                    return Err(not_ldif(
+                        l,
+                        "a line without a colon (expected `name: value`)",
+                    ))
+                }
+                Some((name, Value::Base64(b))) => {
+                    if let Err(error) = decode_base64(b) {
+                        let problem = Problem::Base64 {
+                            attr: String::from_utf8_lossy(name).into_owned(),
+                            shown: shown(b),
+                            error,
+                        };
+                        // Named by its record's dn when there is one (a bad `dn::` is not).
+                        let dn = this.logical.iter().find(|d| {
+                            !d.comment
+                                && d.phys < l.phys
+                                && split_attr(this.text(d))
+                                    .is_some_and(|(n, _)| n.eq_ignore_ascii_case(b"dn"))
+                        });
+                        return Err(match dn {
+                            Some(dn) => this.data_error(dn, line_of(l), problem),
+                            None => LdifError {
+                                inner: Inner::Data {
+                                    line: line_of(l),
+                                    dn: String::new(),
+                                    problem,
+                                },
+                            },
+                        });
+                    }
+                }
+                Some(_) => {}
+            }
+        }
         let mut it = this.logical.iter().filter(|l| !l.comment).peekable();
         let name_is = |l: &Logical, want: &[u8]| {
             split_attr(this.text(l)).is_some_and(|(n, _)| n.eq_ignore_ascii_case(want))
         };
-        if it.peek().is_some_and(|l| name_is(l, b"version")) {
-            it.next();
+        if let Some(v) = it.next_if(|l| name_is(l, b"version")) {
+            if self.seen_dn {
+                return Err(not_ldif(v, "`version:` only before the first record"));
+            }
+            match split_attr(this.text(v)) {
+                Some((_, Value::Plain(x))) if content_eq(x, b"1") => {}
+                Some((_, Value::Plain(x))) => {
+                    return Err(LdifError {
+                        inner: Inner::Data {
+                            line: line_of(v),
+                            dn: String::new(),
+                            problem: Problem::Version { shown: shown(x) },
+                        },
+                    })
+                }
+                _ => return Err(not_ldif(v, "`version:` with a base64 or URL value")),
+            }
         }
-        let Some(dn_line) = it.next().filter(|l| name_is(l, b"dn")) else {
-            return Ok(Action::PassThrough);
+        let dn_line = match it.next() {
+            // Only a version line (and comments): the header.
+            None => return Ok(Action::PassThrough),
+            Some(l) if name_is(l, b"dn") => *l,
+            Some(l) => {
+                return Err(not_ldif(
+                    l,
+                    "a record starts with `dn:` (after an optional `version:`)",
+                ))
+            }
         };
+        // A second dn: two records with no empty line between them.
+        if let Some(l) = this
+            .logical
+            .iter()
+            .filter(|l| !l.comment && l.phys > dn_line.phys)
+            .find(|l| name_is(l, b"dn"))
+        {
+            return Err(self.data_error(
+                &dn_line,
+                line_of(l),
+                Problem::NotLdif("a second `dn:` in one record (records end with an empty line)"),
+            ));
+        }
+        self.seen_dn = true;
+        let this = &*self;
+        let dn_line = &dn_line;
+        let name_is = |l: &Logical, want: &[u8]| {
+            split_attr(this.text(l)).is_some_and(|(n, _)| n.eq_ignore_ascii_case(want))
+        };
+        let mut it = this
+            .logical
+            .iter()
+            .filter(|l| !l.comment && l.phys > dn_line.phys)
+            .peekable();
         while it.peek().is_some_and(|l| name_is(l, b"control")) {
             it.next();
         }
@@ -505,6 +640,7 @@ impl Record {
                         error,
                     }),
                     Err(error) => Some(Problem::Base64 {
+                        attr: String::from_utf8_lossy(name).into_owned(),
                         shown: shown(b),
                         error,
                     }),
@@ -584,6 +720,7 @@ pub fn add_entry_uuid<R: BufRead, W: Write>(
         skip: 0,
         unfolded: Vec::new(),
         logical: Vec::new(),
+        seen_dn: false,
     };
     // The line ending last seen anywhere, for a record none of whose lines has one.
     let mut last_eol: &'static [u8] = b"\n";
@@ -603,9 +740,56 @@ pub fn add_entry_uuid<R: BufRead, W: Write>(
         } else if line.ends_with(b"\n") {
             last_eol = b"\n";
         }
-        if line == b"\n" || line == b"\r\n" {
-            // An empty line: the end of a record, copied as it is.
-            let sep: &'static [u8] = if line.len() == 2 { b"\r\n" } else { b"\n" };
+        // A CR is part of a CR LF line ending or nothing: a CR-only line ending would turn
+        // the whole file into one line. (A lone CR at the very end is half a CR LF.)
+        let body = line.strip_suffix(b"\n").unwrap_or(line);
+        let body = body.strip_suffix(b"\r").unwrap_or(body);
+        let blank = body.iter().all(|&c| c == b' ' || c == b'\t') && line.ends_with(b"\n");
+        // The first line of a record says at once whether this is LDIF at all, before a
+        // record of binary noise is collected.
+        if rec.is_empty() && !blank {
+            let text = if line_no == 1 {
+                body.strip_prefix(BOM).unwrap_or(body)
+            } else {
+                body
+            };
+            let starts = |p: &[u8]| {
+                text.get(..p.len())
+                    .is_some_and(|t| t.eq_ignore_ascii_case(p))
+            };
+            if !(starts(b"#") || starts(b"dn:") || starts(b"version:")) {
+                output.write_all(&out).map_err(LdifError::io)?;
+                output.flush().map_err(LdifError::io)?;
+                return Err(LdifError {
+                    inner: Inner::Data {
+                        line: line_no,
+                        dn: String::new(),
+                        problem: Problem::NotLdif(
+                            "a record starts with `dn:` (after an optional `version:`)",
+                        ),
+                    },
+                });
+            }
+        }
+        if body.contains(&b'\r') {
+            let problem = Problem::NotLdif(
+                "a CR not followed by LF (lines end with LF or CR LF; a value \
+                 holding a CR must be base64)",
+            );
+            output.write_all(&out).map_err(LdifError::io)?;
+            output.flush().map_err(LdifError::io)?;
+            return Err(LdifError {
+                inner: Inner::Data {
+                    line: line_no,
+                    dn: String::new(),
+                    problem,
+                },
+            });
+        }
+        // An empty line, or one of whitespace only (which would otherwise continue the line
+        // before it): the end of a record, copied as it is.
+        if blank {
+            let sep = line.to_vec();
             rec.buf.truncate(start);
             if !rec.is_empty() {
                 finish(
@@ -617,7 +801,7 @@ pub fn add_entry_uuid<R: BufRead, W: Write>(
                     last_eol,
                 )?;
             }
-            out.extend_from_slice(sep);
+            out.extend_from_slice(&sep);
         } else {
             if rec.is_empty() {
                 rec.first_line = line_no;

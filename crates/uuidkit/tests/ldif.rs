@@ -195,14 +195,35 @@ fn odd_records_are_left_alone() {
         b"\r\n",
         b"# only a comment\n",
         b"version: 1\n",
-        b"cn: no dn here\n\n",
-        b"\xff\xfe\x00garbage\n\n\x80\n",
-        b" continuation without a line before it\n",
         b"dn: cn=x\nchangetype: moddn\nnewrdn: cn=y\ndeleteoldrdn: 0\n",
     ] {
         let (s, out) = ok(input);
         assert_eq!(out, input, "{:?}", String::from_utf8_lossy(input));
         assert_eq!(s.added, 0);
+    }
+}
+
+#[test]
+fn what_is_not_ldif_is_an_error_naming_the_line() {
+    for (input, line) in [
+        (&b"cn: no dn here\n\n"[..], 1),
+        (b"\xff\xfe\x00garbage\n\n\x80\n", 1),
+        (b" continuation without a line before it\n", 1),
+        (b"dn: cn=a\n\nversion: 1\n", 3),
+        (b"version: 2\n", 1),
+        (b"dn: cn=a\ncn: a\ndn: cn=b\n", 3),
+        (b"dn: cn=a\rcn: a\r", 1),
+        (b"dn: cn=a\nphoto:: ab!=\n", 2),
+    ] {
+        let (e, out) = bad(input);
+        assert_eq!(
+            e.line(),
+            Some(line),
+            "{:?}: {e}",
+            String::from_utf8_lossy(input)
+        );
+        // Only the records before the bad one are written.
+        assert!(!String::from_utf8_lossy(&out).contains("cn=b"));
     }
 }
 
@@ -566,7 +587,7 @@ fn rec() -> impl Strategy<Value = Rec> {
     ];
     let junk = proptest::collection::vec(
         proptest::collection::vec(
-            any::<u8>().prop_filter("no newline", |&b| b != b'\n'),
+            any::<u8>().prop_filter("no line end", |&b| b != b'\n' && b != b'\r'),
             0..12,
         ),
         0..2,
@@ -601,6 +622,13 @@ proptest! {
         chunk in prop_oneof![Just(8192usize), 1usize..40],
     ) {
         let mut input = Vec::new();
+        // A version line only at the start (RFC 2849).
+        let recs: Vec<Rec> = recs
+            .into_iter()
+            .enumerate()
+            .filter(|(i, r)| *i == 0 || !matches!(r.kind, Kind::Version))
+            .map(|(_, r)| r)
+            .collect();
         for r in &recs {
             r.write(&mut input);
         }
