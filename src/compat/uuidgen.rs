@@ -95,10 +95,14 @@ Options:
  -h, --help          display this help
  -V, --version       display version
 
-This is uuidkit running as util-linux's uuidgen (the options of util-linux 2.41).
-Differences from util-linux: -t makes a v1 UUID with a random node (multicast bit set),
-never the network card's address; -V names uuidkit. See `uuidkit --help` and the README
-section \"Drop-in for uuidgen and uuidparse\".
+This is uuidkit running as util-linux's uuidgen, with the options of util-linux 2.41.
+It differs from util-linux 2.38:
+  -t             v1 with a random node (multicast bit set), never the network card's address
+  -6, -7, -C     added (as in 2.41); so --tim is ambiguous (2.38: --time)
+  -C N           a long run into a pipe shows uuidkit's progress line on a terminal's stderr
+  write errors   status 2 (2.38: 1); a closed pipe ends quietly with 0
+  -V             names uuidkit
+The README section \"Drop-in for uuidgen and uuidparse\" lists every difference.
 ";
 
 /// What kind of UUID to make (the last of -r, -t, -m, -s, -6, -7 wins, as in uuidgen).

@@ -75,8 +75,10 @@ that is wrong:
   TYPE  the Max UUID ffffffff-ffff-ffff-ffff-ffffffffffff: max (2.38: unknown)
   TIME  v6 and v7 UUIDs: their time (2.38: empty)
   TIME  v1 times before 1970: the right date (2.38: a year past 60000)
-and, on a terminal, long columns are not truncated. The README section \"Drop-in for
-uuidgen and uuidparse\" lists every difference.
+and besides: on a terminal, long columns are not truncated; column widths follow the cells
+(a TYPE column with max but no unknown can be narrower); a non-ASCII UTF-8 character counts
+as one column; -V names uuidkit. The README section \"Drop-in for uuidgen and uuidparse\"
+lists every difference.
 ";
 
 /// The columns, with their header and libsmartcols width hint (as uuidparse declares them).
