@@ -582,7 +582,13 @@ pub struct GenArgs {
     pub upper: bool,
     /// Namespace for v3, v5 and name-based v8: dns, url, oid, x500 (or @dns, @url, ...), or a
     /// UUID.
-    #[arg(short, long, value_name = "NAMESPACE")]
+    #[arg(
+        short,
+        long,
+        value_name = "NAMESPACE",
+        value_parser = NamespaceArg,
+        hide_possible_values = true
+    )]
     pub namespace: Option<String>,
     /// The name (its UTF-8 bytes) for v3, v5 and name-based v8; it may start with `-`.
     #[arg(
@@ -630,6 +636,34 @@ pub struct GenArgs {
     #[arg(long, value_name = "PATH", requires = "system")]
     #[cfg_attr(not(unix), arg(hide = true))]
     pub socket: Option<PathBuf>,
+}
+
+/// `gen --namespace`: any text (checked later: a name or a UUID), with the four names offered
+/// to shell completion.
+#[derive(Debug, Clone, Copy)]
+pub struct NamespaceArg;
+
+impl clap::builder::TypedValueParser for NamespaceArg {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            ["dns", "url", "oid", "x500"]
+                .into_iter()
+                .map(clap::builder::PossibleValue::new),
+        ))
+    }
 }
 
 /// The versions `gen` knows.

@@ -675,3 +675,96 @@ fn gen_v7_default_layout_is_the_library_one() {
     let distinct: std::collections::HashSet<u128> = ids.iter().map(|&u| tail(u)).collect();
     assert_eq!(distinct.len(), ids.len());
 }
+
+#[test]
+fn bash_completes_gen_namespace_with_the_four_names() {
+    let script = text(&run(&["completions", "bash"], b"").stdout);
+    // As bash calls the function for `uuidkit gen -n <TAB>` (and the long option).
+    for words in ["uuidkit gen v5 -n ''", "uuidkit gen v5 --namespace ''"] {
+        let n = words.split(' ').count() - 1;
+        let program = format!(
+            "{script}\nCOMP_WORDS=({words}); COMP_CWORD={n}; \
+             _uuidkit uuidkit '' \"${{COMP_WORDS[{}]}}\"; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+            n - 1
+        );
+        let o = std::process::Command::new("bash")
+            .args(["--norc", "--noprofile", "-c", &program])
+            .output()
+            .expect("run bash");
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let mut offered: Vec<String> = text(&o.stdout).lines().map(String::from).collect();
+        offered.sort();
+        assert_eq!(offered, ["dns", "oid", "url", "x500"], "{words}");
+    }
+}
+
+#[test]
+fn man_help_names_every_page_and_its_loop_writes_them() {
+    let help = text(&run(&["man", "--help"], b"").stdout);
+    let pages = help
+        .split("Pages:\n")
+        .nth(1)
+        .and_then(|p| p.split("\n\n").next())
+        .expect("a Pages: list");
+    let listed: Vec<&str> = pages
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut loop_text = help.split("for c in").nth(1).expect("a loop").to_string();
+    loop_text = loop_text
+        .split("; do")
+        .next()
+        .expect("do")
+        .replace("\\\n", " ");
+    for path in command_paths() {
+        let page = std::iter::once("uuidkit".to_string())
+            .chain(path.iter().cloned())
+            .collect::<Vec<_>>()
+            .join("-");
+        assert!(listed.contains(&page.as_str()), "{page} not in {listed:?}");
+        let word = match path.len() {
+            0 => "''".to_string(),
+            1 => path[0].clone(),
+            _ => format!("'{}'", path.join(" ")),
+        };
+        assert!(
+            loop_text.split_whitespace().any(|w| w == word)
+                || loop_text.contains(&format!(" {word} ")),
+            "{word} not in the loop: {loop_text}"
+        );
+    }
+}
+
+#[test]
+fn readme_completions_example_works_on_a_fresh_account() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let target = "~/.local/share/bash-completion/completions";
+    let lines: Vec<&str> = readme
+        .lines()
+        .filter(|l| l.contains(target))
+        .map(|l| l.split("   #").next().unwrap_or(l).trim())
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("uuidkit completions bash")),
+        "{lines:?}"
+    );
+    let home = std::env::temp_dir().join(format!("uuidkit-fresh-home-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    std::fs::create_dir_all(&home).expect("home");
+    let bin_dir = std::path::Path::new(common::BIN).parent().expect("bin dir");
+    let path = format!("{}:/usr/bin:/bin", bin_dir.display());
+    let o = std::process::Command::new("sh")
+        .args(["-ec", &lines.join("\n")])
+        .env("HOME", &home)
+        .env("PATH", path)
+        .output()
+        .expect("run sh");
+    let script = home.join(".local/share/bash-completion/completions/uuidkit");
+    let written = std::fs::read_to_string(&script).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&home);
+    assert!(o.status.success(), "{lines:?}: {}", text(&o.stderr));
+    assert!(written.contains("_uuidkit"), "{lines:?}");
+}
