@@ -34,8 +34,9 @@ Terminal:
   it on anywhere. Help and usage errors follow clap's rule, which differs:
   CLICOLOR=0 or an unset TERM also turn their colour off. Long runs of gen,
   convert and validate show a progress line on standard error when it is a
-  terminal and standard output is not (it is cleared at the end and never
-  written to a file or pipe).
+  terminal and standard output is not; it is shortened to fit the terminal's
+  width, cleared at the end and on SIGINT or SIGTERM, and never written to a
+  file or pipe.
 
 Exit status:
   0  success

@@ -10,6 +10,7 @@ mod args;
 mod cmd;
 mod form;
 mod io;
+mod sys;
 mod ui;
 
 use std::process::ExitCode;
