@@ -61,7 +61,7 @@ pub fn run(c: Config) -> CmdResult {
     }
     if c.by_time {
         // Stable, so that equal times keep the byte order just made.
-        all.sort_by_key(|u| time_key(u));
+        all.sort_by_key(time_key);
     }
     if c.reverse {
         all.reverse();
