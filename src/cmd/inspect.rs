@@ -288,9 +288,10 @@ impl Sink for TextSink<'_> {
     }
 }
 
-/// Room for the JSON object of one valid UUID. The longest is about 430 bytes: a 45-byte URN
-/// input and a v2 UUID with every field at its widest (the `json_object_fits` test checks it).
-const JSON_ROOM: usize = 1024;
+/// Room for the JSON object of one valid UUID. The longest is about 600 bytes: a 52-byte
+/// `--from oid` input and a v2 UUID with every field at its widest, plus Python's field names
+/// (the `json_object_fits` test checks it, with half the room to spare).
+const JSON_ROOM: usize = 2048;
 
 /// Writes the JSON object of a line that parsed as `u`, newline included, at the start of
 /// `buf`; returns its length.
