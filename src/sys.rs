@@ -1,9 +1,13 @@
 //! The CLI's platform-specific code, in one place: the width of the terminal on standard error,
 //! and the SIGINT/SIGTERM handlers that clear a progress line before the process dies.
 
-/// The width in columns of the terminal on standard error, if it is one and says.
+/// The width in columns of the terminal on standard error, if it says; else `COLUMNS`, as
+/// clap reads it for `--help`.
 pub fn stderr_width() -> Option<usize> {
-    terminal_size::terminal_size_of(std::io::stderr()).map(|(w, _)| usize::from(w.0))
+    terminal_size::terminal_size_of(std::io::stderr())
+        .map(|(w, _)| usize::from(w.0))
+        .or_else(|| std::env::var("COLUMNS").ok()?.trim().parse().ok())
+        .filter(|&w| w > 0)
 }
 
 /// Makes SIGINT and SIGTERM clear the progress line (when `shown` says one is on the screen)

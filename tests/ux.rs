@@ -851,3 +851,34 @@ fn sort_keeps_the_form_asked_for_and_sorts_by_time() {
     let o = run(&["sort", "-f", "int"], format!("{NS_DNS}\n").as_bytes());
     assert_eq!(text(&o.stdout), format!("{NS_DNS_INT}\n"));
 }
+
+#[test]
+fn progress_line_fits_a_40_column_terminal_and_sigterm_clears_it() {
+    // A pseudo-terminal from script(1), a gen run too long to finish, ended by SIGTERM after
+    // the progress line has been drawn for a while (it appears after 0.4 s).
+    let bin = common::bin();
+    let cmd = format!(
+        "timeout -s TERM 5 env COLUMNS=40 '{}' gen -C 100000000000 > /dev/null",
+        bin.to_string_lossy()
+    );
+    let o = std::process::Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .env("TERM", "xterm")
+        .env_remove("NO_COLOR")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run script(1)");
+    let screen = String::from_utf8_lossy(&o.stdout).into_owned();
+    let frames: Vec<&str> = screen.split("\r\x1b[K").filter(|f| !f.is_empty()).collect();
+    assert!(!frames.is_empty(), "no progress line drawn: {screen:?}");
+    for f in &frames {
+        // Three columns to spare: no wrap, and room for an echoed ^C.
+        assert!(
+            f.chars().count() <= 37,
+            "{f:?} is wider than the terminal allows"
+        );
+        assert!(f.contains('%'), "{f:?}");
+    }
+    // The last thing written clears the line.
+    assert!(screen.ends_with("\r\x1b[K"), "{screen:?}");
+}
