@@ -34,8 +34,9 @@ Terminal:
   it on anywhere. Help and usage errors follow clap's rule, which differs:
   CLICOLOR=0 or an unset TERM also turn their colour off. Long runs of gen,
   convert and validate show a progress line on standard error when it is a
-  terminal and standard output is not (it is cleared at the end and never
-  written to a file or pipe).
+  terminal and standard output is not; it is shortened to fit the terminal's
+  width, cleared at the end and on SIGINT or SIGTERM, and never written to a
+  file or pipe.
 
 Exit status:
   0  success
@@ -202,13 +203,21 @@ Output:
              node
     v7:      unix_ts_ms, rand_a, rand_b
     v8:      custom_a, custom_b, custom_c
+  Then, always, the attribute names of Python's uuid.UUID:
+    time_low, time_mid, time_hi_version, clock_seq_hi_variant, clock_seq_low
+             the RFC 4122 fields, as numbers
+    hex      32 lower-case hex digits
+    bytes_le 32 hex digits of the bytes in Microsoft GUID order
   Fields wider than 53 bits (gregorian_ticks, rand_b, custom_c, int) are
   decimal strings, so that JavaScript reads them exactly; the others are JSON
   numbers. An input that does not parse gives {\"input\", \"error\", \"line\",
   \"column\"} instead; the rest is still processed and the exit status is 1.
 
+  --from reads the forms convert --from reads (int, oid, guid-hex).
+
 Examples:
   uuidkit inspect 017F22E2-79B0-7CC3-98C4-DC0C0C07398F
+  uuidkit inspect --from int 143098242404177361603877621312831893704
   uuidkit inspect --json C232AB00-9414-11EC-B3C8-9F6BDECED846
   uuidkit gen v7 -C 5 | uuidkit inspect --json";
 
@@ -219,6 +228,9 @@ pub struct InspectArgs {
     /// Write JSON Lines (one object per input) instead of text blocks.
     #[arg(long)]
     pub json: bool,
+    /// Read this form instead of the four text forms.
+    #[arg(long, value_enum, default_value_t = FromForm::Text)]
+    pub from: FromForm,
     /// Read whitespace-separated tokens, as uuidparse does: a UTF-8 BOM, spaces, tabs and
     /// blank lines are skipped (reports name the line; columns count within the token).
     #[arg(long)]
@@ -308,6 +320,10 @@ pub enum ToForm {
     OidUrn,
     /// 32 hex digits of the Microsoft GUID byte order (first three fields little-endian).
     GuidHex,
+    /// The 16 bytes themselves (big-endian, RFC 9562 §4), no newline: binary output.
+    Bytes,
+    /// The 16 bytes in base64 (RFC 4648 §4, padded: 24 characters).
+    Base64,
 }
 
 const CONVERT_EXAMPLES: &str = "\
@@ -316,10 +332,12 @@ Output:
   reported on standard error as `error: line N: message` with the input and a
   caret (see uuidkit --help), the rest is still converted, and the exit status
   is 1. --upper affects hex digits only (the urn:uuid: prefix stays lower
-  case).
+  case). --to bytes writes the 16 bytes of each UUID with nothing between
+  them (binary); --to base64 one line of 24 characters per UUID.
 
 Examples:
   uuidkit convert --to int 6ba7b810-9dad-11d1-80b4-00c04fd430c8
+  uuidkit convert --to base64 6ba7b810-9dad-11d1-80b4-00c04fd430c8
   uuidkit convert --from int --to hyphenated \\
       143098242404177361603877621312831893704
   uuidkit convert --to oid-urn < ids.txt
@@ -353,13 +371,16 @@ const SORT_EXAMPLES: &str = "\
 Output:
   The valid inputs in uuidOrderingMatch order (RFC 4530 §2.3: unsigned byte
   order, which for v6 and v7 is creation order), one per line, lower-case
-  hyphenated. Invalid inputs are left out and reported on standard error as
+  hyphenated or in the --format given. --by-time orders by the timestamp
+  instead, which also puts v1 UUIDs in creation order (v2's coarse time is not
+  used). Invalid inputs are left out and reported on standard error as
   `error: line N: message` with the input and a caret (see uuidkit --help);
   the exit status is then 1. All input is read before anything is written;
   each UUID takes 16 bytes of memory.
 
 Examples:
   uuidkit sort < ids.txt
+  uuidkit sort --by-time --format urn < ids.txt
   uuidkit sort --unique --reverse < ids.txt";
 
 /// `uuidkit sort`.
@@ -369,6 +390,16 @@ pub struct SortArgs {
     /// Print each distinct UUID once.
     #[arg(short, long)]
     pub unique: bool,
+    /// The output form.
+    #[arg(short, long, value_enum, default_value_t = ToForm::Hyphenated, value_name = "FORM")]
+    pub format: ToForm,
+    /// Upper-case hex digits.
+    #[arg(short = 'U', long)]
+    pub upper: bool,
+    /// Order v1, v6 and v7 UUIDs by the time they carry (then by bytes); the others,
+    /// which carry none, follow in byte order.
+    #[arg(long)]
+    pub by_time: bool,
     /// Largest first.
     #[arg(short, long)]
     pub reverse: bool,
@@ -608,7 +639,13 @@ pub struct GenArgs {
     pub upper: bool,
     /// Namespace for v3, v5 and name-based v8: dns, url, oid, x500 (or @dns, @url, ...), or a
     /// UUID.
-    #[arg(short, long, value_name = "NAMESPACE")]
+    #[arg(
+        short,
+        long,
+        value_name = "NAMESPACE",
+        value_parser = NamespaceArg,
+        hide_possible_values = true
+    )]
     pub namespace: Option<String>,
     /// The name (its UTF-8 bytes) for v3, v5 and name-based v8; it may start with `-`.
     #[arg(
@@ -661,6 +698,34 @@ pub struct GenArgs {
     #[arg(long, value_name = "UID", requires = "system")]
     #[cfg_attr(not(unix), arg(hide = true))]
     pub server_uid: Option<u32>,
+}
+
+/// `gen --namespace`: any text (checked later: a name or a UUID), with the four names offered
+/// to shell completion.
+#[derive(Debug, Clone, Copy)]
+pub struct NamespaceArg;
+
+impl clap::builder::TypedValueParser for NamespaceArg {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            ["dns", "url", "oid", "x500"]
+                .into_iter()
+                .map(clap::builder::PossibleValue::new),
+        ))
+    }
 }
 
 /// The versions `gen` knows.

@@ -157,8 +157,30 @@ fn text_format(to: ToForm) -> Option<Format> {
         ToForm::Simple => Some(Format::Simple),
         ToForm::Braced => Some(Format::Braced),
         ToForm::Urn => Some(Format::Urn),
-        ToForm::GuidHex | ToForm::Int | ToForm::Oid | ToForm::OidUrn => None,
+        ToForm::GuidHex
+        | ToForm::Int
+        | ToForm::Oid
+        | ToForm::OidUrn
+        | ToForm::Bytes
+        | ToForm::Base64 => None,
     }
+}
+
+/// The 16 bytes in padded base64 (RFC 4648 §4): 24 characters.
+fn base64(bytes: &[u8; 16]) -> [u8; 24] {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = [b'='; 24];
+    let digit = |v: u32| ALPHABET[(v & 63) as usize];
+    for (chunk, o) in bytes.chunks(3).zip(out.chunks_mut(4)) {
+        let b = |i: usize| chunk.get(i).copied().map_or(0, u32::from);
+        let n = b(0) << 16 | b(1) << 8 | b(2);
+        // A last chunk of one byte gives two digits, then padding.
+        let digits = chunk.len() + 1;
+        for (i, slot) in o.iter_mut().enumerate().take(digits) {
+            *slot = digit(n >> (18 - 6 * i));
+        }
+    }
+    out
 }
 
 /// Writes each of `us` in the given form, each followed by a newline: the text forms with one
@@ -180,6 +202,13 @@ pub fn write_lines(out: &mut Out, us: &[Uuid], to: ToForm, case: Case) -> Result
 #[inline]
 pub fn write_line(out: &mut Out, u: &Uuid, to: ToForm, case: Case) -> Result<(), Fatal> {
     let Some(format) = text_format(to) else {
+        if to == ToForm::Bytes {
+            return out.bytes(u.as_bytes());
+        }
+        if to == ToForm::Base64 {
+            out.bytes(&base64(u.as_bytes()))?;
+            return out.bytes(b"\n");
+        }
         if to == ToForm::GuidHex {
             let le = Uuid::from_bytes(u.to_bytes_le()).encode_simple(case);
             out.bytes(&le)?;

@@ -1,6 +1,7 @@
 //! What the command line asks of the operating system directly, behind `cfg` in this one
-//! place: the local zone's offset from UTC (for `uuidparse`'s local times) and making the
-//! `uuidgen`/`uuidparse` links (`install-links`).
+//! place: the local zone's offset from UTC (for `uuidparse`'s local times), making the
+//! `uuidgen`/`uuidparse` links (`install-links`), the width of the terminal on standard error,
+//! and the SIGINT/SIGTERM handlers that clear a progress line before the process dies.
 
 use std::io;
 use std::path::Path;
@@ -45,5 +46,75 @@ pub fn link(target: &Path, link: &Path) -> io::Result<()> {
     #[cfg(not(unix))]
     {
         std::fs::hard_link(target, link)
+    }
+}
+
+/// The width in columns of the terminal on standard error, if it says; else `COLUMNS`, as
+/// clap reads it for `--help`.
+pub fn stderr_width() -> Option<usize> {
+    terminal_size::terminal_size_of(std::io::stderr())
+        .map(|(w, _)| usize::from(w.0))
+        .or_else(|| std::env::var("COLUMNS").ok()?.trim().parse().ok())
+        .filter(|&w| w > 0)
+}
+
+/// Makes SIGINT and SIGTERM clear the progress line (when `shown` says one is on the screen)
+/// and then end the process as the signal would have (the default action, re-raised). Once per
+/// process; elsewhere than Unix, nothing.
+pub fn clear_progress_on_signal(shown: &'static std::sync::atomic::AtomicBool) {
+    #[cfg(unix)]
+    unix::install(shown);
+    #[cfg(not(unix))]
+    let _ = shown;
+}
+
+#[cfg(unix)]
+mod unix {
+    use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+    use std::sync::Once;
+
+    /// The flag the handler reads (set once, before the handlers are installed).
+    static SHOWN: AtomicPtr<AtomicBool> = AtomicPtr::new(std::ptr::null_mut());
+
+    /// What clears the line: carriage return, erase to the end of the line.
+    const CLEAR: &[u8] = b"\r\x1b[K";
+
+    extern "C" fn on_signal(sig: libc::c_int) {
+        // Only async-signal-safe calls: an atomic load, write(2), signal(2), raise(3).
+        let shown = SHOWN.load(Ordering::Relaxed);
+        // SAFETY: SHOWN is null or points to a `'static` AtomicBool (set in `install`).
+        if let Some(flag) = unsafe { shown.as_ref() } {
+            if flag.swap(false, Ordering::Relaxed) {
+                // SAFETY: CLEAR is a valid buffer of CLEAR.len() bytes; fd 2 may be closed, in
+                // which case write fails harmlessly.
+                unsafe {
+                    libc::write(2, CLEAR.as_ptr().cast(), CLEAR.len());
+                }
+            }
+        }
+        // SAFETY: restoring the default action and re-raising ends the process as the signal
+        // would have, with the status a shell expects (128 + the signal).
+        unsafe {
+            libc::signal(sig, libc::SIG_DFL);
+            libc::raise(sig);
+        }
+    }
+
+    pub fn install(shown: &'static AtomicBool) {
+        static ONCE: Once = Once::new();
+        ONCE.call_once(|| {
+            SHOWN.store(std::ptr::from_ref(shown).cast_mut(), Ordering::Relaxed);
+            for sig in [libc::SIGINT, libc::SIGTERM] {
+                // SAFETY: `on_signal` is an `extern "C" fn(c_int)` that makes only
+                // async-signal-safe calls. A signal already ignored (e.g. SIGINT of a
+                // background job started by a non-interactive shell) stays ignored.
+                unsafe {
+                    let old = libc::signal(sig, on_signal as *const () as libc::sighandler_t);
+                    if old == libc::SIG_IGN {
+                        libc::signal(sig, libc::SIG_IGN);
+                    }
+                }
+            }
+        });
     }
 }

@@ -425,8 +425,13 @@ impl Progress {
         {
             return;
         }
+        if self.last_draw.is_none() {
+            crate::sys::clear_progress_on_signal(&PROGRESS_SHOWN);
+        }
         self.last_draw = Some(now);
-        let line = render(self.what, done, self.total, elapsed);
+        // The width is read at every redraw, so that a resized terminal is followed.
+        let width = crate::sys::stderr_width().unwrap_or(80);
+        let line = render_fit(self.what, done, self.total, elapsed, width);
         let mut err = io::stderr().lock();
         let _ = err.write_all(format!("{CLEAR_LINE}{line}").as_bytes());
         let _ = err.flush();
@@ -487,6 +492,52 @@ fn clock(d: Duration) -> String {
 
 /// Width of the bar between the brackets.
 const BAR: usize = 24;
+
+/// The progress line's text for a terminal `width` columns wide: the fullest form of
+/// [`render`]'s that fits in `width - 3` columns, dropping the bar, then the counts, then the
+/// rate; cut to fit when even the shortest does not. (A line reaching the last column wraps on
+/// some terminals, and every redraw would then start a new line; the two columns more are for
+/// the `^C` the terminal echoes after it, which would otherwise wrap too and leave the line on
+/// the screen when the signal handler clears the new one.)
+pub fn render_fit(
+    what: &str,
+    done: u64,
+    total: Option<u64>,
+    elapsed: Duration,
+    width: usize,
+) -> String {
+    let room = width.saturating_sub(3);
+    let full = render(what, done, total, elapsed);
+    if full.chars().count() <= room {
+        return full;
+    }
+    // The parts of the full line, separated by spaces; the shorter forms keep some of them.
+    let parts: Vec<&str> = full.split(' ').filter(|p| !p.is_empty()).collect();
+    let forms: Vec<Vec<&str>> = match total {
+        // "[bar]", "37%", "done/total", "rate", "0:02", "left"
+        Some(t) if t > 0 && parts.len() >= 6 => vec![
+            parts[1..].to_vec(),
+            vec![parts[1], parts[3], parts[4], parts[5]],
+            vec![parts[1], parts[3]],
+            vec![parts[1]],
+        ],
+        // "what", "N", "lines", "rate", "0:04"
+        _ if parts.len() >= 5 => vec![
+            parts[1..].to_vec(),
+            vec![parts[1], parts[2], parts[3]],
+            vec![parts[1], parts[2]],
+            vec![parts[1]],
+        ],
+        _ => Vec::new(),
+    };
+    for form in forms {
+        let line = form.join(" ");
+        if line.chars().count() <= room {
+            return line;
+        }
+    }
+    full.chars().take(room).collect()
+}
 
 /// The progress line's text, e.g.
 /// `[#########---------------]  37% 111,000,000/300,000,000 48.2M/s 0:02 left` or
@@ -629,6 +680,30 @@ mod tests {
             r,
             "\x1b[1;31merror:\x1b[0m \x1b[1margument 1:\x1b[0m bad\n  x\n  \x1b[1;31m^\x1b[0m\n"
         );
+    }
+
+    #[test]
+    fn progress_line_fits_the_width_it_is_given() {
+        let t = Duration::from_secs(2);
+        for (total, done) in [(Some(300_000_000), 111_000_000), (None, 1_234_567)] {
+            let full = render("validated", done, total, t);
+            assert!(full.len() > 30, "{full}");
+            for width in [0, 1, 5, 10, 20, 30, 40, 60, 80, 200] {
+                let line = render_fit("validated", done, total, t, width);
+                assert!(
+                    line.chars().count() <= width.saturating_sub(3),
+                    "{width}: {line:?} ({} columns)",
+                    line.chars().count()
+                );
+                if width >= full.chars().count() + 3 {
+                    assert_eq!(line, full);
+                }
+            }
+            // At 20 columns the line keeps the figure that matters.
+            let line = render_fit("validated", done, total, t, 20);
+            let key = if total.is_some() { "37%" } else { "1,234,567" };
+            assert!(line.contains(key), "{line}");
+        }
     }
 
     #[test]

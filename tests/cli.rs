@@ -26,8 +26,22 @@ const VECTOR_TIME_3: &str = "2022-02-22T19:22:22.000Z";
 /// Source: RFC 9562 Appendix A: 0x1EC9414C232AB00 (138648505420000000).
 const VECTOR_TICKS: u64 = 138648505420000000;
 
-const GENERAL_KEYS: [&str; 8] = [
-    "input", "uuid", "variant", "version", "kind", "time", "int", "urn",
+const GENERAL_KEYS: [&str; 15] = [
+    "input",
+    "uuid",
+    "variant",
+    "version",
+    "kind",
+    "time",
+    "int",
+    "urn",
+    "time_low",
+    "time_mid",
+    "time_hi_version",
+    "clock_seq_hi_variant",
+    "clock_seq_low",
+    "hex",
+    "bytes_le",
 ];
 
 /// The hyphenated text of a UUID given as 32 hex digits with or without hyphens, lower case.
@@ -84,7 +98,14 @@ fn inspect_json_v1_appendix_a1() {
             "clock_seq",
             "node",
             "int",
-            "urn"
+            "urn",
+            "time_low",
+            "time_mid",
+            "time_hi_version",
+            "clock_seq_hi_variant",
+            "clock_seq_low",
+            "hex",
+            "bytes_le"
         ]
     );
 }

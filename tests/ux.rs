@@ -675,3 +675,210 @@ fn gen_v7_default_layout_is_the_library_one() {
     let distinct: std::collections::HashSet<u128> = ids.iter().map(|&u| tail(u)).collect();
     assert_eq!(distinct.len(), ids.len());
 }
+
+#[test]
+fn bash_completes_gen_namespace_with_the_four_names() {
+    let script = text(&run(&["completions", "bash"], b"").stdout);
+    // As bash calls the function for `uuidkit gen -n <TAB>` (and the long option).
+    for words in ["uuidkit gen v5 -n ''", "uuidkit gen v5 --namespace ''"] {
+        let n = words.split(' ').count() - 1;
+        let program = format!(
+            "{script}\nCOMP_WORDS=({words}); COMP_CWORD={n}; \
+             _uuidkit uuidkit '' \"${{COMP_WORDS[{}]}}\"; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+            n - 1
+        );
+        let o = std::process::Command::new("bash")
+            .args(["--norc", "--noprofile", "-c", &program])
+            .output()
+            .expect("run bash");
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let mut offered: Vec<String> = text(&o.stdout).lines().map(String::from).collect();
+        offered.sort();
+        assert_eq!(offered, ["dns", "oid", "url", "x500"], "{words}");
+    }
+}
+
+#[test]
+fn man_help_names_every_page_and_its_loop_writes_them() {
+    let help = text(&run(&["man", "--help"], b"").stdout);
+    let pages = help
+        .split("Pages:\n")
+        .nth(1)
+        .and_then(|p| p.split("\n\n").next())
+        .expect("a Pages: list");
+    let listed: Vec<&str> = pages
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut loop_text = help.split("for c in").nth(1).expect("a loop").to_string();
+    loop_text = loop_text
+        .split("; do")
+        .next()
+        .expect("do")
+        .replace("\\\n", " ");
+    for path in command_paths() {
+        let page = std::iter::once("uuidkit".to_string())
+            .chain(path.iter().cloned())
+            .collect::<Vec<_>>()
+            .join("-");
+        assert!(listed.contains(&page.as_str()), "{page} not in {listed:?}");
+        let word = match path.len() {
+            0 => "''".to_string(),
+            1 => path[0].clone(),
+            _ => format!("'{}'", path.join(" ")),
+        };
+        assert!(
+            loop_text.split_whitespace().any(|w| w == word)
+                || loop_text.contains(&format!(" {word} ")),
+            "{word} not in the loop: {loop_text}"
+        );
+    }
+}
+
+#[test]
+fn readme_completions_example_works_on_a_fresh_account() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let target = "~/.local/share/bash-completion/completions";
+    let lines: Vec<&str> = readme
+        .lines()
+        .filter(|l| l.contains(target))
+        .map(|l| l.split("   #").next().unwrap_or(l).trim())
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("uuidkit completions bash")),
+        "{lines:?}"
+    );
+    let home = std::env::temp_dir().join(format!("uuidkit-fresh-home-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    std::fs::create_dir_all(&home).expect("home");
+    let bin_dir = std::path::Path::new(common::BIN).parent().expect("bin dir");
+    let path = format!("{}:/usr/bin:/bin", bin_dir.display());
+    let o = std::process::Command::new("sh")
+        .args(["-ec", &lines.join("\n")])
+        .env("HOME", &home)
+        .env("PATH", path)
+        .output()
+        .expect("run sh");
+    let script = home.join(".local/share/bash-completion/completions/uuidkit");
+    let written = std::fs::read_to_string(&script).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&home);
+    assert!(o.status.success(), "{lines:?}: {}", text(&o.stderr));
+    assert!(written.contains("_uuidkit"), "{lines:?}");
+}
+
+// ---- what users of the peers reach for ----------------------------------------------------
+
+/// 6ba7b810-9dad-11d1-80b4-00c04fd430c8 (RFC 9562 Appendix A's NameSpace_DNS) in every form a
+/// test below needs, worked out by hand from its 16 bytes.
+const NS_DNS: &str = "6ba7b810-9dad-11d1-80b4-00c04fd430c8";
+const NS_DNS_INT: &str = "143098242404177361603877621312831893704";
+// Python: base64.b64encode(uuid.NAMESPACE_DNS.bytes).
+const NS_DNS_BASE64: &str = "a6e4EJ2tEdGAtADAT9QwyA==";
+// The first three fields byte-swapped.
+const NS_DNS_GUID_HEX: &str = "10b8a76bad9dd11180b400c04fd430c8";
+
+#[test]
+fn inspect_reads_int_oid_and_guid_hex() {
+    for (from, input) in [
+        ("int", NS_DNS_INT.to_string()),
+        ("oid", format!("2.25.{NS_DNS_INT}")),
+        ("guid-hex", NS_DNS_GUID_HEX.to_string()),
+    ] {
+        let o = run(&["inspect", "--json", "--from", from, &input], b"");
+        assert_eq!(code(&o), 0, "{from}: {}", text(&o.stderr));
+        let j = &json_lines(&o)[0];
+        assert_eq!(j["uuid"], NS_DNS, "{from}");
+        assert_eq!(j["input"], input.as_str());
+    }
+    // Text is still the default, and a text form is not an int.
+    let o = run(&["inspect", "--from", "int", NS_DNS], b"");
+    assert_eq!(code(&o), 1);
+}
+
+#[test]
+fn inspect_json_has_pythons_field_names() {
+    let o = run(&["inspect", "--json", NS_DNS], b"");
+    let j = &json_lines(&o)[0];
+    // uuid.NAMESPACE_DNS.fields == (0x6ba7b810, 0x9dad, 0x11d1, 0x80, 0xb4, 0x00c04fd430c8)
+    assert_eq!(j["time_low"], 0x6ba7_b810u32);
+    assert_eq!(j["time_mid"], 0x9dad);
+    assert_eq!(j["time_hi_version"], 0x11d1);
+    assert_eq!(j["clock_seq_hi_variant"], 0x80);
+    assert_eq!(j["clock_seq_low"], 0xb4);
+    assert_eq!(j["hex"], NS_DNS.replace('-', ""));
+    assert_eq!(j["bytes_le"], NS_DNS_GUID_HEX);
+}
+
+#[test]
+fn convert_to_bytes_and_base64() {
+    let o = run(&["convert", "--to", "base64", NS_DNS, V7], b"");
+    assert_eq!(code(&o), 0);
+    let lines: Vec<String> = text(&o.stdout).lines().map(String::from).collect();
+    assert_eq!(lines[0], NS_DNS_BASE64);
+    assert_eq!(lines[1].len(), 24);
+    let o = run(&["convert", "--to", "bytes", NS_DNS, V7], b"");
+    assert_eq!(code(&o), 0);
+    let hex: String = o.stdout.iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(hex, format!("{}{}", NS_DNS, V7).replace('-', ""));
+}
+
+#[test]
+fn sort_keeps_the_form_asked_for_and_sorts_by_time() {
+    // A v1 of 2020 sorts after a v7 of 2019 by time, before it by bytes; a v6 of 2021 is
+    // last of the three by time; a v4 has no time and goes after them.
+    let v1 = text(&run(&["gen", "v1", "--time", "2020-01-01T00:00:00Z"], b"").stdout);
+    let v7 = text(&run(&["gen", "v7", "--time", "2019-01-01T00:00:00Z"], b"").stdout);
+    let v6 = text(&run(&["gen", "v6", "--time", "2021-01-01T00:00:00Z"], b"").stdout);
+    let v4 = "00000000-0000-4000-8000-000000000000\n";
+    let input = format!("{v4}{v6}{v1}{v7}");
+    let o = run(&["sort", "--by-time"], input.as_bytes());
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), format!("{v7}{v1}{v6}{v4}"));
+    let o = run(&["sort"], input.as_bytes());
+    assert_eq!(text(&o.stdout), format!("{v4}{v7}{v6}{v1}"));
+    // --format and --upper, as gen has them.
+    let o = run(
+        &["sort", "--format", "urn", "--upper"],
+        format!("{NS_DNS}\n").as_bytes(),
+    );
+    assert_eq!(
+        text(&o.stdout),
+        format!("urn:uuid:{}\n", NS_DNS.to_uppercase())
+    );
+    let o = run(&["sort", "-f", "int"], format!("{NS_DNS}\n").as_bytes());
+    assert_eq!(text(&o.stdout), format!("{NS_DNS_INT}\n"));
+}
+
+#[test]
+fn progress_line_fits_a_40_column_terminal_and_sigterm_clears_it() {
+    // A pseudo-terminal from script(1), a gen run too long to finish, ended by SIGTERM after
+    // the progress line has been drawn for a while (it appears after 0.4 s).
+    let bin = common::bin();
+    let cmd = format!(
+        "timeout -s TERM 5 env COLUMNS=40 '{}' gen -C 100000000000 > /dev/null",
+        bin.to_string_lossy()
+    );
+    let o = std::process::Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .env("TERM", "xterm")
+        .env_remove("NO_COLOR")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run script(1)");
+    let screen = String::from_utf8_lossy(&o.stdout).into_owned();
+    let frames: Vec<&str> = screen.split("\r\x1b[K").filter(|f| !f.is_empty()).collect();
+    assert!(!frames.is_empty(), "no progress line drawn: {screen:?}");
+    for f in &frames {
+        // Three columns to spare: no wrap, and room for an echoed ^C.
+        assert!(
+            f.chars().count() <= 37,
+            "{f:?} is wider than the terminal allows"
+        );
+        assert!(f.contains('%'), "{f:?}");
+    }
+    // The last thing written clears the line.
+    assert!(screen.ends_with("\r\x1b[K"), "{screen:?}");
+}

@@ -16,6 +16,7 @@ use crate::io::{CmdResult, Fatal, Line, Lines, Out, Status};
 /// What `inspect` does.
 pub struct Config {
     json: bool,
+    from: FromForm,
     tokens: bool,
     inputs: Vec<std::ffi::OsString>,
 }
@@ -25,6 +26,7 @@ impl Config {
     pub fn resolve(a: InspectArgs) -> Config {
         Config {
             json: a.json,
+            from: a.from,
             tokens: a.tokens,
             inputs: a.uuids,
         }
@@ -40,7 +42,7 @@ pub fn run(c: Config) -> CmdResult {
     let mut first = true;
     let mut dates = DateCache::new();
     while let Some(line) = lines.next_line()? {
-        match form::parse(FromForm::Text, &line) {
+        match form::parse(c.from, &line) {
             Ok(u) => {
                 if c.json {
                     out.slot::<JSON_ROOM>(|buf| json_object(buf, &line, &u, &mut dates))?;
@@ -286,9 +288,10 @@ impl Sink for TextSink<'_> {
     }
 }
 
-/// Room for the JSON object of one valid UUID. The longest is about 430 bytes: a 45-byte URN
-/// input and a v2 UUID with every field at its widest (the `json_object_fits` test checks it).
-const JSON_ROOM: usize = 1024;
+/// Room for the JSON object of one valid UUID. The longest is about 600 bytes: a 52-byte
+/// `--from oid` input and a v2 UUID with every field at its widest, plus Python's field names
+/// (the `json_object_fits` test checks it, with half the room to spare).
+const JSON_ROOM: usize = 2048;
 
 /// Writes the JSON object of a line that parsed as `u`, newline included, at the start of
 /// `buf`; returns its length.
@@ -318,6 +321,26 @@ fn json_object(
         Ok(()) => {}
         Err(never) => match never {},
     }
+    // The attribute names of Python's uuid.UUID, for code that reads them.
+    let v = u.as_u128();
+    for (key, x) in [
+        ("time_low", (v >> 96) as u32 as u64),
+        ("time_mid", (v >> 80) as u16 as u64),
+        ("time_hi_version", (v >> 64) as u16 as u64),
+        ("clock_seq_hi_variant", (v >> 56) as u8 as u64),
+        ("clock_seq_low", (v >> 48) as u8 as u64),
+    ] {
+        s.key(key);
+        s.c.decimal(x);
+    }
+    s.key("hex");
+    s.c.put(b"\"");
+    s.c.put(&u.encode_simple(uuidkit::Case::Lower));
+    s.c.put(b"\"");
+    s.key("bytes_le");
+    s.c.put(b"\"");
+    s.c.put(&Uuid::from_bytes(u.to_bytes_le()).encode_simple(uuidkit::Case::Lower));
+    s.c.put(b"\"");
     s.c.put(b"}\n");
     s.c.at
 }

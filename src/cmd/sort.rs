@@ -18,6 +18,9 @@ use crate::ui::Origin;
 pub struct Config {
     unique: bool,
     reverse: bool,
+    to: ToForm,
+    case: Case,
+    by_time: bool,
     tokens: bool,
     inputs: Vec<OsString>,
 }
@@ -28,6 +31,9 @@ impl Config {
         Config {
             unique: a.unique,
             reverse: a.reverse,
+            to: a.format,
+            case: form::case(a.upper),
+            by_time: a.by_time,
             tokens: a.tokens,
             inputs: a.uuids,
         }
@@ -53,13 +59,31 @@ pub fn run(c: Config) -> CmdResult {
     if c.unique {
         all.dedup();
     }
+    if c.by_time {
+        // Stable, so that equal times keep the byte order just made.
+        all.sort_by_key(time_key);
+    }
     if c.reverse {
         all.reverse();
     }
     let mut out = Out::stdout();
-    form::write_lines(&mut out, &all, ToForm::Hyphenated, Case::Lower)?;
+    form::write_lines(&mut out, &all, c.to, c.case)?;
     out.flush()?;
     Ok(status)
+}
+
+/// The `--by-time` key: the timestamp of a v1, v6 or v7 UUID (in nanoseconds since 1970);
+/// UUIDs of other versions, which carry no time (v2's is coarse), after all of them.
+fn time_key(u: &Uuid) -> (bool, i128) {
+    let time = if u.version_num() == 2 {
+        None
+    } else {
+        u.timestamp()
+    };
+    match time {
+        Some(t) => (false, t.unix_nanos()),
+        None => (true, 0),
+    }
 }
 
 /// Runs `compare`: prints -1, 0 or 1, or with `--json` an object
