@@ -54,7 +54,7 @@ Examples:
   uuidkit ldap add-entryuuid < people.ldif
   uuidkit completions bash > /usr/share/bash-completion/completions/uuidkit
   uuidkit man > uuidkit.1
-  uuidkit install-links ~/.local/bin      # then uuidgen and uuidparse as in util-linux";
+  uuidkit install-links ~/.local/bin   # then run it as uuidgen, uuidparse";
 
 /// Generate, inspect, validate, convert and sort UUIDs (RFC 9562).
 #[derive(Debug, Parser)]
@@ -104,10 +104,11 @@ pub enum Command {
 
 const INSTALL_LINKS_EXAMPLES: &str = "\
 Output:
-  Makes DIR/uuidgen and DIR/uuidparse, symbolic links to this binary (hard links where there
-  are no symbolic links); run under those names it takes util-linux's options and prints its
-  formats. One line per link made. An existing file of that name is an error unless --force.
-  The same by hand: ln -s \"$(command -v uuidkit)\" DIR/uuidgen (and DIR/uuidparse).
+  Makes DIR/uuidgen and DIR/uuidparse, symbolic links to this binary (hard
+  links where there are no symbolic links); run under those names it takes
+  util-linux's options and prints its formats. One line per link made. An
+  existing file of that name is an error unless --force. The same by hand:
+    ln -s \"$(command -v uuidkit)\" DIR/uuidgen     (and DIR/uuidparse)
 
 Examples:
   uuidkit install-links ~/.local/bin
@@ -155,8 +156,8 @@ Pages:
   uuidkit, uuidkit-gen, uuidkit-inspect, uuidkit-validate, uuidkit-convert,
   uuidkit-sort, uuidkit-compare, uuidkit-ldap, uuidkit-ldap-schema,
   uuidkit-ldap-match, uuidkit-ldap-order, uuidkit-ldap-add-entryuuid,
-  uuidkit-serve, uuidkit-state, uuidkit-state-show, uuidkit-completions,
-  uuidkit-man
+  uuidkit-serve, uuidkit-state, uuidkit-state-show, uuidkit-state-reset,
+  uuidkit-completions, uuidkit-man, uuidkit-install-links
 
 Examples:
   uuidkit man | man -l -
@@ -164,7 +165,7 @@ Examples:
   uuidkit man ldap add-entryuuid | man -l -
   for c in '' gen inspect validate convert sort compare ldap \\
       'ldap schema' 'ldap match' 'ldap order' 'ldap add-entryuuid' \\
-      serve state 'state show' completions man; do
+      serve state 'state show' 'state reset' completions man install-links; do
     p=uuidkit${c:+-${c// /-}}; uuidkit man $c > \"$p.1\"
   done";
 
