@@ -1,5 +1,7 @@
 //! Fork safety of the random sources (RFC 9562 §6.9): a forked child must not continue its
-//! parent's keystream, even with keystream already buffered at the moment of the fork.
+//! parent's keystream, even with keystream already buffered at the moment of the fork, however
+//! it was made: `fork()` (which runs the `pthread_atfork` handlers), glibc's `_Fork()` and a
+//! raw `clone` system call (which run none), and a grandchild.
 //!
 //! Each test forks the test process; the child generates into a buffer allocated before the
 //! fork (so that it neither allocates nor panics), writes it to a pipe and `_exit`s; the parent
