@@ -51,14 +51,14 @@ fn underscore_fork() -> libc::pid_t {
 /// Forks with the `clone` system call itself (flags `SIGCHLD`: a plain fork), past the C
 /// library: no handler of any kind runs in the child.
 fn raw_clone() -> libc::pid_t {
-    // SAFETY: clone with only SIGCHLD and no new stack duplicates the calling thread like fork;
-    // the child only runs what the tests give it, then `_exit`s.
     // (flags, stack, ...) everywhere but s390x, which takes (stack, flags, ...).
     let (a, b) = if cfg!(target_arch = "s390x") {
         (0, libc::c_long::from(libc::SIGCHLD))
     } else {
         (libc::c_long::from(libc::SIGCHLD), 0)
     };
+    // SAFETY: clone with only SIGCHLD and no new stack duplicates the calling thread like fork;
+    // the child only runs what the tests give it, then `_exit`s.
     let r = unsafe { libc::syscall(libc::SYS_clone, a, b, 0usize, 0usize, 0usize) };
     r as libc::pid_t
 }
