@@ -1,5 +1,7 @@
 //! Fork safety of the random sources (RFC 9562 §6.9): a forked child must not continue its
-//! parent's keystream, even with keystream already buffered at the moment of the fork.
+//! parent's keystream, even with keystream already buffered at the moment of the fork, however
+//! it was made: `fork()` (which runs the `pthread_atfork` handlers), glibc's `_Fork()` and a
+//! raw `clone` system call (which run none), and a grandchild.
 //!
 //! Each test forks the test process; the child generates into a buffer allocated before the
 //! fork (so that it neither allocates nor panics), writes it to a pipe and `_exit`s; the parent
@@ -49,18 +51,15 @@ fn underscore_fork() -> libc::pid_t {
 /// Forks with the `clone` system call itself (flags `SIGCHLD`: a plain fork), past the C
 /// library: no handler of any kind runs in the child.
 fn raw_clone() -> libc::pid_t {
+    // (flags, stack, ...) everywhere but s390x, which takes (stack, flags, ...).
+    let (a, b) = if cfg!(target_arch = "s390x") {
+        (0, libc::c_long::from(libc::SIGCHLD))
+    } else {
+        (libc::c_long::from(libc::SIGCHLD), 0)
+    };
     // SAFETY: clone with only SIGCHLD and no new stack duplicates the calling thread like fork;
     // the child only runs what the tests give it, then `_exit`s.
-    let r = unsafe {
-        libc::syscall(
-            libc::SYS_clone,
-            libc::c_long::from(libc::SIGCHLD),
-            0usize,
-            0usize,
-            0usize,
-            0usize,
-        )
-    };
+    let r = unsafe { libc::syscall(libc::SYS_clone, a, b, 0usize, 0usize, 0usize) };
     r as libc::pid_t
 }
 
