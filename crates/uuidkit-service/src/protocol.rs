@@ -48,8 +48,8 @@ pub const MAX_REQUEST_LEN: u32 = 256;
 /// The size of a reply header.
 pub const REPLY_HEADER_LEN: usize = 8;
 /// The most UUIDs one reply carries (128 KiB of UUIDs); larger counts are clamped to it. A
-/// server whose buffers for large replies are all in use (clients that do not read their
-/// replies) sends at most 256 per reply until one is free: the reply's `n` says how many came.
+/// server whose budget for large replies (16 MiB) is held by replies not yet read sends at
+/// most 256 per reply until it is free again: the reply's `n` says how many came.
 pub const MAX_COUNT: u32 = 8192;
 /// The largest reply payload a client accepts.
 pub const MAX_REPLY_LEN: u32 = REPLY_HEADER_LEN as u32 + 16 * MAX_COUNT;

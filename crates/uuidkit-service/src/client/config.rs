@@ -185,7 +185,8 @@ impl ClientConfig {
     }
 
     /// Whether to generate in-process when the service cannot be reached (default true).
-    /// Server errors are returned either way.
+    /// Server errors are returned either way, and so is a server run by an untrusted user
+    /// ([`server_uid`](Self::server_uid)).
     ///
     /// ```
     /// use uuidkit_service::client::{ClientConfig, ServiceErrorKind, Source, SystemGenerator};

@@ -3,12 +3,12 @@
 //!
 //! What a connection may hold is bounded: one descriptor (the registry shares the stream with
 //! the thread), a frame buffer of 520 bytes, buffers for replies of up to [`SMALL_COUNT`]
-//! UUIDs (about 8 KiB, freed when the connection ends), and, for larger replies, one of at
-//! most [`LARGE_BUFFERS`] buffers shared by all connections (256 KiB each, kept for reuse so
-//! that the allocator is not left holding freed ones). When every large buffer is in use, a
-//! reply carries at most [`SMALL_COUNT`] UUIDs (the reply's `n` says how many; clients ask
-//! again). A client has the frame timeout to send a whole request once it has begun, and the
-//! timeout to read a whole reply.
+//! UUIDs (about 8 KiB, freed when the connection ends), and, for a larger reply, buffers of
+//! its size, freed as soon as it is written, taken from a budget of [`LARGE_BUDGET`] bytes
+//! for all connections. While the budget is spent (clients that do not read their replies
+//! hold it), a reply carries at most [`SMALL_COUNT`] UUIDs (the reply's `n` says how many;
+//! clients ask again). A client has the frame timeout to send a whole request once it has
+//! begun, and the timeout to read a whole reply.
 
 use core::fmt;
 use std::collections::HashMap;
@@ -16,7 +16,7 @@ use std::io::{self, Read, Write};
 use std::net::Shutdown;
 use std::os::fd::AsFd;
 use std::os::unix::net::UnixStream;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -38,9 +38,14 @@ const CONN_STACK: usize = 64 * 1024;
 /// The most UUIDs a reply carries from a connection's own buffers.
 pub(super) const SMALL_COUNT: usize = 256;
 
-/// How many buffers for replies of more than [`SMALL_COUNT`] UUIDs exist at most, shared by
-/// all connections (each holds [`MAX_COUNT`] UUIDs and their frame: 256 KiB).
-pub(super) const LARGE_BUFFERS: usize = 16;
+/// The bytes all replies of more than [`SMALL_COUNT`] UUIDs may hold at once (the UUIDs and
+/// their frame: 32 bytes a UUID): 64 replies of [`MAX_COUNT`].
+pub(super) const LARGE_BUDGET: usize = 16 << 20;
+
+/// The bytes a reply of `n` UUIDs holds while it is made and written.
+const fn reply_bytes(n: usize) -> usize {
+    32 * n + 16
+}
 
 /// How long, and for how many bytes at most, a connection that is closed after an error reply
 /// is drained first, so that unread request bytes do not turn the close into a reset that
@@ -95,13 +100,6 @@ struct Buffers {
     out: Vec<u8>,
 }
 
-/// The shared buffers for large replies: those not in use, and how many exist.
-#[derive(Default)]
-struct LargePool {
-    free: Vec<Buffers>,
-    made: usize,
-}
-
 /// Shared between the accept loop and the connection threads.
 pub(super) struct Shared<C: Clock> {
     gen: Mutex<DurableGenerator<C>>,
@@ -110,7 +108,8 @@ pub(super) struct Shared<C: Clock> {
     pub(super) closing: AtomicBool,
     pub(super) cfg: ServerConfig,
     pool: Pool,
-    large: Mutex<LargePool>,
+    /// Bytes of large replies being made or written now (at most [`LARGE_BUDGET`]).
+    large_bytes: AtomicUsize,
 }
 
 impl<C: Clock> Shared<C> {
@@ -121,7 +120,7 @@ impl<C: Clock> Shared<C> {
             closing: AtomicBool::new(false),
             cfg,
             pool: Pool::default(),
-            large: Mutex::new(LargePool::default()),
+            large_bytes: AtomicUsize::new(0),
         }
     }
 
@@ -135,25 +134,17 @@ impl<C: Clock> Shared<C> {
         self.gen.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    fn large(&self) -> MutexGuard<'_, LargePool> {
-        self.large.lock().unwrap_or_else(|p| p.into_inner())
+    /// Takes `bytes` of the large-reply budget; `false` when that would exceed it.
+    fn reserve_large(&self, bytes: usize) -> bool {
+        self.large_bytes
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |used| {
+                (used + bytes <= LARGE_BUDGET).then_some(used + bytes)
+            })
+            .is_ok()
     }
 
-    /// A large reply buffer, if one is free or may still be made.
-    fn take_large(&self) -> Option<Buffers> {
-        let mut p = self.large();
-        if let Some(b) = p.free.pop() {
-            return Some(b);
-        }
-        if p.made < LARGE_BUFFERS {
-            p.made += 1;
-            return Some(Buffers::default());
-        }
-        None
-    }
-
-    fn give_back_large(&self, b: Buffers) {
-        self.large().free.push(b);
+    fn release_large(&self, bytes: usize) {
+        self.large_bytes.fetch_sub(bytes, Ordering::AcqRel);
     }
 
     /// Closes every open connection (their threads then end) and wakes the waiting threads,
@@ -472,21 +463,18 @@ fn serve_connection<C: Clock>(shared: &Shared<C>, s: &UnixStream, id: u64) {
         let sent = match request.version {
             Some(v) => {
                 let want = request.count.min(MAX_COUNT) as usize;
-                let mut large = if want > SMALL_COUNT {
-                    shared.take_large()
+                if want > SMALL_COUNT && shared.reserve_large(reply_bytes(want)) {
+                    // Buffers of this reply's size, freed as soon as it is written.
+                    let mut large = Buffers::default();
+                    generate(shared, v, want, &mut large);
+                    let sent = write_by(s, &large.out, timeout, Instant::now() + timeout);
+                    drop(large);
+                    shared.release_large(reply_bytes(want));
+                    sent
                 } else {
-                    None
-                };
-                let (bufs, n) = match &mut large {
-                    Some(l) => (l, want),
-                    None => (&mut small, want.min(SMALL_COUNT)),
-                };
-                generate(shared, v, n, bufs);
-                let sent = write_by(s, &bufs.out, timeout, Instant::now() + timeout);
-                if let Some(l) = large {
-                    shared.give_back_large(l);
+                    generate(shared, v, want.min(SMALL_COUNT), &mut small);
+                    write_by(s, &small.out, timeout, Instant::now() + timeout)
                 }
-                sent
             }
             None => {
                 let g = shared.gen();
@@ -513,6 +501,9 @@ fn serve_connection<C: Clock>(shared: &Shared<C>, s: &UnixStream, id: u64) {
 fn generate<C: Clock>(shared: &Shared<C>, v: TimeVersion, n: usize, bufs: &mut Buffers) {
     bufs.uuids.clear();
     bufs.uuids.resize(n, Uuid::NIL);
+    // Exactly the frame's size: no doubling past the budget.
+    bufs.out.clear();
+    bufs.out.reserve_exact(4 + 8 + 16 * n);
     let (result, change) = {
         let mut g = shared.gen();
         (g.fill(v, &mut bufs.uuids), g.durability_change())

@@ -223,7 +223,10 @@ impl<C: Clock + 'static> fmt::Debug for Server<C> {
 }
 
 impl<C: Clock + 'static> Server<C> {
-    /// Takes the instance lock, replaces a stale socket, binds and sets permissions.
+    /// Checks the socket's path ([`check_socket_path`](crate::server::check_socket_path)),
+    /// takes the instance lock, raises the process's soft open-file limit to the hard one and
+    /// lowers the connection limit to what it allows (logged), replaces a stale socket, binds
+    /// and sets permissions.
     ///
     /// ```
     /// use std::os::unix::net::{UnixListener, UnixStream};
