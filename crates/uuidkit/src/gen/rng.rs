@@ -23,6 +23,11 @@
 //!
 //! Only `fork()` (and `posix_spawn`, which runs no Rust code in the child) is covered: a child
 //! created by a raw `clone` system call that skips the C library's fork handlers is not detected.
+//!
+//! This is Unix (Linux, macOS, FreeBSD). Windows has no `fork()`: a new process starts from a
+//! fresh image and seeds its own generators, so there is nothing to detect, and the fork
+//! generation stays 0. WASM (WASI and `wasm32-unknown-unknown`) has no processes at all; a
+//! host that snapshots and clones an instance's memory is outside what a library can see.
 
 use core::cell::RefCell;
 use core::fmt;

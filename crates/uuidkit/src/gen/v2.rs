@@ -13,6 +13,12 @@
 //! 6 bits, a repeat of a (time, sequence) pair used before the regression is then possible
 //! (about 1 in 64 per UUID issued in that step): use `RegressionPolicy::Error` where that
 //! matters.
+//!
+//! The local id is the caller's ([`V2Generator::next`]) on every platform. On Unix,
+//! `next_person` and `next_group` read the process's real user and group id; they exist only
+//! there: Windows and WASM have no POSIX ids, and a method that could only ever fail, or that
+//! made up an id, would turn a portability question into a run-time surprise. Portable code
+//! passes the id it means to `next`.
 
 use super::policy::{GenError, Scale};
 use super::rng::ThreadRng;
@@ -122,7 +128,7 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
     }
 
     /// The next UUID for the calling process's real user id (`getuid`), domain
-    /// [`Domain::Person`].
+    /// [`Domain::Person`]. Unix only (see the module docs).
     ///
     /// ```
     /// use uuidkit::Domain;
@@ -139,7 +145,7 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
     }
 
     /// The next UUID for the calling process's real group id (`getgid`), domain
-    /// [`Domain::Group`].
+    /// [`Domain::Group`]. Unix only (see the module docs).
     ///
     /// ```
     /// use uuidkit::Domain;
