@@ -154,9 +154,32 @@
 //!   `#[non_exhaustive]`, so a feature turned on elsewhere in a build cannot break a `match`.
 //!   The feature names follow the `uuid` crate's `v3` and `v5`; v8 is split by hash family
 //!   because there the hash is the caller's choice.
+//! - `js`: `std` on `wasm32-unknown-unknown` in a JavaScript host (browser, Node, Deno): the
+//!   clock is JavaScript's `Date.now()` (1 ms resolution) and the entropy
+//!   `crypto.getRandomValues` (getrandom's `wasm_js` backend; no `RUSTFLAGS` needed). That target
+//!   has no OS, so `std` without `js` does not build there; it has no effect on other targets.
 //! - `serde`: `Serialize`/`Deserialize` for [`Uuid`] and adapter modules (`uuidkit::serde`);
 //!   `no_std`.
 //! - `uuid`: lossless `From` conversions to and from `uuid::Uuid`; `no_std`.
+//!
+//! ## Platforms
+//!
+//! The `no_std` core builds for any target. With `std` (the default):
+//!
+//! | platform | clock | entropy | fork |
+//! |---|---|---|---|
+//! | Linux, macOS, FreeBSD (Unix) | `clock_gettime` | `getrandom` (OS) | detected (`pthread_atfork`): state is renewed in the child |
+//! | Windows | `SystemTime` | `getrandom` (OS) | no `fork()`: nothing to detect |
+//! | `wasm32-wasip1` (WASI) | `SystemTime` | `getrandom` (WASI `random_get`) | no processes |
+//! | `wasm32-unknown-unknown` + `js` | `Date.now()` | `crypto.getRandomValues` | no processes |
+//! | `wasm32-unknown-unknown` without `js` | — | — | `std` does not build: use `default-features = false` |
+//!
+//! Differences within the generators: [`V2Generator::next_person`](gen::V2Generator::next_person)
+//! and `next_group` read the process's POSIX user and group ids and exist on Unix only
+//! (elsewhere pass the id to `next`); on `wasm32-unknown-unknown`, where JavaScript's thread
+//! cannot sleep, [`OverflowPolicy::Wait`](gen::OverflowPolicy::Wait) spins on the clock. The
+//! CI checks every row (`scripts/cross-check`) and runs the tests on AArch64 Linux (qemu) and
+//! under Node.
 
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]

@@ -35,6 +35,11 @@
 //!
 //! A child that shares its parent's memory (`vfork`, `posix_spawn`, `clone(CLONE_VM)`) runs no
 //! code of ours before `exec` and is not a concern.
+//!
+//! Windows has no `fork()`: a new process starts from a
+//! fresh image and seeds its own generators, so there is nothing to detect, and the fork
+//! generation stays 0. WASM (WASI and `wasm32-unknown-unknown`) has no processes at all; a
+//! host that snapshots and clones an instance's memory is outside what a library can see.
 
 use core::cell::RefCell;
 use core::fmt;

@@ -20,6 +20,12 @@
 //! (and a new random node). Between a parent and its forked child with a given node, the
 //! 6-bit sequence cannot keep the two apart if both reach the same time step: give each
 //! process its own node (the default random node does).
+//!
+//! The local id is the caller's ([`V2Generator::next`]) on every platform. On Unix,
+//! `next_person` and `next_group` read the process's real user and group id; they exist only
+//! there: Windows and WASM have no POSIX ids, and a method that could only ever fail, or that
+//! made up an id, would turn a portability question into a run-time surprise. Portable code
+//! passes the id it means to `next`.
 
 use super::clock::SystemClock;
 use super::error::GenError;
@@ -168,7 +174,7 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
     }
 
     /// The next UUID for the calling process's real user id (`getuid`), domain
-    /// [`Domain::Person`].
+    /// [`Domain::Person`]. Unix only (see the module docs).
     ///
     /// ```
     /// use uuidkit::Domain;
@@ -185,7 +191,7 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
     }
 
     /// The next UUID for the calling process's real group id (`getgid`), domain
-    /// [`Domain::Group`].
+    /// [`Domain::Group`]. Unix only (see the module docs).
     ///
     /// ```
     /// use uuidkit::Domain;
