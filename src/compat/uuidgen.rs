@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use super::{getopt, usage_failure, Opt};
+use super::getopt::{getopt, print, usage_failure, Opt};
 
 const OPTIONS: &[Opt] = &[
     Opt {
@@ -160,11 +160,11 @@ pub fn main(argv: Vec<OsString>) -> ExitCode {
                 }
             }
             b'V' => {
-                return super::print(
+                return print(
                     format!("uuidgen from uuidkit {}\n", env!("CARGO_PKG_VERSION")).as_bytes(),
                 )
             }
-            b'h' => return super::print(HELP.as_bytes()),
+            b'h' => return print(HELP.as_bytes()),
             _ => {}
         }
     }

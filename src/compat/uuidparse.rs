@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 use uuidkit::{Uuid, Variant, Version};
 
-use super::{getopt, print, usage_failure, Opt};
+use super::getopt::{getopt, print, usage_failure, Opt};
 
 const OPTIONS: &[Opt] = &[
     Opt {
