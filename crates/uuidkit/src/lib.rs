@@ -178,8 +178,8 @@
 //! and `next_group` read the process's POSIX user and group ids and exist on Unix only
 //! (elsewhere pass the id to `next`); on `wasm32-unknown-unknown`, where JavaScript's thread
 //! cannot sleep, [`OverflowPolicy::Wait`](gen::OverflowPolicy::Wait) spins on the clock. The
-//! CI checks every row (`scripts/cross-check`) and runs the tests on AArch64 Linux (qemu) and
-//! under Node.
+//! CI checks every row (`scripts/cross-check`) and runs the unit tests on AArch64 Linux (qemu)
+//! and the WASM tests under Node.
 
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
