@@ -216,6 +216,11 @@ pub use crate::gen::{Clock, RandomSource};
 // Serde support and adapter modules for `#[serde(with = "...")]`.
 #[cfg(feature = "serde")]
 pub mod serde;
+// The `uuid` crate's names (`Uuid::new_v4()`, `try_parse`, `from_slice`, …) and `NonNilUuid`.
+mod compat;
+mod non_nil;
+pub use crate::non_nil::{NilUuidError, NonNilUuid};
+
 // Conversions to and from `uuid::Uuid`.
 #[cfg(feature = "uuid")]
 mod uuid_crate;
