@@ -157,6 +157,11 @@
 //! - `serde`: `Serialize`/`Deserialize` for [`Uuid`] and adapter modules (`uuidkit::serde`);
 //!   `no_std`.
 //! - `uuid`: lossless `From` conversions to and from `uuid::Uuid`; `no_std`.
+//! - `arbitrary`, `bytemuck`, `zerocopy` (0.8), `borsh`, `schemars` (1): the traits of those
+//!   crates on [`Uuid`], each off by default and `no_std`: `Arbitrary` (any 16 bytes),
+//!   `Pod`/`Zeroable` and zerocopy's `FromBytes`, `IntoBytes`, `KnownLayout`, `Immutable`,
+//!   `Unaligned` (zero-copy casts of byte buffers to `&[Uuid]`), borsh as the 16 bytes, and a
+//!   JSON Schema `{"type": "string", "format": "uuid"}`.
 
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
@@ -220,6 +225,9 @@ pub mod serde;
 mod compat;
 mod non_nil;
 pub use crate::non_nil::{NilUuidError, NonNilUuid};
+
+// The traits of arbitrary, bytemuck, zerocopy, borsh and schemars, each behind its feature.
+mod integrations;
 
 // Conversions to and from `uuid::Uuid`.
 #[cfg(feature = "uuid")]
