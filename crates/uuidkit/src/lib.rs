@@ -158,10 +158,11 @@
 //!   `no_std`.
 //! - `uuid`: lossless `From` conversions to and from `uuid::Uuid`; `no_std`.
 //! - `arbitrary`, `bytemuck`, `zerocopy` (0.8), `borsh`, `schemars` (1): the traits of those
-//!   crates on [`Uuid`], each off by default and `no_std`: `Arbitrary` (any 16 bytes),
-//!   `Pod`/`Zeroable` and zerocopy's `FromBytes`, `IntoBytes`, `KnownLayout`, `Immutable`,
-//!   `Unaligned` (zero-copy casts of byte buffers to `&[Uuid]`), borsh as the 16 bytes, and a
-//!   JSON Schema `{"type": "string", "format": "uuid"}`.
+//!   crates on [`Uuid`], each off by default and `no_std` (but the `arbitrary` crate uses
+//!   `std`): `Arbitrary` (any 16 bytes), `Pod`/`Zeroable` and zerocopy's `FromBytes`,
+//!   `IntoBytes`, `KnownLayout`, `Immutable`, `Unaligned` (zero-copy casts of byte buffers to
+//!   `&[Uuid]`), borsh as the 16 bytes, and a JSON Schema `{"type": "string", "format":
+//!   "uuid"}`.
 
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
