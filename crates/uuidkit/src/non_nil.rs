@@ -123,7 +123,9 @@ mod tests {
         for (i, a) in values.iter().enumerate() {
             let n = NonNilUuid::try_from(*a).unwrap();
             assert_eq!(n.get(), *a);
-            assert!(n == *a && *a == n);
+            assert!(n == *a);
+            assert!(*a == n);
+            assert_eq!(Uuid::from(n), *a);
             assert_eq!(format!("{n} {n:?}"), format!("{a} {a:?}"));
             for b in &values[i..] {
                 let m = NonNilUuid::new(*b).unwrap();
