@@ -8,6 +8,8 @@
 use uuidkit::Uuid;
 
 /// Random bytes (from the v4 generator's CSPRNG), `n` UUIDs' worth and a few more.
+// Unused when none of the features is on.
+#[allow(dead_code)]
 fn random_bytes(n: usize) -> Vec<u8> {
     let mut out = Vec::new();
     while out.len() < n * 16 + 7 {
