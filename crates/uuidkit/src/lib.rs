@@ -161,6 +161,12 @@
 //! - `serde`: `Serialize`/`Deserialize` for [`Uuid`] and adapter modules (`uuidkit::serde`);
 //!   `no_std`.
 //! - `uuid`: lossless `From` conversions to and from `uuid::Uuid`; `no_std`.
+//! - `arbitrary`, `bytemuck`, `zerocopy` (0.8), `borsh`, `schemars` (1): the traits of those
+//!   crates on [`Uuid`], each off by default and `no_std` (but the `arbitrary` crate uses
+//!   `std`): `Arbitrary` (any 16 bytes), `Pod`/`Zeroable` and zerocopy's `FromBytes`,
+//!   `IntoBytes`, `KnownLayout`, `Immutable`, `Unaligned` (zero-copy casts of byte buffers to
+//!   `&[Uuid]`), borsh as the 16 bytes, and a JSON Schema `{"type": "string", "format":
+//!   "uuid"}`.
 //!
 //! ## Platforms
 //!
@@ -168,7 +174,7 @@
 //!
 //! | platform | clock | entropy | fork |
 //! |---|---|---|---|
-//! | Linux, macOS, FreeBSD (Unix) | `clock_gettime` | `getrandom` (OS) | detected (`pthread_atfork`): state is renewed in the child |
+//! | Linux, macOS, FreeBSD (Unix) | `clock_gettime` | `getrandom` (OS) | detected, state renewed in the child: any fork (a page the kernel zeroes in children) on Linux ≥ 4.14 and the BSDs, `fork()` (`pthread_atfork`) on macOS |
 //! | Windows | `SystemTime` | `getrandom` (OS) | no `fork()`: nothing to detect |
 //! | `wasm32-wasip1` (WASI) | `SystemTime` | `getrandom` (WASI `random_get`) | no processes |
 //! | `wasm32-unknown-unknown` + `js` | `Date.now()` | `crypto.getRandomValues` | no processes |
@@ -239,6 +245,14 @@ pub use crate::gen::{Clock, RandomSource};
 // Serde support and adapter modules for `#[serde(with = "...")]`.
 #[cfg(feature = "serde")]
 pub mod serde;
+// The `uuid` crate's names (`Uuid::new_v4()`, `try_parse`, `from_slice`, …) and `NonNilUuid`.
+mod compat;
+mod non_nil;
+pub use crate::non_nil::{NilUuidError, NonNilUuid};
+
+// The traits of arbitrary, bytemuck, zerocopy, borsh and schemars, each behind its feature.
+mod integrations;
+
 // Conversions to and from `uuid::Uuid`.
 #[cfg(feature = "uuid")]
 mod uuid_crate;

@@ -4,8 +4,10 @@
 //! By default a `Uuid` is the lower-case hyphenated string (RFC 9562 §4) in human-readable
 //! formats (JSON, TOML, YAML, …) and its 16 bytes in network order in binary ones (postcard,
 //! bincode, CBOR, …), chosen by [`Serializer::is_human_readable`]. Reading takes any of the
-//! four text forms in either case (what [`Uuid::parse_str`] accepts); binary formats may also
-//! hand over 16 bytes or a sequence of 16 integers. A bad string fails with the parser's own
+//! four text forms in either case (what [`Uuid::parse_str`] accepts) and the array of 16
+//! integers that the `uuid` crate's `compact` adapter writes (human-readable formats are read
+//! with `deserialize_any`); binary formats may also hand over 16 bytes or a sequence of 16
+//! integers. A bad string fails with the parser's own
 //! message, so the position of the bad byte reaches the user:
 //!
 //! ```
@@ -32,6 +34,10 @@
 //! | [`braced`] | `{67e55044-10b1-426f-9247-bb680e5fe0c8}` | any text form, bytes |
 //! | [`urn`] | `urn:uuid:67e55044-10b1-426f-9247-bb680e5fe0c8` | any text form, bytes |
 //! | [`compact`] | a tuple of 16 bytes (no length prefix) | the same, bytes |
+//!
+//! Each has an `option` submodule for `Option<Uuid>` fields (`None` is the format's null):
+//! `#[serde(with = "uuidkit::serde::simple::option")]`. (A plain `Option<Uuid>` field needs no
+//! adapter: it uses the default representation.)
 //!
 //! ```
 //! # use serde_json as json;
@@ -80,6 +86,65 @@ fn serialize_tuple<S: Serializer>(u: &Uuid, s: S) -> Result<S::Ok, S::Error> {
     t.end()
 }
 
+/// How an adapter writes the `Some` of an `Option<Uuid>`.
+#[derive(Clone, Copy)]
+enum Repr {
+    Text(Format),
+    Tuple,
+}
+
+/// A UUID to be written in a chosen representation (the inside of `Some`).
+struct As<'a>(&'a Uuid, Repr);
+
+impl Serialize for As<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.1 {
+            Repr::Text(form) => serialize_form(self.0, form, s),
+            Repr::Tuple => serialize_tuple(self.0, s),
+        }
+    }
+}
+
+fn serialize_option<S: Serializer>(u: &Option<Uuid>, repr: Repr, s: S) -> Result<S::Ok, S::Error> {
+    match u {
+        Some(u) => s.serialize_some(&As(u, repr)),
+        None => s.serialize_none(),
+    }
+}
+
+/// Reads `None` (null, unit) or the UUID as the adapter reads it.
+struct OptionVisitor(Repr);
+
+impl<'de> Visitor<'de> for OptionVisitor {
+    type Value = Option<Uuid>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an optional UUID")
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Option<Uuid>, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Option<Uuid>, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<Uuid>, D::Error> {
+        match self.0 {
+            Repr::Text(_) => Uuid::deserialize(d).map(Some),
+            Repr::Tuple => d.deserialize_tuple(16, UuidVisitor).map(Some),
+        }
+    }
+}
+
+fn deserialize_option<'de, D: Deserializer<'de>>(
+    d: D,
+    repr: Repr,
+) -> Result<Option<Uuid>, D::Error> {
+    d.deserialize_option(OptionVisitor(repr))
+}
+
 /// The parser's error as a serde error message: `invalid UUID: <the parser's text>`.
 struct Invalid(Error);
 
@@ -96,7 +161,9 @@ impl<'de> Visitor<'de> for UuidVisitor {
     type Value = Uuid;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a UUID as a string (hyphenated, simple, braced or URN) or 16 bytes")
+        f.write_str(
+            "a UUID as a string (hyphenated, simple, braced or URN) or 16 bytes or integers",
+        )
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Uuid, E> {
@@ -148,20 +215,26 @@ impl Serialize for Uuid {
     }
 }
 
-/// A string in any of the four text forms in human-readable formats; 16 bytes (or a sequence
-/// of 16 integers, or text) in binary ones.
+/// A string in any of the four text forms, or an array of 16 integers (what the `uuid`
+/// crate's and uuidkit's `compact` adapters write), in human-readable formats; 16 bytes (or a
+/// sequence of 16 integers, or text) in binary ones.
 ///
 /// ```
 /// use uuidkit::Uuid;
 /// let a: Uuid = serde_json::from_str("\"{6BA7B810-9DAD-11D1-80B4-00C04FD430C8}\"").unwrap();
 /// assert_eq!(a, Uuid::NAMESPACE_DNS);
+/// let c: Uuid = serde_json::from_str("[107,167,184,16,157,173,17,209,128,180,0,192,79,212,48,200]").unwrap();
+/// assert_eq!(c, Uuid::NAMESPACE_DNS);
+/// assert!(serde_json::from_str::<Uuid>("[107,167,184,16]").is_err());
 /// let b: Uuid = postcard::from_bytes(&[&[16u8][..], Uuid::NAMESPACE_DNS.as_bytes()].concat()).unwrap();
 /// assert_eq!(b, Uuid::NAMESPACE_DNS);
 /// ```
 impl<'de> Deserialize<'de> for Uuid {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Uuid, D::Error> {
         if d.is_human_readable() {
-            d.deserialize_str(UuidVisitor)
+            // A string or an array: the formats that say they are human-readable describe
+            // themselves.
+            d.deserialize_any(UuidVisitor)
         } else {
             d.deserialize_bytes(UuidVisitor)
         }
@@ -217,6 +290,36 @@ macro_rules! text_adapter {
             /// ```
             pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Uuid, D::Error> {
                 Uuid::deserialize(d)
+            }
+
+            #[doc = concat!("For `Option<Uuid>`: `None` is the format's null, `Some` the ", stringify!($name), " string.")]
+            ///
+            /// ```
+            /// #[derive(serde::Serialize, serde::Deserialize)]
+            /// struct Row {
+            #[doc = concat!("    #[serde(with = \"uuidkit::serde::", stringify!($name), "::option\")]")]
+            ///     parent: Option<uuidkit::Uuid>,
+            /// }
+            /// let text = serde_json::to_string(&Row { parent: Some(uuidkit::Uuid::NAMESPACE_URL) }).unwrap();
+            #[doc = concat!("assert_eq!(text, r#\"{\"parent\":\"", $example, "\"}\"#);")]
+            /// assert_eq!(serde_json::from_str::<Row>(&text).unwrap().parent, Some(uuidkit::Uuid::NAMESPACE_URL));
+            /// let none = serde_json::to_string(&Row { parent: None }).unwrap();
+            /// assert_eq!(none, r#"{"parent":null}"#);
+            /// assert_eq!(serde_json::from_str::<Row>(&none).unwrap().parent, None);
+            /// ```
+            pub mod option {
+                use super::super::{deserialize_option, serialize_option, Repr};
+                use super::*;
+
+                /// Writes `None` as null and `Some` in the parent module's form.
+                pub fn serialize<S: Serializer>(u: &Option<Uuid>, s: S) -> Result<S::Ok, S::Error> {
+                    serialize_option(u, Repr::Text($form), s)
+                }
+
+                /// Reads null as `None`, else a UUID as the parent module does.
+                pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Uuid>, D::Error> {
+                    deserialize_option(d, Repr::Text($form))
+                }
             }
         }
     };
@@ -288,5 +391,35 @@ pub mod compact {
     /// ```
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Uuid, D::Error> {
         d.deserialize_tuple(16, UuidVisitor)
+    }
+
+    /// For `Option<Uuid>`: `None` is the format's null, `Some` the 16-byte tuple.
+    ///
+    /// ```
+    /// #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+    /// struct Key {
+    ///     #[serde(with = "uuidkit::serde::compact::option")]
+    ///     id: Option<uuidkit::Uuid>,
+    /// }
+    /// let some = Key { id: Some(uuidkit::Uuid::MAX) };
+    /// let bin = postcard::to_allocvec(&some).unwrap();
+    /// assert_eq!(bin, [&[1u8][..], &[0xff; 16]].concat()); // postcard's `Some` tag, 16 bytes
+    /// assert_eq!(postcard::from_bytes::<Key>(&bin).unwrap(), some);
+    /// let none = postcard::to_allocvec(&Key { id: None }).unwrap();
+    /// assert_eq!(postcard::from_bytes::<Key>(&none).unwrap(), Key { id: None });
+    /// ```
+    pub mod option {
+        use super::super::{deserialize_option, serialize_option, Repr};
+        use super::*;
+
+        /// Writes `None` as null and `Some` as the 16-byte tuple.
+        pub fn serialize<S: Serializer>(u: &Option<Uuid>, s: S) -> Result<S::Ok, S::Error> {
+            serialize_option(u, Repr::Tuple, s)
+        }
+
+        /// Reads null as `None`, else 16 bytes as a tuple (or a byte string).
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Uuid>, D::Error> {
+            deserialize_option(d, Repr::Tuple)
+        }
     }
 }

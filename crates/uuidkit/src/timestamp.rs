@@ -491,6 +491,32 @@ impl fmt::Display for Rfc3339 {
     }
 }
 
+/// RFC 3339 in UTC with the fewest of 0, 3, 6 or 9 fraction digits that show the time exactly
+/// (use [`Timestamp::to_rfc3339`] to choose the digits).
+///
+/// ```
+/// use uuidkit::Timestamp;
+/// assert_eq!(Timestamp::from_unix_millis(1645557742000).to_string(), "2022-02-22T19:22:22Z");
+/// assert_eq!(Timestamp::from_unix_millis(1645557742123).to_string(), "2022-02-22T19:22:22.123Z");
+/// // A v1/v6 timestamp counts 100-ns ticks.
+/// assert_eq!(Timestamp::from_gregorian_ticks(1).to_string(), "1582-10-15T00:00:00.000000100Z");
+/// ```
+impl fmt::Display for Timestamp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.subsec_nanos();
+        let digits = if n == 0 {
+            0
+        } else if n % 1_000_000 == 0 {
+            3
+        } else if n % 1_000 == 0 {
+            6
+        } else {
+            9
+        };
+        fmt::Display::fmt(&self.to_rfc3339(digits), f)
+    }
+}
+
 #[cfg(feature = "std")]
 impl Timestamp {
     /// The timestamp of a `SystemTime`; `None` if out of range.

@@ -16,6 +16,17 @@ use crate::timestamp::Timestamp;
 /// assert!(Uuid::NIL < u && u < Uuid::MAX);
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+// Feature `zerocopy`: zero-copy casts from and to bytes (src/integrations/mod.rs).
+#[cfg_attr(
+    feature = "zerocopy",
+    derive(
+        zerocopy::FromBytes,
+        zerocopy::IntoBytes,
+        zerocopy::KnownLayout,
+        zerocopy::Immutable,
+        zerocopy::Unaligned
+    )
+)]
 #[repr(transparent)]
 pub struct Uuid([u8; 16]);
 
