@@ -157,6 +157,10 @@
 //! - `serde`: `Serialize`/`Deserialize` for [`Uuid`] and adapter modules (`uuidkit::serde`);
 //!   `no_std`.
 //! - `uuid`: lossless `From` conversions to and from `uuid::Uuid`; `no_std`.
+//! - Database drivers on `Uuid` itself (each needs `std`): `rusqlite` (a 16-byte BLOB, TEXT
+//!   also read) and `postgres` (`postgres-types`' `ToSql`/`FromSql` for PostgreSQL `uuid`, used
+//!   by the `postgres` and `tokio-postgres` clients). `Option<Uuid>` is NULL; a wrong length or
+//!   bad text is the driver's error, never a panic.
 
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
@@ -219,6 +223,9 @@ pub mod serde;
 // Conversions to and from `uuid::Uuid`.
 #[cfg(feature = "uuid")]
 mod uuid_crate;
+// Database drivers (features `rusqlite`, `postgres`).
+#[cfg(any(feature = "rusqlite", feature = "postgres"))]
+mod db;
 
 // The README's Rust examples run as doc tests, so the README cannot drift from the code.
 #[cfg(doctest)]
