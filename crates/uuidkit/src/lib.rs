@@ -224,7 +224,13 @@ pub mod serde;
 #[cfg(feature = "uuid")]
 mod uuid_crate;
 // Database drivers (features `rusqlite`, `postgres`).
-#[cfg(any(feature = "rusqlite", feature = "postgres"))]
+#[cfg(any(
+    feature = "rusqlite",
+    feature = "postgres",
+    feature = "sqlx-postgres",
+    feature = "sqlx-sqlite",
+    feature = "sqlx-mysql"
+))]
 mod db;
 
 // The README's Rust examples run as doc tests, so the README cannot drift from the code.

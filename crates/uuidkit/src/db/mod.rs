@@ -5,6 +5,9 @@
 //! |---|---|---|---|---|
 //! | `rusqlite` | `rusqlite` | any (SQLite) | BLOB of 16 bytes | BLOB of 16 bytes, or TEXT in any form [`Uuid::parse_str`](crate::Uuid::parse_str) takes |
 //! | `postgres` | `postgres-types` (`postgres`, `tokio-postgres`) | `uuid` | 16 bytes (binary format) | 16 bytes |
+//! | `sqlx-postgres` | `sqlx` 0.8 | `uuid` (and `uuid[]`) | 16 bytes (binary format) | 16 bytes, or text |
+//! | `sqlx-sqlite` | `sqlx` 0.8 | any (SQLite) | BLOB of 16 bytes | BLOB of 16 bytes, or TEXT |
+//! | `sqlx-mysql` | `sqlx` 0.8 | `BINARY(16)` | 16 bytes | 16 bytes, or UUID text (`CHAR(36)`, MariaDB `UUID`) |
 //!
 //! The 16 bytes are the value in network order, so a database that compares bytes unsigned
 //! (SQLite BLOBs, PostgreSQL `uuid`) sorts keys in the order of `Uuid`'s `Ord`, which for v7 is
@@ -15,3 +18,9 @@
 mod postgres;
 #[cfg(feature = "rusqlite")]
 mod rusqlite;
+#[cfg(any(
+    feature = "sqlx-postgres",
+    feature = "sqlx-sqlite",
+    feature = "sqlx-mysql"
+))]
+mod sqlx;
