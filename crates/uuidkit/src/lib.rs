@@ -158,9 +158,12 @@
 //!   `no_std`.
 //! - `uuid`: lossless `From` conversions to and from `uuid::Uuid`; `no_std`.
 //! - Database drivers on `Uuid` itself (each needs `std`): `rusqlite` (a 16-byte BLOB, TEXT
-//!   also read) and `postgres` (`postgres-types`' `ToSql`/`FromSql` for PostgreSQL `uuid`, used
-//!   by the `postgres` and `tokio-postgres` clients). `Option<Uuid>` is NULL; a wrong length or
-//!   bad text is the driver's error, never a panic.
+//!   also read; rusqlite 0.32 to 0.41), `postgres` (`postgres-types`' `ToSql`/`FromSql` for
+//!   PostgreSQL `uuid`, used by the `postgres` and `tokio-postgres` clients), and sqlx 0.8's
+//!   `Type`/`Encode`/`Decode` as `sqlx-postgres` (`uuid`, `uuid[]`), `sqlx-sqlite` (a 16-byte
+//!   BLOB, TEXT also read) and `sqlx-mysql` (`BINARY(16)`, UUID text also read); these turn on
+//!   no sqlx runtime or TLS, which the application chooses. `Option<Uuid>` is NULL; a wrong
+//!   length or bad text is the driver's error, never a panic.
 
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
@@ -223,7 +226,7 @@ pub mod serde;
 // Conversions to and from `uuid::Uuid`.
 #[cfg(feature = "uuid")]
 mod uuid_crate;
-// Database drivers (features `rusqlite`, `postgres`).
+// Database drivers (features `rusqlite`, `postgres`, `sqlx-*`).
 #[cfg(any(
     feature = "rusqlite",
     feature = "postgres",
