@@ -17,6 +17,9 @@ use uuidkit_db_tests::server_url;
 
 const BATCH: usize = 10_000;
 
+/// A key generator: `uuidkit::v4` or `uuidkit::v7`.
+type MakeKey = fn() -> Uuid;
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let n: usize = match std::env::args().nth(1) {
         Some(a) => a.parse().map_err(|e| format!("N {a:?}: {e}"))?,
@@ -29,7 +32,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("PostgreSQL {version}, {n} rows per key kind, batches of {BATCH}\n");
     println!("| key | insert time (s) | rows/s | index size (MiB) | table size (MiB) | index leaf density (%) |");
     println!("|---|---:|---:|---:|---:|---:|");
-    let kinds: [(&str, fn() -> Uuid); 2] = [("v4", uuidkit::v4), ("v7", uuidkit::v7)];
+    let kinds: [(&str, MakeKey); 2] = [("v4", uuidkit::v4), ("v7", uuidkit::v7)];
     for (name, make) in kinds {
         let table = format!("bench_{name}");
         c.batch_execute(&format!(
