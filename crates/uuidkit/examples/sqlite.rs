@@ -5,7 +5,10 @@
 //! `ORDER BY id` on a BLOB key returns rows in the order they were made, and new keys append
 //! to the index instead of landing at random places in it.
 //!
-//! Run with `cargo run -p uuidkit --example sqlite`.
+//! `Uuid` binds and reads directly with the `rusqlite` feature (`ToSql` writes the 16 bytes
+//! as a BLOB, `FromSql` checks the length).
+//!
+//! Run with `cargo run -p uuidkit --features rusqlite --example sqlite`.
 
 use rusqlite::{params, Connection};
 use uuidkit::Uuid;
@@ -27,24 +30,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     {
         let mut insert = db.prepare("INSERT INTO event (id, what) VALUES (?1, ?2)")?;
         for (id, what) in &made {
-            insert.execute(params![&id.as_bytes()[..], what])?;
+            insert.execute(params![id, what])?;
         }
     }
 
     let mut query = db.prepare("SELECT id, what FROM event ORDER BY id")?;
     let rows = query.query_map([], |row| {
-        let blob: Vec<u8> = row.get(0)?;
+        let id: Uuid = row.get(0)?;
         let what: String = row.get(1)?;
-        Ok((blob, what))
+        Ok((id, what))
     })?;
     let mut back = Vec::new();
     for row in rows {
-        let (blob, what) = row?;
-        let bytes: [u8; 16] = blob
-            .as_slice()
-            .try_into()
-            .map_err(|_| format!("id of {} bytes", blob.len()))?;
-        let id = Uuid::from_bytes(bytes);
+        let (id, what) = row?;
         let ms = id.unix_ts_ms().ok_or("not a v7 UUID")?;
         println!("{id}  unix_ts_ms={ms}  {what}");
         back.push((id, what));
@@ -55,13 +53,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     assert_eq!(order, whats);
     assert!(back.windows(2).all(|w| w[0].0 < w[1].0));
 
-    // A point lookup by key, with the 16 bytes as the parameter.
+    // A point lookup by key.
     let (first, _) = back[0];
-    let what: String = db.query_row(
-        "SELECT what FROM event WHERE id = ?1",
-        params![&first.as_bytes()[..]],
-        |r| r.get(0),
-    )?;
+    let what: String = db.query_row("SELECT what FROM event WHERE id = ?1", [first], |r| {
+        r.get(0)
+    })?;
     println!("lookup {first} -> {what}");
     Ok(())
 }

@@ -167,6 +167,13 @@
 //!   `IntoBytes`, `KnownLayout`, `Immutable`, `Unaligned` (zero-copy casts of byte buffers to
 //!   `&[Uuid]`), borsh as the 16 bytes, and a JSON Schema `{"type": "string", "format":
 //!   "uuid"}`.
+//! - Database drivers on `Uuid` itself (each needs `std`): `rusqlite` (a 16-byte BLOB, TEXT
+//!   also read; rusqlite 0.32 to 0.41), `postgres` (`postgres-types`' `ToSql`/`FromSql` for
+//!   PostgreSQL `uuid`, used by the `postgres` and `tokio-postgres` clients), and sqlx 0.8's
+//!   `Type`/`Encode`/`Decode` as `sqlx-postgres` (`uuid`, `uuid[]`), `sqlx-sqlite` (a 16-byte
+//!   BLOB, TEXT also read) and `sqlx-mysql` (`BINARY(16)`, UUID text also read); these turn on
+//!   no sqlx runtime or TLS, which the application chooses. `Option<Uuid>` is NULL; a wrong
+//!   length or bad text is the driver's error, never a panic.
 //!
 //! ## Platforms
 //!
@@ -256,6 +263,15 @@ mod integrations;
 // Conversions to and from `uuid::Uuid`.
 #[cfg(feature = "uuid")]
 mod uuid_crate;
+// Database drivers (features `rusqlite`, `postgres`, `sqlx-*`).
+#[cfg(any(
+    feature = "rusqlite",
+    feature = "postgres",
+    feature = "sqlx-postgres",
+    feature = "sqlx-sqlite",
+    feature = "sqlx-mysql"
+))]
+mod db;
 
 // The README's Rust examples run as doc tests, so the README cannot drift from the code.
 #[cfg(doctest)]
