@@ -562,9 +562,15 @@ pub fn check_ldif(input: &[u8], chunk: usize) {
             kept.truncate(input.len());
             i = end;
         }
-        // The added line ends its record: what follows is an empty line or the end.
+        // The added line ends its record: what follows is the end, or a line that is empty or
+        // whitespace only (which ends a record too).
+        let next = &a[i..];
+        let blank = next.iter().position(|&b| b != b' ' && b != b'\t');
         assert!(
-            a[i..].is_empty() || a[i..].starts_with(b"\n") || a[i..].starts_with(b"\r\n"),
+            match blank {
+                None => true,
+                Some(k) => next[k..].starts_with(b"\n") || next[k..].starts_with(b"\r\n"),
+            },
             "an added line that does not end its record: {input:?}"
         );
     }

@@ -717,3 +717,12 @@ fn error_boxes_with_its_message() {
         Box::new(bad(b"dn: cn=a\nentryUUID: x\n").0);
     assert!(boxed.to_string().starts_with("line 2 (dn: cn=a): "));
 }
+
+#[test]
+fn a_whitespace_only_line_after_a_record_ends_it_in_the_pass_through_check() {
+    // Found by the `any_bytes_are_handled` property: the entryUUID line goes before a
+    // whitespace-only line, which ends the record.
+    for chunk in [1, 3, 17, 4096] {
+        checks::check_ldif(b"version: 1\ndn:\n \n", chunk);
+    }
+}
