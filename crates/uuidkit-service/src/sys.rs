@@ -150,13 +150,13 @@ pub(crate) fn open_file_limits() -> io::Result<(u64, u64)> {
     if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) } != 0 {
         return Err(io::Error::last_os_error());
     }
-    // rlim_t is u64 on the 64-bit systems, narrower on some 32-bit ones.
-    #[allow(clippy::useless_conversion)]
+    // rlim_t is u64 on Linux and macOS, i64 on FreeBSD, narrower on some 32-bit systems.
+    #[allow(clippy::useless_conversion, clippy::unnecessary_fallible_conversions)]
     let lim = |v: libc::rlim_t| {
         if v == libc::RLIM_INFINITY {
             u64::MAX
         } else {
-            u64::from(v)
+            u64::try_from(v).unwrap_or(0)
         }
     };
     Ok((lim(r.rlim_cur), lim(r.rlim_max)))
@@ -182,7 +182,7 @@ fn set_soft_nofile(soft: u64) -> io::Result<()> {
     r.rlim_cur = if soft == u64::MAX {
         libc::RLIM_INFINITY
     } else {
-        soft as libc::rlim_t
+        libc::rlim_t::try_from(soft).unwrap_or(libc::RLIM_INFINITY)
     };
     // SAFETY: `r` is a live, initialised rlimit; setrlimit only reads it.
     if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &r) } != 0 {
