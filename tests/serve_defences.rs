@@ -12,19 +12,20 @@ use std::fs;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::PermissionsExt;
-use std::os::unix::net::{UnixListener, UnixStream};
+use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use uuidkit::Uuid;
 use uuidkit_service::client::Connection;
-use uuidkit_service::protocol::{uuids_frame, ReplyHeader, Request, Status};
+use uuidkit_service::protocol::{ReplyHeader, Request, Status};
 use uuidkit_service::state::TimeVersion;
 
 const BIN: &str = env!("CARGO_BIN_EXE_uuidkit");
 
+#[path = "../crates/uuidkit-service/tests/common/impostor.rs"]
+mod impostor;
 #[path = "../crates/uuidkit-service/tests/common/tempdir.rs"]
 mod tempdir;
 use tempdir::TempDir;
@@ -185,28 +186,7 @@ fn impostor_process() {
     let Ok(sock) = std::env::var("UK_HELPER") else {
         return;
     };
-    std::thread::spawn(|| {
-        std::thread::sleep(Duration::from_secs(60));
-        std::process::exit(0);
-    });
-    let listener = UnixListener::bind(&sock).unwrap();
-    fs::set_permissions(&sock, fs::Permissions::from_mode(0o777)).unwrap();
-    let mut forged = [Uuid::NIL; 2];
-    uuidkit::gen::global::v7_batch(&mut forged);
-    println!("READY");
-    for s in listener.incoming() {
-        let Ok(mut s) = s else { continue };
-        std::thread::spawn(move || {
-            let mut req = [0u8; 12];
-            while s.read_exact(&mut req).is_ok() {
-                let mut out = Vec::new();
-                uuids_frame(TimeVersion::V7, true, &forged, &mut out);
-                if s.write_all(&out).is_err() {
-                    break;
-                }
-            }
-        });
-    }
+    impostor::serve_forged(&sock);
 }
 
 /// Issue 17, item 2: `nobody` binds the socket first in a sticky, world-writable directory

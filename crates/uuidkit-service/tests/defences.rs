@@ -23,10 +23,12 @@ use uuidkit::Uuid;
 use uuidkit_service::client::{
     ClientConfig, Connection, ServiceErrorKind, SystemGenerator, SERVER_UID_ENV,
 };
-use uuidkit_service::protocol::{uuids_frame, ReplyHeader, Request, Status};
+use uuidkit_service::protocol::{ReplyHeader, Request, Status};
 use uuidkit_service::server::{RunSummary, Server, ServerConfig, ServerError, ShutdownHandle};
 use uuidkit_service::state::{DurableGenerator, StateOptions, TimeVersion};
 
+#[path = "common/impostor.rs"]
+mod impostor;
 #[path = "common/tempdir.rs"]
 mod tempdir;
 use tempdir::TempDir;
@@ -123,28 +125,7 @@ fn impostor_process() {
     let Ok(sock) = std::env::var("UK_HELPER") else {
         return;
     };
-    std::thread::spawn(|| {
-        std::thread::sleep(Duration::from_secs(60));
-        std::process::exit(0);
-    });
-    let listener = UnixListener::bind(&sock).unwrap();
-    fs::set_permissions(&sock, fs::Permissions::from_mode(0o777)).unwrap();
-    let mut forged = [Uuid::NIL; 2];
-    uuidkit::gen::global::v7_batch(&mut forged);
-    println!("READY");
-    for s in listener.incoming() {
-        let Ok(mut s) = s else { continue };
-        std::thread::spawn(move || {
-            let mut req = [0u8; 12];
-            while s.read_exact(&mut req).is_ok() {
-                let mut out = Vec::new();
-                uuids_frame(TimeVersion::V7, true, &forged, &mut out);
-                if s.write_all(&out).is_err() {
-                    break;
-                }
-            }
-        });
-    }
+    impostor::serve_forged(&sock);
 }
 
 /// Issue 17, item 2: another user binds the socket in a directory everyone may write (here a
