@@ -1,8 +1,10 @@
 //! What the command line asks of the operating system directly, behind `cfg` in this one
-//! place: the local zone's offset from UTC (for `uuidparse`'s local times), making the
+//! place: the local zone's offset from UTC (for `uuidparse`'s local times), bytes of an
+//! argument back into an `OsString` (the personalities' option reader), making the
 //! `uuidgen`/`uuidparse` links (`install-links`), the width of the terminal on standard error,
 //! and the SIGINT/SIGTERM handlers that clear a progress line before the process dies.
 
+use std::ffi::OsString;
 use std::io;
 use std::path::Path;
 
@@ -46,6 +48,21 @@ pub fn link(target: &Path, link: &Path) -> io::Result<()> {
     #[cfg(not(unix))]
     {
         std::fs::hard_link(target, link)
+    }
+}
+
+/// Bytes taken from an argument back into an `OsString`. They were a part of an `OsString`
+/// split at an ASCII byte, which keeps them valid for `from_encoded_bytes_unchecked`; the
+/// checked route is taken instead: on Unix any bytes are valid, elsewhere through UTF-8.
+pub fn os_from_bytes(b: &[u8]) -> OsString {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        std::ffi::OsStr::from_bytes(b).to_os_string()
+    }
+    #[cfg(not(unix))]
+    {
+        OsString::from(String::from_utf8_lossy(b).into_owned())
     }
 }
 

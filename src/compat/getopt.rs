@@ -62,7 +62,7 @@ pub fn getopt(args: Vec<OsString>, table: &[Opt]) -> Result<Parsed, String> {
                 (false, Some(_)) => {
                     return Err(format!("option '--{}' doesn't allow an argument", opt.long))
                 }
-                (true, Some(v)) => Some(os_from_bytes(v)),
+                (true, Some(v)) => Some(crate::sys::os_from_bytes(v)),
                 (true, None) => match it.next() {
                     Some(v) => Some(v),
                     None => return Err(format!("option '--{}' requires an argument", opt.long)),
@@ -93,7 +93,7 @@ pub fn getopt(args: Vec<OsString>, table: &[Opt]) -> Result<Parsed, String> {
                 continue;
             }
             let value = if i + 1 < bytes.len() {
-                os_from_bytes(&bytes[i + 1..])
+                crate::sys::os_from_bytes(&bytes[i + 1..])
             } else {
                 match it.next() {
                     Some(v) => v,
@@ -133,21 +133,6 @@ fn long_option<'t>(table: &'t [Opt], name: &[u8]) -> Result<&'t Opt, LongMiss> {
 
 fn char_of(c: u8) -> char {
     char::from(c)
-}
-
-/// Bytes taken from an argument back into an `OsString`. They were a part of an `OsString`
-/// split at an ASCII byte, which keeps them valid for `from_encoded_bytes_unchecked`; the
-/// checked route is taken instead: on Unix any bytes are valid, elsewhere through UTF-8.
-fn os_from_bytes(b: &[u8]) -> OsString {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        std::ffi::OsStr::from_bytes(b).to_os_string()
-    }
-    #[cfg(not(unix))]
-    {
-        OsString::from(String::from_utf8_lossy(b).into_owned())
-    }
 }
 
 /// Writes `WHO: MESSAGE` and util-linux's "Try 'PROG --help'" line on standard error, and
