@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 use uuidkit::gen::Clock;
 use uuidkit::Uuid;
 
+use super::activation::ListenerKind;
 use super::config::ServerConfig;
 use super::pool::Pool;
 use crate::protocol::{
@@ -72,11 +73,14 @@ pub(super) struct Registry {
 struct Open {
     conns: HashMap<u64, Entry>,
     per_uid: HashMap<u32, usize>,
+    /// When the last connection ended, if one has.
+    last_closed: Option<Instant>,
 }
 
 impl Open {
     fn remove(&mut self, id: u64) {
         if let Some(e) = self.conns.remove(&id) {
+            self.last_closed = Some(Instant::now());
             if let Some(n) = self.per_uid.get_mut(&e.uid) {
                 *n -= 1;
                 if *n == 0 {
@@ -100,6 +104,9 @@ struct Buffers {
     out: Vec<u8>,
 }
 
+/// Serves one connection until it ends: what a connection thread runs for a listener's kind.
+pub(super) type ServeFn<C> = fn(&Shared<C>, &UnixStream, u64);
+
 /// Shared between the accept loop and the connection threads.
 pub(super) struct Shared<C: Clock> {
     gen: Mutex<DurableGenerator<C>>,
@@ -110,10 +117,20 @@ pub(super) struct Shared<C: Clock> {
     pool: Pool,
     /// Bytes of large replies being made or written now (at most [`LARGE_BUDGET`]).
     large_bytes: AtomicUsize,
+    /// Serves a connection of a [`ListenerKind::Uuidd`] listener (uuidd's protocol).
+    serve_uuidd: ServeFn<C>,
+    /// When the server started (the start of its first idle time).
+    started: Instant,
 }
 
 impl<C: Clock> Shared<C> {
-    pub(super) fn new(gen: DurableGenerator<C>, cfg: ServerConfig) -> Shared<C> {
+    /// `serve_uuidd` serves the connections of [`ListenerKind::Uuidd`] listeners (it lives in
+    /// a file that uses this one, so it is handed in rather than called by name).
+    pub(super) fn new(
+        gen: DurableGenerator<C>,
+        cfg: ServerConfig,
+        serve_uuidd: ServeFn<C>,
+    ) -> Shared<C> {
         Shared {
             gen: Mutex::new(gen),
             conns: Registry::default(),
@@ -121,7 +138,27 @@ impl<C: Clock> Shared<C> {
             cfg,
             pool: Pool::default(),
             large_bytes: AtomicUsize::new(0),
+            serve_uuidd,
+            started: Instant::now(),
         }
+    }
+
+    /// The function that serves a connection of a listener of `kind`.
+    fn server_for(&self, kind: ListenerKind) -> ServeFn<C> {
+        match kind {
+            ListenerKind::Uuidkit => serve_connection::<C>,
+            ListenerKind::Uuidd => self.serve_uuidd,
+        }
+    }
+
+    /// How long no connection has been open (since the start, or since the last one ended);
+    /// `None` while one is open.
+    pub(super) fn idle_for(&self) -> Option<Duration> {
+        let open = self.conns.lock();
+        if !open.conns.is_empty() {
+            return None;
+        }
+        Some(open.last_closed.unwrap_or(self.started).elapsed())
     }
 
     pub(super) fn log(&self, msg: fmt::Arguments<'_>) {
@@ -182,9 +219,13 @@ pub(super) fn refuse<C: Clock>(shared: &Shared<C>, stream: &UnixStream, why: &st
     }
 }
 
-/// Starts a thread for a new connection, or refuses it (Busy) when there are too many, in all
-/// or from its user, or when no thread can be started.
-pub(super) fn admit<C: Clock + 'static>(shared: &Arc<Shared<C>>, stream: UnixStream) {
+/// Starts a thread for a new connection from a listener of `kind`, or refuses it (Busy) when
+/// there are too many, in all or from its user, or when no thread can be started.
+pub(super) fn admit<C: Clock + 'static>(
+    shared: &Arc<Shared<C>>,
+    stream: UnixStream,
+    kind: ListenerKind,
+) {
     let _ = stream.set_nonblocking(false);
     let _ = stream.set_read_timeout(Some(shared.cfg.timeout));
     let _ = stream.set_write_timeout(Some(shared.cfg.timeout));
@@ -216,7 +257,7 @@ pub(super) fn admit<C: Clock + 'static>(shared: &Arc<Shared<C>>, stream: UnixStr
     );
     *open.per_uid.entry(uid).or_insert(0) += 1;
     drop(open);
-    let Some(conn) = shared.pool.offer((Arc::clone(&stream), id)) else {
+    let Some(conn) = shared.pool.offer((Arc::clone(&stream), id, kind)) else {
         return;
     };
     let s2 = Arc::clone(shared);
@@ -225,8 +266,8 @@ pub(super) fn admit<C: Clock + 'static>(shared: &Arc<Shared<C>>, stream: UnixStr
         .stack_size(CONN_STACK)
         .spawn(move || {
             let mut next = Some(conn);
-            while let Some((stream, id)) = next {
-                serve_connection(&s2, &stream, id);
+            while let Some((stream, id, kind)) = next {
+                (s2.server_for(kind))(&s2, &stream, id);
                 s2.conns.lock().remove(id);
                 drop(stream);
                 next = s2.pool.wait(&s2.closing);

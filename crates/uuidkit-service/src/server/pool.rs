@@ -6,6 +6,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use super::activation::ListenerKind;
+
+/// A connection waiting for a thread: the stream, its number, and its listener's kind.
+pub(super) type Queued = (Arc<UnixStream>, u64, ListenerKind);
+
 /// Connection threads that finished their connection and wait (a while) for another, so that
 /// clients connecting once per request do not pay a thread start each time.
 ///
@@ -21,7 +26,7 @@ pub(super) struct Pool {
 #[derive(Default)]
 struct PoolState {
     idle: usize,
-    queue: VecDeque<(Arc<UnixStream>, u64)>,
+    queue: VecDeque<Queued>,
 }
 
 /// How many finished threads wait for new connections, and for how long.
@@ -34,7 +39,7 @@ impl Pool {
     }
 
     /// Hands a connection to a waiting thread; gives it back if none waits.
-    pub(super) fn offer(&self, conn: (Arc<UnixStream>, u64)) -> Option<(Arc<UnixStream>, u64)> {
+    pub(super) fn offer(&self, conn: Queued) -> Option<Queued> {
         let mut st = self.lock();
         if st.idle > st.queue.len() {
             st.queue.push_back(conn);
@@ -48,7 +53,7 @@ impl Pool {
 
     /// Waits for the next connection; `None` when none came in time, the pool is full, or the
     /// server is closing.
-    pub(super) fn wait(&self, closing: &AtomicBool) -> Option<(Arc<UnixStream>, u64)> {
+    pub(super) fn wait(&self, closing: &AtomicBool) -> Option<Queued> {
         let mut st = self.lock();
         if st.idle >= POOL_MAX_IDLE {
             return None;
