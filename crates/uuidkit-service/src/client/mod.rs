@@ -41,7 +41,8 @@ mod error;
 mod system;
 
 pub use config::{
-    default_server_socket, default_socket, ClientConfig, SERVER_UID_ENV, SOCKET_ENV, SYSTEM_SOCKET,
+    default_server_socket, default_socket, default_sockets, ClientConfig, SERVER_UID_ENV,
+    SOCKET_ENV, SYSTEM_SOCKET,
 };
 pub use connection::Connection;
 pub use error::{ServiceError, ServiceErrorKind};

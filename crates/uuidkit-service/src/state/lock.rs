@@ -1,7 +1,12 @@
 //! One generator per state file: the exclusive `flock` on `PATH.lock`, held for the
 //! generator's whole life. The lock file holds the holder's process id, for the error a second
-//! generator gets; it is never removed (removing it would let two processes lock two different
-//! files).
+//! generator gets.
+//!
+//! The holder removes the file when it is done, while it still holds the lock, so that a clean
+//! stop leaves nothing behind. That alone would let two processes lock two different files (one
+//! opens the old file, the holder removes it and lets go, the first locks the removed file while
+//! a third creates and locks a new one), so a taker checks, once it has the lock, that the file
+//! it locked is still the one at the path, and starts over with a new `open` when it is not.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -12,6 +17,10 @@ use std::time::{Duration, Instant};
 use super::error::{StateError, StateErrorKind};
 use crate::sys;
 
+/// How often a taker starts over because the file it locked was removed meanwhile: each time,
+/// a holder let go; more than this many in a row is not a race but a fault.
+const LOCK_ATTEMPTS: usize = 100;
+
 /// Takes the lock `lock_path` for the state file `path` (failing at once, or waiting up to
 /// `wait`, when another holds it), and writes this process's id into it.
 pub(super) fn lock(
@@ -19,6 +28,31 @@ pub(super) fn lock(
     lock_path: &Path,
     wait: Option<Duration>,
 ) -> Result<File, StateError> {
+    let start = Instant::now();
+    for _ in 0..LOCK_ATTEMPTS {
+        if let Some(f) = try_lock(path, lock_path, wait, start)? {
+            return Ok(f);
+        }
+    }
+    Err(StateError::new(
+        StateErrorKind::Io,
+        Some(path),
+        format!(
+            "cannot lock {}: it was removed and created again {LOCK_ATTEMPTS} times while \
+             being locked",
+            lock_path.display()
+        ),
+    ))
+}
+
+/// One attempt: the locked file, or `None` when it was removed from the path between the
+/// `open` and the `flock` (the taker must start over).
+fn try_lock(
+    path: &Path,
+    lock_path: &Path,
+    wait: Option<Duration>,
+    start: Instant,
+) -> Result<Option<File>, StateError> {
     let mut lock = OpenOptions::new()
         .read(true)
         .write(true)
@@ -46,7 +80,6 @@ pub(super) fn lock(
                 )
             }
         })?;
-    let start = Instant::now();
     loop {
         let e = match sys::try_lock_exclusive(&lock) {
             Ok(()) => break,
@@ -88,10 +121,14 @@ pub(super) fn lock(
             }
         }
     }
+    if !sys::is_same_file(&lock, lock_path) {
+        // Its holder removed it after we opened it: a lock on it protects nothing.
+        return Ok(None);
+    }
     // Record the holder for the error message above; failure here only costs that message.
     let _ = lock
         .set_len(0)
         .and_then(|_| lock.seek(SeekFrom::Start(0)))
         .and_then(|_| writeln!(lock, "{}", std::process::id()));
-    Ok(lock)
+    Ok(Some(lock))
 }
