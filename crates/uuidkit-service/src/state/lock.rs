@@ -132,3 +132,49 @@ fn try_lock(
         .and_then(|_| writeln!(lock, "{}", std::process::id()));
     Ok(Some(lock))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    /// Takers racing a holder that removes the lock file as it lets go are never two holders
+    /// at once. Takers that wait (`lock_wait`) retry `flock` on the file they opened, so they
+    /// often lock one that was removed meanwhile: without the check that it is still the
+    /// file at the path, two of them hold two different files within a few iterations.
+    #[test]
+    fn removing_the_lock_file_on_release_keeps_one_holder() {
+        let dir = std::env::temp_dir().join(format!("uk-slock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = Arc::new(dir.join("state"));
+        let lock_path = Arc::new(dir.join("state.lock"));
+        let holders = Arc::new(AtomicUsize::new(0));
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                let (path, lock_path, holders) = (
+                    Arc::clone(&path),
+                    Arc::clone(&lock_path),
+                    Arc::clone(&holders),
+                );
+                std::thread::spawn(move || {
+                    for _ in 0..500 {
+                        let wait = Some(Duration::from_secs(10));
+                        let Ok(f) = lock(&path, &lock_path, wait) else {
+                            continue;
+                        };
+                        assert_eq!(holders.fetch_add(1, Ordering::SeqCst), 0, "two holders");
+                        holders.fetch_sub(1, Ordering::SeqCst);
+                        sys::remove_held_lock_file(&f, &lock_path);
+                        drop(f);
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        assert!(!lock_path.exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
