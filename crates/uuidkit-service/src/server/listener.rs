@@ -569,8 +569,8 @@ impl<C: Clock + 'static> Server<C> {
                     break 'serve;
                 }
             }
-            for i in 0..n {
-                if fds[i].revents != 0 {
+            for (i, f) in fds.iter().take(n).enumerate() {
+                if f.revents != 0 {
                     accepted += self.accept_all(i, &mut failures);
                 }
             }
