@@ -259,3 +259,32 @@ fn every_user_finds_the_system_socket_and_prefers_their_own() {
         );
     }
 }
+
+/// A socket every user may connect to (mode 0666) in a directory others cannot pass through
+/// is served, with a warning saying why others will not reach it; in a 0755 directory, none.
+#[test]
+fn a_world_connectable_socket_in_a_private_directory_is_warned_about() {
+    let d = TempDir::new();
+    for (dir_mode, warned) in [(0o700, true), (0o755, false)] {
+        let dir = d.path(&format!("d{dir_mode:o}"));
+        fs::create_dir(&dir).unwrap();
+        fs::set_permissions(&dir, fs::Permissions::from_mode(dir_mode)).unwrap();
+        let o = Command::new(BIN)
+            .args(["serve", "--mode", "666", "--idle-exit", "1", "--socket"])
+            .arg(dir.join("s.sock"))
+            .arg("--state")
+            .arg(dir.join("state"))
+            .env_remove("LISTEN_FDS")
+            .env_remove("LISTEN_PID")
+            .env_remove("NOTIFY_SOCKET")
+            .output()
+            .unwrap();
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{err}");
+        assert_eq!(
+            err.contains("does not let other users reach it"),
+            warned,
+            "directory mode {dir_mode:o}: {err}"
+        );
+    }
+}

@@ -125,6 +125,29 @@ fn default_mode(socket: &Path, group: bool) -> u32 {
     }
 }
 
+/// Logs a warning when a socket meant for every user (its mode lets others connect) sits in a
+/// directory others cannot pass through (such as a /run/uuidkit made 0700 by hand).
+fn warn_if_unreachable_by_others(socket: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    if mode & 0o006 == 0 {
+        return;
+    }
+    let Some(dir) = socket.parent().filter(|d| !d.as_os_str().is_empty()) else {
+        return;
+    };
+    if let Ok(m) = std::fs::metadata(dir) {
+        let dmode = m.permissions().mode() & 0o7777;
+        if dmode & 0o001 == 0 {
+            log(&format!(
+                "warning: the socket's mode {mode:03o} lets every user connect, but its \
+                 directory {} (mode {dmode:04o}) does not let other users reach it \
+                 (chmod o+x it, or give --mode/--group)",
+                dir.display()
+            ));
+        }
+    }
+}
+
 /// Where notices for the service manager go (`$NOTIFY_SOCKET`), set once at the start.
 static NOTIFIER: OnceLock<Notifier> = OnceLock::new();
 
@@ -292,6 +315,9 @@ pub fn run(c: Config) -> CmdResult {
             t.as_secs()
         ))
     ));
+    if let (Some(p), Some(m)) = (&socket, mode) {
+        warn_if_unreachable_by_others(p, m);
+    }
     let result = server.run();
     match result {
         Ok(s) if s.idle_exit => {
