@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use uuidkit_service::client::default_server_socket;
+use uuidkit_service::server::uuidd::UUIDD_SOCKET_PATH;
 use uuidkit_service::server::{self, InstanceLock, Server, ServerConfig};
 use uuidkit_service::state::{
     default_state_path, DurableGenerator, StateErrorKind, StateOptions, StateWarning,
@@ -34,6 +35,8 @@ pub struct Config {
     max_per_user: Option<usize>,
     timeout: Duration,
     verbose: bool,
+    /// util-linux uuidd's protocol on this socket too, if given.
+    uuidd_socket: Option<PathBuf>,
 }
 
 fn usage(msg: impl std::fmt::Display) -> clap::Error {
@@ -110,6 +113,7 @@ impl Config {
             max_per_user: a.max_connections_per_user,
             timeout: Duration::from_secs(a.timeout),
             verbose: a.verbose,
+            uuidd_socket: a.uuidd_socket,
         })
     }
 }
@@ -164,6 +168,13 @@ pub fn run(c: Config) -> CmdResult {
     if c.make_state_dir {
         make_dir(c.state.parent(), 0o700)?;
     }
+    if let Some(u) = &c.uuidd_socket {
+        // The default path's directory, as uuidd's package makes it (0755), where missing.
+        if u.as_path() == Path::new(UUIDD_SOCKET_PATH) && u.parent().is_some_and(|d| !d.exists()) {
+            make_dir(u.parent(), 0o755)?;
+        }
+        server::check_socket_path(u).map_err(|e| Fatal::Msg(e.to_string()))?;
+    }
     // A path no client could reach, or a directory where others could take the socket's
     // place: refused before anything is created.
     server::check_socket_path(&c.socket).map_err(|e| Fatal::Msg(e.to_string()))?;
@@ -202,6 +213,9 @@ pub fn run(c: Config) -> CmdResult {
     if let Some(n) = c.max_per_user {
         cfg = cfg.max_connections_per_user(n);
     }
+    if let Some(u) = &c.uuidd_socket {
+        cfg = cfg.uuidd_socket(u);
+    }
     let server = Server::bind_locked(cfg, lock, gen).map_err(|e| Fatal::Msg(e.to_string()))?;
     server
         .stop_on_signals()
@@ -219,6 +233,12 @@ pub fn run(c: Config) -> CmdResult {
         String::from_utf8_lossy(&node_text(&node)),
         std::process::id()
     ));
+    if let Some(u) = &c.uuidd_socket {
+        log(&format!(
+            "serving util-linux uuidd clients on {} (mode 666)",
+            u.display()
+        ));
+    }
     let result = server.run();
     let why = signal_name();
     match result {

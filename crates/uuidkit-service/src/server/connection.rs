@@ -100,6 +100,35 @@ struct Buffers {
     out: Vec<u8>,
 }
 
+/// How the connections of one listener are served: uuidkit's own protocol ([`UUIDKIT`]) or
+/// util-linux uuidd's ([`super::uuidd::UUIDD`]).
+pub(super) struct Protocol<C: Clock> {
+    /// Serves one admitted connection until it ends.
+    pub(super) serve: fn(&Shared<C>, &UnixStream, u64),
+    /// Whether a refused connection is told Busy (a frame of uuidkit's protocol) before it is
+    /// closed; a protocol that has no such reply is closed at once.
+    pub(super) busy_reply: bool,
+}
+
+impl<C: Clock> Clone for Protocol<C> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<C: Clock> Copy for Protocol<C> {}
+
+/// uuidkit's own protocol ([`crate::protocol`]).
+pub(super) const fn uuidkit<C: Clock>() -> Protocol<C> {
+    Protocol {
+        serve: serve_connection::<C>,
+        busy_reply: true,
+    }
+}
+
+/// A connection handed to a thread: the stream, its id, and how to serve it.
+type Conn<C> = (Arc<UnixStream>, u64, Protocol<C>);
+
 /// Shared between the accept loop and the connection threads.
 pub(super) struct Shared<C: Clock> {
     gen: Mutex<DurableGenerator<C>>,
@@ -107,7 +136,7 @@ pub(super) struct Shared<C: Clock> {
     /// Set when the server stops: waiting threads leave.
     pub(super) closing: AtomicBool,
     pub(super) cfg: ServerConfig,
-    pool: Pool,
+    pool: Pool<Conn<C>>,
     /// Bytes of large replies being made or written now (at most [`LARGE_BUDGET`]).
     large_bytes: AtomicUsize,
 }
@@ -182,9 +211,27 @@ pub(super) fn refuse<C: Clock>(shared: &Shared<C>, stream: &UnixStream, why: &st
     }
 }
 
+/// Refuses a connection as its protocol can: a Busy reply, or (for a protocol without one)
+/// closing it at once.
+fn refuse_as<C: Clock>(shared: &Shared<C>, proto: Protocol<C>, stream: &UnixStream, why: &str) {
+    if proto.busy_reply {
+        refuse(shared, stream, why);
+    } else {
+        let _ = stream.shutdown(Shutdown::Both);
+        if shared.cfg.verbose {
+            shared.log(format_args!("refused a connection: {why}"));
+        }
+    }
+}
+
 /// Starts a thread for a new connection, or refuses it (Busy) when there are too many, in all
-/// or from its user, or when no thread can be started.
-pub(super) fn admit<C: Clock + 'static>(shared: &Arc<Shared<C>>, stream: UnixStream) {
+/// or from its user, or when no thread can be started. The limits count the connections of
+/// every listener together.
+pub(super) fn admit<C: Clock + 'static>(
+    shared: &Arc<Shared<C>>,
+    stream: UnixStream,
+    proto: Protocol<C>,
+) {
     let _ = stream.set_nonblocking(false);
     let _ = stream.set_read_timeout(Some(shared.cfg.timeout));
     let _ = stream.set_write_timeout(Some(shared.cfg.timeout));
@@ -202,7 +249,7 @@ pub(super) fn admit<C: Clock + 'static>(shared: &Arc<Shared<C>>, stream: UnixStr
         } else {
             format!("too many connections from uid {uid} (at most {per_uid} per user)")
         };
-        refuse(shared, &stream, &why);
+        refuse_as(shared, proto, &stream, &why);
         return;
     }
     let id = shared.conns.next.fetch_add(1, Ordering::Relaxed);
@@ -216,7 +263,7 @@ pub(super) fn admit<C: Clock + 'static>(shared: &Arc<Shared<C>>, stream: UnixStr
     );
     *open.per_uid.entry(uid).or_insert(0) += 1;
     drop(open);
-    let Some(conn) = shared.pool.offer((Arc::clone(&stream), id)) else {
+    let Some(conn) = shared.pool.offer((Arc::clone(&stream), id, proto)) else {
         return;
     };
     let s2 = Arc::clone(shared);
@@ -225,8 +272,8 @@ pub(super) fn admit<C: Clock + 'static>(shared: &Arc<Shared<C>>, stream: UnixStr
         .stack_size(CONN_STACK)
         .spawn(move || {
             let mut next = Some(conn);
-            while let Some((stream, id)) = next {
-                serve_connection(&s2, &stream, id);
+            while let Some((stream, id, proto)) = next {
+                (proto.serve)(&s2, &stream, id);
                 s2.conns.lock().remove(id);
                 drop(stream);
                 next = s2.pool.wait(&s2.closing);
@@ -235,8 +282,9 @@ pub(super) fn admit<C: Clock + 'static>(shared: &Arc<Shared<C>>, stream: UnixStr
     if let Err(e) = spawned {
         shared.conns.lock().remove(id);
         shared.log(format_args!("cannot start a connection thread: {e}"));
-        refuse(
+        refuse_as(
             shared,
+            proto,
             &stream,
             &format!("the server cannot start a thread for this connection: {e}"),
         );

@@ -17,12 +17,13 @@ use std::time::{Duration, Instant};
 use uuidkit::gen::{Clock, SystemClock};
 
 use super::config::ServerConfig;
-use super::connection::{admit, refuse, Shared};
+use super::connection::{admit, refuse, uuidkit, Shared};
 use super::error::ServerError;
 use super::instance::InstanceLock;
 use super::log::Log;
 use super::signals;
 use super::socket::{bind_private, check_socket_path, clear_stale_socket};
+use super::uuidd::uuidd;
 use crate::state::DurableGenerator;
 use crate::sys;
 
@@ -92,6 +93,35 @@ impl FailureLog {
         }
         self.unlogged = 0;
         self.last = Some(Instant::now());
+    }
+}
+
+/// Accepts what waits on the uuidd listener (non-blocking) and admits it; returns how many.
+/// Out of descriptors, the client waits in the backlog (the uuidd protocol has no busy
+/// reply; the uuidkit listener's reserve descriptor is for its own clients).
+fn accept_uuidd<C: Clock + 'static>(
+    shared: &Arc<Shared<C>>,
+    listener: &UnixListener,
+    failures: &mut FailureLog,
+) -> u64 {
+    let mut n = 0;
+    loop {
+        match listener.accept() {
+            Ok((stream, _)) => {
+                n += 1;
+                admit(shared, stream, uuidd());
+            }
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => return n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                failures.failed(
+                    &shared.cfg.log,
+                    format_args!("accept failed on the uuidd socket: {e}"),
+                );
+                std::thread::sleep(Duration::from_millis(10));
+                return n;
+            }
+        }
     }
 }
 
@@ -212,6 +242,47 @@ pub struct Server<C: Clock + 'static = SystemClock> {
     socket_id: (u64, u64),
     /// Closed to make room when `accept` runs out of descriptors ([`open_reserve`]).
     reserve: Option<File>,
+    /// The uuidd protocol's listener, if configured.
+    uuidd: Option<UuiddListener>,
+}
+
+/// The listener of util-linux uuidd's protocol ([`ServerConfig::uuidd_socket`]).
+struct UuiddListener {
+    listener: UnixListener,
+    _lock: File,
+    /// Device and inode of its socket file, to remove only our own at shutdown.
+    socket_id: (u64, u64),
+}
+
+/// Removes the socket file at `path` if it is still the one created (`id`: device, inode).
+fn remove_own_socket(path: &Path, id: (u64, u64)) {
+    if let Ok(m) = fs::symlink_metadata(path) {
+        if (m.dev(), m.ino()) == id {
+            let _ = fs::remove_file(path);
+        }
+    }
+}
+
+/// Binds the uuidd protocol's socket (mode 0666: every local user, as uuidd's), its instance
+/// lock already taken.
+fn bind_uuidd(path: &Path, lock: File, log: &Log) -> Result<UuiddListener, ServerError> {
+    clear_stale_socket(path, log)?;
+    let listener = bind_private(path, 0o666, None)?;
+    let meta = fs::symlink_metadata(path)
+        .map_err(|e| ServerError::io(format!("{}: cannot stat", path.display()), e))?;
+    let id = (meta.dev(), meta.ino());
+    if let Err(e) = listener.set_nonblocking(true) {
+        remove_own_socket(path, id);
+        return Err(ServerError::io(
+            "setting the uuidd listener non-blocking",
+            e,
+        ));
+    }
+    Ok(UuiddListener {
+        listener,
+        _lock: lock,
+        socket_id: id,
+    })
 }
 
 impl<C: Clock + 'static> fmt::Debug for Server<C> {
@@ -290,6 +361,20 @@ impl<C: Clock + 'static> Server<C> {
         }
         let lock = lock.file;
         check_socket_path(&path)?;
+        // The uuidd socket's checks and lock before anything is created.
+        let uuidd_lock = match &cfg.uuidd_socket {
+            Some(u) if *u == path => {
+                return Err(ServerError::new(format!(
+                    "{} cannot be both the uuidkit and the uuidd socket",
+                    u.display()
+                )))
+            }
+            Some(u) => {
+                check_socket_path(u)?;
+                Some(InstanceLock::acquire(u)?.file)
+            }
+            None => None,
+        };
         let mut cfg = cfg;
         cfg.max_connections = fit_connections_to_fd_limit(cfg.max_connections, &cfg.log);
         clear_stale_socket(&path, &cfg.log)?;
@@ -299,6 +384,17 @@ impl<C: Clock + 'static> Server<C> {
             .map_err(|e| ServerError::io("setting the listener non-blocking", e))?;
         let meta = fs::symlink_metadata(&path)
             .map_err(|e| ServerError::io(format!("{}: cannot stat", path.display()), e))?;
+        let socket_id = (meta.dev(), meta.ino());
+        let uuidd = match (&cfg.uuidd_socket, uuidd_lock) {
+            (Some(u), Some(l)) => match bind_uuidd(u, l, &cfg.log) {
+                Ok(x) => Some(x),
+                Err(e) => {
+                    remove_own_socket(&path, socket_id);
+                    return Err(e);
+                }
+            },
+            _ => None,
+        };
         let (wake_rx, wake_tx) =
             UnixStream::pair().map_err(|e| ServerError::io("creating the wake-up pair", e))?;
         wake_rx
@@ -311,8 +407,9 @@ impl<C: Clock + 'static> Server<C> {
             _lock: lock,
             wake_rx,
             wake_tx: Arc::new(wake_tx),
-            socket_id: (meta.dev(), meta.ino()),
+            socket_id,
             reserve: open_reserve(),
+            uuidd,
         })
     }
 
@@ -436,9 +533,15 @@ impl<C: Clock + 'static> Server<C> {
                     events: libc::POLLIN,
                     revents: 0,
                 },
+                libc::pollfd {
+                    // poll skips a negative descriptor.
+                    fd: self.uuidd.as_ref().map_or(-1, |u| u.listener.as_raw_fd()),
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
             ];
-            // SAFETY: `fds` is a live array of two initialised pollfd structures and the count
-            // passed is its length; both descriptors stay open during the call.
+            // SAFETY: `fds` is a live array of initialised pollfd structures and the count
+            // passed is its length; the descriptors stay open during the call.
             let rc = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, -1) };
             if rc < 0 {
                 let e = io::Error::last_os_error();
@@ -455,6 +558,11 @@ impl<C: Clock + 'static> Server<C> {
                     break 'serve;
                 }
             }
+            if fds[2].revents != 0 {
+                if let Some(u) = &self.uuidd {
+                    accepted += accept_uuidd(&shared, &u.listener, &mut failures);
+                }
+            }
             if fds[0].revents == 0 {
                 continue;
             }
@@ -462,7 +570,7 @@ impl<C: Clock + 'static> Server<C> {
                 match self.listener.accept() {
                     Ok((stream, _)) => {
                         accepted += 1;
-                        admit(&self.shared, stream);
+                        admit(&self.shared, stream, uuidkit());
                     }
                     Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
@@ -489,13 +597,11 @@ impl<C: Clock + 'static> Server<C> {
         }
 
         shared.closing.store(true, Ordering::SeqCst);
-        let path = &shared.cfg.socket;
-        if let Ok(m) = fs::symlink_metadata(path) {
-            if (m.dev(), m.ino()) == self.socket_id {
-                let _ = fs::remove_file(path);
-            }
-        }
+        remove_own_socket(&shared.cfg.socket, self.socket_id);
         drop(self.listener);
+        if let (Some(u), Some(path)) = (self.uuidd.take(), &shared.cfg.uuidd_socket) {
+            remove_own_socket(path, u.socket_id);
+        }
         let flushed = shared.gen().shut_down();
         shared.close_connections();
         signals::forget_wake_fd();

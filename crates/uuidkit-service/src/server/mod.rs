@@ -74,6 +74,7 @@ mod log;
 mod pool;
 mod signals;
 mod socket;
+pub mod uuidd;
 
 pub use config::ServerConfig;
 pub use error::ServerError;
