@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use uuidkit::Uuid;
 use uuidkit_service::client::Connection;
-use uuidkit_service::state::State;
+use uuidkit_service::state::{State, TimeVersion};
 
 const BIN: &str = env!("CARGO_BIN_EXE_uuidkit");
 
@@ -269,17 +269,26 @@ fn four_concurrent_uuidd_bulk_clients_get_disjoint_blocks() {
                 assert!(all.insert(u), "duplicate {u}");
             }
         }
+        // uuidkit's own clients draw from the same v1 timeline.
+        let mut c = Connection::connect(dir.path("s.sock"), Duration::from_secs(5)).unwrap();
+        let mut own = Vec::new();
+        c.generate(TimeVersion::V1, 1000, &mut own).unwrap();
+        assert_eq!(own.len(), 1000);
+        for u in own {
+            assert!(all.insert(u), "duplicate {u}");
+        }
     }
     let (code, log) = serve.terminate();
     assert_eq!(code, 0, "{log}");
     let state = State::read(dir.path("state")).unwrap();
     let theirs = (state.clock_seq, state.node);
     assert!(blocks.iter().all(|b| seq_node(b) == theirs));
-    assert_eq!(all.len(), 20 * 1000);
+    assert_eq!(all.len(), 25 * 1000);
     let last = all.iter().map(|u| u.gregorian_ticks().unwrap()).max();
     assert_eq!(Some(state.gregorian_ticks), last);
     println!(
-        "20 concurrent blocks of 1000: {} distinct UUIDs, clock sequence {:#06x}, node {:02x?}",
+        "20 concurrent uuidd blocks of 1000 and 5 uuidkit v1 batches of 1000: {} distinct \
+         UUIDs, clock sequence {:#06x}, node {:02x?}",
         all.len(),
         state.clock_seq,
         state.node

@@ -60,7 +60,9 @@
 //! # Source layout
 //!
 //! By concern, each file calling only the ones listed after it: `listener.rs` (binding, the accept
-//! loop, shutdown), `connection.rs` (admission, one thread per connection, serving requests),
+//! loop, shutdown), `uuidd.rs` (util-linux uuidd's protocol, for
+//! [`ServerConfig::uuidd_socket`]), `connection.rs` (admission, one thread per connection,
+//! serving uuidkit's protocol),
 //! `pool.rs` (threads waiting for the next connection), `instance.rs` (the instance lock),
 //! `socket.rs` (the socket file and its permissions), `signals.rs`, `config.rs`, `log.rs`,
 //! `error.rs`.
