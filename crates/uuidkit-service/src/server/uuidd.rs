@@ -51,7 +51,7 @@ use uuidkit::gen::{v4::fill_v4, Clock};
 use uuidkit::Uuid;
 
 use super::connection::{Protocol, Shared};
-use crate::state::{DurableGenerator, Safety, TimeVersion};
+use crate::state::{DurableGenerator, Safety, StateError, TimeVersion};
 
 /// uuidd's operations (`UUIDD_OP_*` in util-linux `libuuid/src/uuidd.h`).
 const OP_GETPID: u8 = 0;
@@ -183,22 +183,18 @@ fn read_request(s: &UnixStream, deadline: Instant) -> Result<Request, String> {
     })
 }
 
-/// The first UUID of a block of `count` consecutive v1 timestamps, all covered by the state
-/// file (or, outside strict mode, marked volatile when it could not be written).
-fn time_block<C: Clock>(g: &mut DurableGenerator<C>, count: u32) -> Result<(Uuid, Safety), String> {
-    // Stand-in until the generator reserves blocks itself: one fill, checked to be one block.
-    let mut v = vec![Uuid::NIL; count as usize];
-    let safety = g.fill(TimeVersion::V1, &mut v).map_err(|e| e.to_string())?;
-    let t0 = v[0].gregorian_ticks().unwrap_or(0);
-    let ok = v.iter().enumerate().all(|(i, u)| {
-        u.gregorian_ticks() == Some(t0 + i as u64)
-            && u.clock_seq() == v[0].clock_seq()
-            && u.node() == v[0].node()
-    });
-    if !ok {
-        return Err("the fill was not one block of consecutive timestamps".into());
-    }
-    Ok((v[0], safety))
+/// The first UUID of a block of `count` (at least 1) consecutive v1 timestamps that no other
+/// request shares, covered by the state file (or, outside strict mode, marked volatile when it
+/// could not be written).
+fn time_block<C: Clock>(
+    g: &mut DurableGenerator<C>,
+    count: u32,
+) -> Result<(Uuid, Safety), StateError> {
+    let r = g.reserve_ticks(count)?;
+    Ok((
+        Uuid::from_v1_parts(r.first_ticks, r.clock_seq, r.node),
+        r.safety,
+    ))
 }
 
 /// Makes the reply to `req`, or says why there is none.
@@ -227,7 +223,7 @@ fn answer<C: Clock>(shared: &Shared<C>, req: Request, out: &mut Reply) -> Result
             let (result, change) = {
                 let mut g = shared.gen();
                 let r = if req == Request::Time {
-                    g.next(TimeVersion::V1).map_err(|e| e.to_string())
+                    g.next(TimeVersion::V1)
                 } else {
                     time_block(&mut g, count)
                 };
