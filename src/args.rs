@@ -877,6 +877,10 @@ pub struct ServeArgs {
     /// of its first byte).
     #[arg(long, value_name = "SECONDS", default_value_t = 30)]
     pub timeout: u64,
+    /// Exit cleanly (the state written, status 0) after SECONDS with no connection
+    /// open: for a server its service manager starts on demand.
+    #[arg(long, value_name = "SECONDS")]
+    pub idle_exit: Option<u64>,
     /// Log every connection and every rejected request.
     #[arg(short, long)]
     pub verbose: bool,

@@ -1,16 +1,19 @@
 //! `uuidkit serve`: the system-wide generator service (RFC 9562 §6.3). The server itself is
 //! in the library ([`uuidkit_service::server`]); this command resolves the paths and options,
-//! opens the state, logs to standard error, and runs in the foreground until SIGTERM, SIGINT,
-//! SIGHUP or SIGQUIT. The signal handlers are installed first: a stop signal during start-up
+//! takes the listeners a service manager passed (socket activation), opens the state, logs to
+//! standard error, tells the service manager where it stands (`NOTIFY_SOCKET`), and runs in
+//! the foreground until SIGTERM, SIGINT, SIGHUP or SIGQUIT, or until it has been idle for
+//! `--idle-exit`. The signal handlers are installed first: a stop signal during start-up
 //! (including the catch-up wait after an unclean shutdown, which is logged before it starts
 //! and ends early on a signal) stops the service cleanly instead of killing it.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::time::Duration;
 
-use uuidkit_service::client::default_server_socket;
+use uuidkit_service::client::{default_server_socket, SYSTEM_SOCKET};
 use uuidkit_service::server::uuidd::UUIDD_SOCKET_PATH;
-use uuidkit_service::server::{self, InstanceLock, Server, ServerConfig};
+use uuidkit_service::server::{self, InstanceLock, Notifier, Server, ServerConfig};
 use uuidkit_service::state::{
     default_state_path, DurableGenerator, StateErrorKind, StateOptions, StateWarning,
 };
@@ -21,19 +24,20 @@ use crate::io::{CmdResult, Fatal, Status};
 
 /// What `serve` does, resolved from the flags.
 pub struct Config {
-    socket: PathBuf,
+    /// `--socket`, if given.
+    socket: Option<PathBuf>,
     state: PathBuf,
-    /// Create the socket's directory (default path only).
-    make_socket_dir: bool,
     /// Create the state file's directory (default path only).
     make_state_dir: bool,
-    mode: u32,
+    /// `--mode`, if given.
+    mode: Option<u32>,
     group: Option<u32>,
     strict: bool,
     reserve: Duration,
     max_connections: usize,
     max_per_user: Option<usize>,
     timeout: Duration,
+    idle_exit: Option<Duration>,
     verbose: bool,
     /// util-linux uuidd's protocol on this socket too, if given.
     uuidd_socket: Option<PathBuf>,
@@ -59,11 +63,6 @@ fn given_or_default(
 impl Config {
     /// Resolves paths and checks values.
     pub fn resolve(a: ServeArgs) -> Result<Config, clap::Error> {
-        let (socket, make_socket_dir) = given_or_default(
-            a.socket,
-            default_server_socket,
-            "no default socket: XDG_RUNTIME_DIR is not set; give --socket PATH",
-        )?;
         let (state, make_state_dir) = given_or_default(
             a.state,
             default_state_path,
@@ -75,15 +74,14 @@ impl Config {
         };
         let mode = match &a.mode {
             Some(m) => match u32::from_str_radix(m, 8) {
-                Ok(v) if v <= 0o777 => v,
+                Ok(v) if v <= 0o777 => Some(v),
                 _ => {
                     return Err(usage(format_args!(
                         "--mode {m:?}: expected octal permission bits such as 600 or 660"
                     )))
                 }
             },
-            None if group.is_some() => 0o660,
-            None => 0o600,
+            None => None,
         };
         if !(1..=3_600_000).contains(&a.reserve) {
             return Err(usage(format_args!(
@@ -100,10 +98,12 @@ impl Config {
         if a.max_connections_per_user == Some(0) {
             return Err(usage("--max-connections-per-user 0: expected at least 1"));
         }
+        if a.idle_exit == Some(0) {
+            return Err(usage("--idle-exit 0: expected at least 1 second"));
+        }
         Ok(Config {
-            socket,
+            socket: a.socket,
             state,
-            make_socket_dir,
             make_state_dir,
             mode,
             group,
@@ -112,9 +112,32 @@ impl Config {
             max_connections: a.max_connections,
             max_per_user: a.max_connections_per_user,
             timeout: Duration::from_secs(a.timeout),
+            idle_exit: a.idle_exit.map(Duration::from_secs),
             verbose: a.verbose,
             uuidd_socket: a.uuidd_socket,
         })
+    }
+}
+
+/// The socket's default permissions: every local user may connect to the system socket (as
+/// to uuidd's), only the owner to any other; with `--group`, its members too.
+fn default_mode(socket: &Path, group: bool) -> u32 {
+    match (socket == Path::new(SYSTEM_SOCKET), group) {
+        (true, false) => 0o666,
+        (_, true) => 0o660,
+        (false, false) => 0o600,
+    }
+}
+
+/// Where notices for the service manager go (`$NOTIFY_SOCKET`), set once at the start.
+static NOTIFIER: OnceLock<Notifier> = OnceLock::new();
+
+/// Sends a notice to the service manager, if there is one; a failure is logged.
+fn notify(state: &str) {
+    if let Some(n) = NOTIFIER.get() {
+        if let Err(e) = n.notify(state) {
+            log(&format!("cannot notify the service manager: {e}"));
+        }
     }
 }
 
@@ -125,6 +148,7 @@ fn log(msg: &str) {
 /// Logs the catch-up wait before it starts.
 fn log_wait(w: &StateWarning) {
     log(&format!("{w}; SIGTERM stops the wait"));
+    notify("STATUS=waiting for the clock to pass the last run's reservation (unclean stop)");
 }
 
 /// Whether a stop signal has arrived (polled by the catch-up wait).
@@ -145,41 +169,71 @@ fn signal_name() -> &'static str {
     }
 }
 
+/// Creates `dir` (and its parents) if missing, the last one with exactly `mode` (whatever the
+/// umask: the system socket's directory must let every user through).
 fn make_dir(dir: Option<&Path>, mode: u32) -> Result<(), Fatal> {
-    use std::os::unix::fs::DirBuilderExt;
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
     let Some(dir) = dir.filter(|d| !d.as_os_str().is_empty()) else {
         return Ok(());
     };
+    if dir.is_dir() {
+        return Ok(());
+    }
+    let fail =
+        |e: std::io::Error| Fatal::Msg(format!("cannot create directory {}: {e}", dir.display()));
     std::fs::DirBuilder::new()
         .recursive(true)
         .mode(mode)
         .create(dir)
-        .map_err(|e| Fatal::Msg(format!("cannot create directory {}: {e}", dir.display())))
+        .map_err(fail)?;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode)).map_err(fail)
 }
 
-/// Runs the service until a signal stops it.
+/// Runs the service until a signal stops it, or it has been idle for `--idle-exit`.
 pub fn run(c: Config) -> CmdResult {
     // First of all: a stop signal from here on is recorded, not fatal (the start may wait for
     // the clock), and a file-size limit must fail writes, not kill the server.
     server::catch_stop_signals().map_err(|e| Fatal::Msg(e.to_string()))?;
-    if c.make_socket_dir {
-        make_dir(c.socket.parent(), 0o755)?;
-    }
+    // The service manager's variables, read and removed from the environment while this is
+    // the only thread.
+    let _ = NOTIFIER.set(Notifier::from_env());
+    let inherited = server::activation_listeners().map_err(|e| Fatal::Msg(e.to_string()))?;
+    // The socket of its own: the one given; else, unless the service manager passed the
+    // listeners, the default one (its directory is created).
+    let socket = match (c.socket, inherited.is_empty()) {
+        (Some(p), _) => Some(p),
+        (None, false) => None,
+        (None, true) => {
+            let p = default_server_socket().ok_or_else(|| {
+                Fatal::Msg(
+                    "serve: no default socket: XDG_RUNTIME_DIR is not set; give --socket PATH"
+                        .to_string(),
+                )
+            })?;
+            make_dir(p.parent(), 0o755)?;
+            Some(p)
+        }
+    };
     if c.make_state_dir {
         make_dir(c.state.parent(), 0o700)?;
     }
     if let Some(u) = &c.uuidd_socket {
         // The default path's directory, as uuidd's package makes it (0755), where missing.
-        if u.as_path() == Path::new(UUIDD_SOCKET_PATH) && u.parent().is_some_and(|d| !d.exists()) {
+        if u.as_path() == Path::new(UUIDD_SOCKET_PATH) {
             make_dir(u.parent(), 0o755)?;
         }
         server::check_socket_path(u).map_err(|e| Fatal::Msg(e.to_string()))?;
     }
     // A path no client could reach, or a directory where others could take the socket's
-    // place: refused before anything is created.
-    server::check_socket_path(&c.socket).map_err(|e| Fatal::Msg(e.to_string()))?;
-    // The socket's lock first: a second server must fail before it touches the state file.
-    let lock = InstanceLock::acquire(&c.socket).map_err(|e| Fatal::Msg(e.to_string()))?;
+    // place: refused before anything is created. Then the socket's lock: a second server must
+    // fail before it touches the state file.
+    let lock = match &socket {
+        Some(p) => {
+            server::check_socket_path(p).map_err(|e| Fatal::Msg(e.to_string()))?;
+            Some(InstanceLock::acquire(p).map_err(|e| Fatal::Msg(e.to_string()))?)
+        }
+        None => None,
+    };
     let opts = StateOptions::new()
         .strict(c.strict)
         .reserve(c.reserve)
@@ -188,6 +242,7 @@ pub fn run(c: Config) -> CmdResult {
     let gen = match DurableGenerator::open(&c.state, opts) {
         Ok(g) => g,
         Err(e) if e.kind() == StateErrorKind::Interrupted => {
+            notify("STOPPING=1\nSTATUS=stopped during start-up; state file left as it was");
             log(&format!(
                 "stopped by {} during start-up: {e}",
                 signal_name()
@@ -201,11 +256,18 @@ pub fn run(c: Config) -> CmdResult {
     }
     let durable = gen.is_durable();
     let (seq, node) = (gen.clock_seq(), gen.node());
-    let mut cfg = ServerConfig::new(&c.socket)
-        .mode(c.mode)
+    let mut cfg = match &socket {
+        Some(p) => {
+            let mode = c.mode.unwrap_or_else(|| default_mode(p, c.group.is_some()));
+            ServerConfig::new(p).mode(mode)
+        }
+        None => ServerConfig::without_socket(),
+    };
+    cfg = cfg
         .max_connections(c.max_connections)
         .timeout(c.timeout)
         .verbose(c.verbose)
+        .notify(NOTIFIER.get().cloned().unwrap_or_default())
         .log(log);
     if let Some(g) = c.group {
         cfg = cfg.group(g);
@@ -213,17 +275,24 @@ pub fn run(c: Config) -> CmdResult {
     if let Some(n) = c.max_per_user {
         cfg = cfg.max_connections_per_user(n);
     }
+    if let Some(t) = c.idle_exit {
+        cfg = cfg.idle_exit(t);
+    }
     if let Some(u) = &c.uuidd_socket {
         cfg = cfg.uuidd_socket(u);
     }
-    let server = Server::bind_locked(cfg, lock, gen).map_err(|e| Fatal::Msg(e.to_string()))?;
+    let mode = socket
+        .as_deref()
+        .map(|p| c.mode.unwrap_or_else(|| default_mode(p, c.group.is_some())));
+    let server =
+        Server::bind_with(cfg, lock, inherited, gen).map_err(|e| Fatal::Msg(e.to_string()))?;
     server
         .stop_on_signals()
         .map_err(|e| Fatal::Msg(e.to_string()))?;
     log(&format!(
-        "listening on {} (mode {:03o}), state {}{}, clock sequence {seq:#06x}, node {}, pid {}",
-        c.socket.display(),
-        c.mode,
+        "listening on {}{}, state {}{}, clock sequence {seq:#06x}, node {}, pid {}{}",
+        server.describe_listeners(),
+        mode.map_or(String::new(), |m| format!(" (mode {m:03o})")),
         c.state.display(),
         if durable {
             ""
@@ -231,24 +300,30 @@ pub fn run(c: Config) -> CmdResult {
             " (NOT writable: UUIDs are not durable)"
         },
         String::from_utf8_lossy(&node_text(&node)),
-        std::process::id()
+        std::process::id(),
+        c.idle_exit.map_or(String::new(), |t| format!(
+            ", exits after {}s idle",
+            t.as_secs()
+        ))
     ));
-    if let Some(u) = &c.uuidd_socket {
-        log(&format!(
-            "serving util-linux uuidd clients on {} (mode 666)",
-            u.display()
-        ));
-    }
     let result = server.run();
-    let why = signal_name();
     match result {
-        Ok(s) => {
+        Ok(s) if s.idle_exit => {
             log(&format!(
-                "stopped by {why} after {} connections; state written",
+                "stopped after {} s without connections, {} connections served; state written",
+                c.idle_exit.map_or(0, |t| t.as_secs()),
                 s.connections
             ));
             Ok(Status::Ok)
         }
-        Err(e) => Err(Fatal::Msg(format!("stopped by {why}: {e}"))),
+        Ok(s) => {
+            log(&format!(
+                "stopped by {} after {} connections; state written",
+                signal_name(),
+                s.connections
+            ));
+            Ok(Status::Ok)
+        }
+        Err(e) => Err(Fatal::Msg(format!("stopped by {}: {e}", signal_name()))),
     }
 }

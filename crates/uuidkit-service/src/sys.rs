@@ -197,3 +197,50 @@ pub(crate) fn is_out_of_descriptors(e: &io::Error) -> bool {
 }
 
 // ---- End of the server's and client's defences.
+
+/// Sends `msg` from `sock` to the abstract Unix address `name` (without the leading NUL):
+/// a Linux feature (the service manager's `@` notification sockets); elsewhere an error.
+pub(crate) fn send_to_abstract(
+    sock: &std::os::unix::net::UnixDatagram,
+    name: &[u8],
+    msg: &[u8],
+) -> io::Result<usize> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        #[cfg(target_os = "android")]
+        use std::os::android::net::SocketAddrExt;
+        #[cfg(target_os = "linux")]
+        use std::os::linux::net::SocketAddrExt;
+        let addr = std::os::unix::net::SocketAddr::from_abstract_name(name)?;
+        sock.send_to_addr(msg, &addr)
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    {
+        let _ = (sock, name, msg);
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "abstract socket addresses exist on Linux only",
+        ))
+    }
+}
+
+/// Whether `path` (not followed if it is a symbolic link) is the file open as `file`: after
+/// taking a lock on a lock file, the taker checks that nobody removed the file (releasing its
+/// lock) between its `open` and its `flock`; a lock on a file no longer at the path protects
+/// nothing.
+pub(crate) fn is_same_file(file: &std::fs::File, path: &std::path::Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::symlink_metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+/// Removes the lock file at `path`, which `file` holds locked, if it is still that file: done
+/// while holding the lock, so that the next taker either locks this file before the removal
+/// (and then sees that it is gone from the path, and starts over) or creates a new one.
+pub(crate) fn remove_held_lock_file(file: &std::fs::File, path: &std::path::Path) {
+    if is_same_file(file, path) {
+        let _ = std::fs::remove_file(path);
+    }
+}

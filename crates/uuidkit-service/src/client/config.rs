@@ -10,6 +10,10 @@ use crate::sys;
 /// The environment variable that names the service's socket.
 pub const SOCKET_ENV: &str = "UUIDKIT_SOCKET";
 
+/// The system socket: where `uuidkit serve` run by root listens by default, and the last place
+/// every client looks. Every local user may connect to it by default.
+pub const SYSTEM_SOCKET: &str = "/run/uuidkit/uuidkit.sock";
+
 /// The environment variable that names one more user id (a number) the client accepts as the
 /// server's, besides root and its own ([`ClientConfig::server_uid`]).
 pub const SERVER_UID_ENV: &str = "UUIDKIT_SERVER_UID";
@@ -47,7 +51,7 @@ pub fn default_socket() -> Option<PathBuf> {
 /// ```
 pub fn default_server_socket() -> Option<PathBuf> {
     if sys::effective_uid() == 0 {
-        return Some(PathBuf::from("/run/uuidkit/uuidkit.sock"));
+        return Some(PathBuf::from(SYSTEM_SOCKET));
     }
     match std::env::var_os("XDG_RUNTIME_DIR") {
         Some(d) if !d.is_empty() => Some(Path::new(&d).join("uuidkit.sock")),

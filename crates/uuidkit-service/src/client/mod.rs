@@ -40,7 +40,9 @@ mod connection;
 mod error;
 mod system;
 
-pub use config::{default_server_socket, default_socket, ClientConfig, SERVER_UID_ENV, SOCKET_ENV};
+pub use config::{
+    default_server_socket, default_socket, ClientConfig, SERVER_UID_ENV, SOCKET_ENV, SYSTEM_SOCKET,
+};
 pub use connection::Connection;
 pub use error::{ServiceError, ServiceErrorKind};
 pub use system::{Filled, Generated, Source, SystemGenerator};

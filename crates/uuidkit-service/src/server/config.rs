@@ -1,11 +1,12 @@
-//! How the server listens: the socket, its permissions, the connection limit, the timeout and
-//! the log.
+//! How the server listens: the socket, its permissions, the connection limit, the timeout,
+//! the idle exit, the service manager's notices and the log.
 
 use core::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::log::Log;
+use super::notify::Notifier;
 
 /// How the server listens.
 ///
@@ -20,7 +21,7 @@ use super::log::Log;
 /// ```
 #[derive(Clone)]
 pub struct ServerConfig {
-    pub(super) socket: PathBuf,
+    pub(super) socket: Option<PathBuf>,
     pub(super) mode: u32,
     pub(super) group: Option<u32>,
     pub(super) max_connections: usize,
@@ -28,6 +29,8 @@ pub struct ServerConfig {
     pub(super) timeout: Duration,
     pub(super) frame_timeout: Duration,
     pub(super) verbose: bool,
+    pub(super) idle_exit: Option<Duration>,
+    pub(super) notify: Notifier,
     pub(super) log: Log,
     pub(super) uuidd_socket: Option<PathBuf>,
 }
@@ -43,6 +46,8 @@ impl fmt::Debug for ServerConfig {
             .field("timeout", &self.timeout)
             .field("frame_timeout", &self.frame_timeout)
             .field("verbose", &self.verbose)
+            .field("idle_exit", &self.idle_exit)
+            .field("notify", &self.notify)
             .field("uuidd_socket", &self.uuidd_socket)
             .finish_non_exhaustive()
     }
@@ -69,7 +74,42 @@ impl ServerConfig {
     /// ```
     pub fn new(socket: impl Into<PathBuf>) -> ServerConfig {
         ServerConfig {
-            socket: socket.into(),
+            socket: Some(socket.into()),
+            ..ServerConfig::without_socket()
+        }
+    }
+
+    /// Like [`new`](Self::new), but with no socket of its own: the server listens only on the
+    /// listeners given to [`Server::bind_with`](crate::server::Server::bind_with), such as those
+    /// a service manager passed ([`activation_listeners`](crate::server::activation_listeners)).
+    ///
+    /// ```
+    /// use std::os::unix::net::UnixListener;
+    /// use std::time::Duration;
+    /// use uuidkit_service::client::Connection;
+    /// use uuidkit_service::server::{Listener, ListenerKind, Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-nosock", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let cfg = ServerConfig::without_socket();
+    /// assert_eq!(cfg.socket_path(), None);
+    /// // A socket bound by someone else (here: by hand; usually the service manager).
+    /// let l = Listener::new(UnixListener::bind(dir.join("s.sock"))?, ListenerKind::Uuidkit, "");
+    /// let server = Server::bind_with(cfg, None, vec![l], gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// Connection::connect(dir.join("s.sock"), Duration::from_secs(5))?.info()?;
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// // The server did not create that socket file, so it leaves it where it is.
+    /// assert!(dir.join("s.sock").exists());
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn without_socket() -> ServerConfig {
+        ServerConfig {
+            socket: None,
             mode: 0o600,
             group: None,
             max_connections: 1024,
@@ -77,6 +117,8 @@ impl ServerConfig {
             timeout: Duration::from_secs(30),
             frame_timeout: Duration::from_secs(2),
             verbose: false,
+            idle_exit: None,
+            notify: Notifier::none(),
             log: Log::default(),
             uuidd_socket: None,
         }
@@ -333,6 +375,60 @@ impl ServerConfig {
         self
     }
 
+    /// Stops the server by itself, as cleanly as a stop signal does, once no connection has
+    /// been open for `idle` (counted from the start, or from the end of the last connection;
+    /// default: never). Meant for a server a service manager starts on demand: the next
+    /// client starts it again.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit_service::server::{is_socket, Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-idle", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let cfg = ServerConfig::new(&sock).idle_exit(Duration::from_millis(50));
+    /// let summary = Server::bind(cfg, gen)?.run()?; // nobody connects: returns by itself
+    /// assert!(summary.idle_exit);
+    /// assert!(!is_socket(&sock));
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn idle_exit(mut self, idle: Duration) -> Self {
+        self.idle_exit = Some(idle);
+        self
+    }
+
+    /// Where the server sends its notices for a service manager: `READY=1` and a `STATUS=`
+    /// line when [`run`](crate::server::Server::run) starts serving, `STOPPING=1` when it
+    /// begins to stop (default: nowhere). A notice that cannot be sent is logged.
+    ///
+    /// ```
+    /// use std::os::unix::net::UnixDatagram;
+    /// use uuidkit_service::server::{Notifier, Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-cfgnotify", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let manager = UnixDatagram::bind(dir.join("notify"))?;
+    /// let cfg = ServerConfig::new(dir.join("s.sock")).notify(Notifier::to(dir.join("notify")));
+    /// let server = Server::bind(cfg, gen)?;
+    /// server.shutdown_handle().shutdown();
+    /// server.run()?;
+    /// let mut buf = [0u8; 512];
+    /// let n = manager.recv(&mut buf)?;
+    /// assert!(buf[..n].starts_with(b"READY=1\nSTATUS="));
+    /// let n = manager.recv(&mut buf)?;
+    /// assert!(buf[..n].starts_with(b"STOPPING=1\n"));
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn notify(mut self, n: Notifier) -> Self {
+        self.notify = n;
+        self
+    }
+
     /// Also listens on `socket` for clients of util-linux uuidd's protocol (libuuid's
     /// `uuid_generate_time*`, `uuidgen -t`, `uuidd -t` as a client), served from the same
     /// generator; see [`uuidd`](crate::server::uuidd) for the protocol and its limits. libuuid
@@ -387,15 +483,15 @@ impl ServerConfig {
         self.uuidd_socket.as_deref()
     }
 
-    /// The socket path.
+    /// The socket path, if the server binds one of its own.
     ///
     /// ```
     /// use std::path::Path;
     /// use uuidkit_service::server::ServerConfig;
     /// let c = ServerConfig::new("/run/uuidkit/uuidkit.sock").mode(0o660);
-    /// assert_eq!(c.socket_path(), Path::new("/run/uuidkit/uuidkit.sock"));
+    /// assert_eq!(c.socket_path(), Some(Path::new("/run/uuidkit/uuidkit.sock")));
     /// ```
-    pub fn socket_path(&self) -> &Path {
-        &self.socket
+    pub fn socket_path(&self) -> Option<&Path> {
+        self.socket.as_deref()
     }
 }

@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 use uuidkit::gen::Clock;
 use uuidkit::Uuid;
 
+use super::activation::ListenerKind;
 use super::config::ServerConfig;
 use super::pool::Pool;
 use crate::protocol::{
@@ -72,11 +73,14 @@ pub(super) struct Registry {
 struct Open {
     conns: HashMap<u64, Entry>,
     per_uid: HashMap<u32, usize>,
+    /// When the last connection ended, if one has.
+    last_closed: Option<Instant>,
 }
 
 impl Open {
     fn remove(&mut self, id: u64) {
         if let Some(e) = self.conns.remove(&id) {
+            self.last_closed = Some(Instant::now());
             if let Some(n) = self.per_uid.get_mut(&e.uid) {
                 *n -= 1;
                 if *n == 0 {
@@ -100,34 +104,8 @@ struct Buffers {
     out: Vec<u8>,
 }
 
-/// How the connections of one listener are served: uuidkit's own protocol ([`UUIDKIT`]) or
-/// util-linux uuidd's ([`super::uuidd::UUIDD`]).
-pub(super) struct Protocol<C: Clock> {
-    /// Serves one admitted connection until it ends.
-    pub(super) serve: fn(&Shared<C>, &UnixStream, u64),
-    /// Whether a refused connection is told Busy (a frame of uuidkit's protocol) before it is
-    /// closed; a protocol that has no such reply is closed at once.
-    pub(super) busy_reply: bool,
-}
-
-impl<C: Clock> Clone for Protocol<C> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<C: Clock> Copy for Protocol<C> {}
-
-/// uuidkit's own protocol ([`crate::protocol`]).
-pub(super) const fn uuidkit<C: Clock>() -> Protocol<C> {
-    Protocol {
-        serve: serve_connection::<C>,
-        busy_reply: true,
-    }
-}
-
-/// A connection handed to a thread: the stream, its id, and how to serve it.
-type Conn<C> = (Arc<UnixStream>, u64, Protocol<C>);
+/// Serves one connection until it ends: what a connection thread runs for a listener's kind.
+pub(super) type ServeFn<C> = fn(&Shared<C>, &UnixStream, u64);
 
 /// Shared between the accept loop and the connection threads.
 pub(super) struct Shared<C: Clock> {
@@ -136,13 +114,23 @@ pub(super) struct Shared<C: Clock> {
     /// Set when the server stops: waiting threads leave.
     pub(super) closing: AtomicBool,
     pub(super) cfg: ServerConfig,
-    pool: Pool<Conn<C>>,
+    pool: Pool,
     /// Bytes of large replies being made or written now (at most [`LARGE_BUDGET`]).
     large_bytes: AtomicUsize,
+    /// Serves a connection of a [`ListenerKind::Uuidd`] listener (uuidd's protocol).
+    serve_uuidd: ServeFn<C>,
+    /// When the server started (the start of its first idle time).
+    started: Instant,
 }
 
 impl<C: Clock> Shared<C> {
-    pub(super) fn new(gen: DurableGenerator<C>, cfg: ServerConfig) -> Shared<C> {
+    /// `serve_uuidd` serves the connections of [`ListenerKind::Uuidd`] listeners (it lives in
+    /// a file that uses this one, so it is handed in rather than called by name).
+    pub(super) fn new(
+        gen: DurableGenerator<C>,
+        cfg: ServerConfig,
+        serve_uuidd: ServeFn<C>,
+    ) -> Shared<C> {
         Shared {
             gen: Mutex::new(gen),
             conns: Registry::default(),
@@ -150,7 +138,27 @@ impl<C: Clock> Shared<C> {
             cfg,
             pool: Pool::default(),
             large_bytes: AtomicUsize::new(0),
+            serve_uuidd,
+            started: Instant::now(),
         }
+    }
+
+    /// The function that serves a connection of a listener of `kind`.
+    fn server_for(&self, kind: ListenerKind) -> ServeFn<C> {
+        match kind {
+            ListenerKind::Uuidkit => serve_connection::<C>,
+            ListenerKind::Uuidd => self.serve_uuidd,
+        }
+    }
+
+    /// How long no connection has been open (since the start, or since the last one ended);
+    /// `None` while one is open.
+    pub(super) fn idle_for(&self) -> Option<Duration> {
+        let open = self.conns.lock();
+        if !open.conns.is_empty() {
+            return None;
+        }
+        Some(open.last_closed.unwrap_or(self.started).elapsed())
     }
 
     pub(super) fn log(&self, msg: fmt::Arguments<'_>) {
@@ -189,6 +197,26 @@ impl<C: Clock> Shared<C> {
     }
 }
 
+/// Refuses a connection of a listener of `kind` as its protocol can: uuidkit's with a Busy
+/// reply ([`refuse`]); uuidd's, which has no such reply, by closing it at once (a libuuid
+/// client then generates on its own, as when no uuidd runs).
+pub(super) fn refuse_kind<C: Clock>(
+    shared: &Shared<C>,
+    stream: &UnixStream,
+    kind: ListenerKind,
+    why: &str,
+) {
+    match kind {
+        ListenerKind::Uuidd => {
+            let _ = stream.shutdown(Shutdown::Both);
+            if shared.cfg.verbose {
+                shared.log(format_args!("refused a uuidd connection: {why}"));
+            }
+        }
+        _ => refuse(shared, stream, why),
+    }
+}
+
 /// Answers a connection that is not admitted with Busy and `why`, without blocking the caller
 /// for more than 100 ms, then closes it (draining what the client sent, so that the reply is
 /// not lost to a reset).
@@ -211,26 +239,12 @@ pub(super) fn refuse<C: Clock>(shared: &Shared<C>, stream: &UnixStream, why: &st
     }
 }
 
-/// Refuses a connection as its protocol can: a Busy reply, or (for a protocol without one)
-/// closing it at once.
-fn refuse_as<C: Clock>(shared: &Shared<C>, proto: Protocol<C>, stream: &UnixStream, why: &str) {
-    if proto.busy_reply {
-        refuse(shared, stream, why);
-    } else {
-        let _ = stream.shutdown(Shutdown::Both);
-        if shared.cfg.verbose {
-            shared.log(format_args!("refused a connection: {why}"));
-        }
-    }
-}
-
-/// Starts a thread for a new connection, or refuses it (Busy) when there are too many, in all
-/// or from its user, or when no thread can be started. The limits count the connections of
-/// every listener together.
+/// Starts a thread for a new connection from a listener of `kind`, or refuses it (Busy) when
+/// there are too many, in all or from its user, or when no thread can be started.
 pub(super) fn admit<C: Clock + 'static>(
     shared: &Arc<Shared<C>>,
     stream: UnixStream,
-    proto: Protocol<C>,
+    kind: ListenerKind,
 ) {
     let _ = stream.set_nonblocking(false);
     let _ = stream.set_read_timeout(Some(shared.cfg.timeout));
@@ -249,7 +263,7 @@ pub(super) fn admit<C: Clock + 'static>(
         } else {
             format!("too many connections from uid {uid} (at most {per_uid} per user)")
         };
-        refuse_as(shared, proto, &stream, &why);
+        refuse_kind(shared, &stream, kind, &why);
         return;
     }
     let id = shared.conns.next.fetch_add(1, Ordering::Relaxed);
@@ -263,7 +277,7 @@ pub(super) fn admit<C: Clock + 'static>(
     );
     *open.per_uid.entry(uid).or_insert(0) += 1;
     drop(open);
-    let Some(conn) = shared.pool.offer((Arc::clone(&stream), id, proto)) else {
+    let Some(conn) = shared.pool.offer((Arc::clone(&stream), id, kind)) else {
         return;
     };
     let s2 = Arc::clone(shared);
@@ -272,8 +286,8 @@ pub(super) fn admit<C: Clock + 'static>(
         .stack_size(CONN_STACK)
         .spawn(move || {
             let mut next = Some(conn);
-            while let Some((stream, id, proto)) = next {
-                (proto.serve)(&s2, &stream, id);
+            while let Some((stream, id, kind)) = next {
+                (s2.server_for(kind))(&s2, &stream, id);
                 s2.conns.lock().remove(id);
                 drop(stream);
                 next = s2.pool.wait(&s2.closing);
@@ -282,10 +296,10 @@ pub(super) fn admit<C: Clock + 'static>(
     if let Err(e) = spawned {
         shared.conns.lock().remove(id);
         shared.log(format_args!("cannot start a connection thread: {e}"));
-        refuse_as(
+        refuse_kind(
             shared,
-            proto,
             &stream,
+            kind,
             &format!("the server cannot start a thread for this connection: {e}"),
         );
     }

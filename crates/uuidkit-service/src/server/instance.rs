@@ -1,5 +1,7 @@
 //! One server per socket: the exclusive `flock` on `SOCKET.lock`, taken before anything else
-//! and held for the server's life.
+//! and held for the server's life. The lock file is removed when the lock is released, while
+//! it is still held; a taker that locked a file no longer at the path (removed between its
+//! `open` and its `flock`) starts over, so that two servers never hold two different files.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
@@ -31,8 +33,11 @@ use crate::sys;
 /// ```
 #[derive(Debug)]
 pub struct InstanceLock {
-    pub(super) file: File,
+    file: File,
     pub(super) socket: PathBuf,
+    lock_path: PathBuf,
+    /// The process that took it: a forked child that drops its copy leaves the file alone.
+    pid: u32,
 }
 
 impl InstanceLock {
@@ -52,18 +57,63 @@ impl InstanceLock {
     /// ```
     pub fn acquire(socket: impl AsRef<Path>) -> Result<InstanceLock, ServerError> {
         let socket = socket.as_ref();
+        let mut p = socket.as_os_str().to_os_string();
+        p.push(".lock");
+        let lock_path = PathBuf::from(p);
         Ok(InstanceLock {
-            file: take_instance_lock(socket)?,
+            file: take_instance_lock(socket, &lock_path)?,
             socket: socket.to_path_buf(),
+            lock_path,
+            pid: std::process::id(),
         })
+    }
+
+    /// Releases the lock and removes its file (also done when it is dropped).
+    ///
+    /// ```
+    /// use uuidkit_service::server::InstanceLock;
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-irelease", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let lock = InstanceLock::acquire(dir.join("s.sock"))?;
+    /// assert!(dir.join("s.sock.lock").exists());
+    /// lock.release();
+    /// assert!(!dir.join("s.sock.lock").exists()); // nothing left behind
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn release(self) {
+        drop(self);
     }
 }
 
+impl Drop for InstanceLock {
+    fn drop(&mut self) {
+        if self.pid == std::process::id() {
+            sys::remove_held_lock_file(&self.file, &self.lock_path);
+        }
+    }
+}
+
+/// How often a taker starts over because the file it locked was removed meanwhile: each
+/// time, a server released the lock; more than this many in a row is not a race but a fault.
+const LOCK_ATTEMPTS: usize = 100;
+
 /// `SOCKET.lock`, held for the server's life.
-fn take_instance_lock(socket: &Path) -> Result<File, ServerError> {
-    let mut p = socket.as_os_str().to_os_string();
-    p.push(".lock");
-    let lock_path = PathBuf::from(p);
+fn take_instance_lock(socket: &Path, lock_path: &Path) -> Result<File, ServerError> {
+    for _ in 0..LOCK_ATTEMPTS {
+        if let Some(f) = try_instance_lock(socket, lock_path)? {
+            return Ok(f);
+        }
+    }
+    Err(ServerError::new(format!(
+        "cannot lock {}: it was removed and created again {LOCK_ATTEMPTS} times while \
+         being locked",
+        lock_path.display()
+    )))
+}
+
+/// One attempt: the locked file, or `None` when it was removed from the path meanwhile.
+fn try_instance_lock(socket: &Path, lock_path: &Path) -> Result<Option<File>, ServerError> {
     let mut f = OpenOptions::new()
         .read(true)
         .write(true)
@@ -71,7 +121,7 @@ fn take_instance_lock(socket: &Path) -> Result<File, ServerError> {
         .truncate(false)
         .mode(0o600)
         .custom_flags(libc::O_NOFOLLOW)
-        .open(&lock_path)
+        .open(lock_path)
         .map_err(|e| ServerError::io(format!("cannot open {}", lock_path.display()), e))?;
     loop {
         let e = match sys::try_lock_exclusive(&f) {
@@ -101,7 +151,11 @@ fn take_instance_lock(socket: &Path) -> Result<File, ServerError> {
             e,
         ));
     }
+    if !sys::is_same_file(&f, lock_path) {
+        // Its holder removed it after we opened it: a lock on it protects nothing.
+        return Ok(None);
+    }
     let _ = f.set_len(0);
     let _ = writeln!(f, "{}", std::process::id());
-    Ok(f)
+    Ok(Some(f))
 }

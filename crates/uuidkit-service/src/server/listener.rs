@@ -1,7 +1,8 @@
 //! The server: binding (the socket path's checks, instance lock, stale socket, private bind,
-//! the open-file limit), the accept loop that hands connections over (and answers Busy even
-//! when the process has no descriptor left), and the shutdown that removes the socket and
-//! writes the exact state.
+//! the open-file limit; listeners passed by a service manager), the accept loop that hands
+//! each connection to the function for its listener's kind (and answers Busy even when the
+//! process has no descriptor left), the idle exit, the service manager's notices, and the
+//! shutdown that removes the socket and its lock file and writes the exact state.
 
 use core::fmt;
 use std::fs::{self, File};
@@ -9,21 +10,22 @@ use std::io::{self, Read, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::MetadataExt;
 use std::os::unix::net::{UnixListener, UnixStream};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use uuidkit::gen::{Clock, SystemClock};
 
+use super::activation::{Listener, ListenerKind};
 use super::config::ServerConfig;
-use super::connection::{admit, refuse, uuidkit, Shared};
+use super::connection::{admit, refuse_kind, Shared};
 use super::error::ServerError;
 use super::instance::InstanceLock;
 use super::log::Log;
 use super::signals;
 use super::socket::{bind_private, check_socket_path, clear_stale_socket};
-use super::uuidd::uuidd;
+use super::uuidd::serve_uuidd_connection;
 use crate::state::DurableGenerator;
 use crate::sys;
 
@@ -96,33 +98,15 @@ impl FailureLog {
     }
 }
 
-/// Accepts what waits on the uuidd listener (non-blocking) and admits it; returns how many.
-/// Out of descriptors, the client waits in the backlog (the uuidd protocol has no busy
-/// reply; the uuidkit listener's reserve descriptor is for its own clients).
-fn accept_uuidd<C: Clock + 'static>(
-    shared: &Arc<Shared<C>>,
-    listener: &UnixListener,
-    failures: &mut FailureLog,
-) -> u64 {
-    let mut n = 0;
-    loop {
-        match listener.accept() {
-            Ok((stream, _)) => {
-                n += 1;
-                admit(shared, stream, uuidd());
-            }
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => return n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => {
-                failures.failed(
-                    &shared.cfg.log,
-                    format_args!("accept failed on the uuidd socket: {e}"),
-                );
-                std::thread::sleep(Duration::from_millis(10));
-                return n;
-            }
-        }
-    }
+/// Binds the uuidd protocol's socket at `path` (mode 0666: every local user, as uuidd's),
+/// replacing a stale one; its instance lock already taken. Returns it with its device and
+/// inode.
+fn bind_uuidd(path: &Path, log: &Log) -> Result<(UnixListener, (u64, u64)), ServerError> {
+    clear_stale_socket(path, log)?;
+    let socket = bind_private(path, 0o666, None)?;
+    let meta = fs::symlink_metadata(path)
+        .map_err(|e| ServerError::io(format!("{}: cannot stat", path.display()), e))?;
+    Ok((socket, (meta.dev(), meta.ino())))
 }
 
 /// Stops a running [`Server`] from any thread.
@@ -198,7 +182,7 @@ impl ShutdownHandle {
 /// }
 /// stop.shutdown();
 /// let summary = running.join().map_err(|_| "server thread panicked")??;
-/// assert_eq!(summary, RunSummary { connections: 2 });
+/// assert_eq!(summary, RunSummary { connections: 2, idle_exit: false });
 /// # std::fs::remove_dir_all(&dir)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -206,6 +190,9 @@ impl ShutdownHandle {
 pub struct RunSummary {
     /// Connections accepted.
     pub connections: u64,
+    /// Whether the server stopped by itself, idle for
+    /// [`idle_exit`](crate::server::ServerConfig::idle_exit), rather than when asked to.
+    pub idle_exit: bool,
 }
 
 /// A bound server; [`run`](Server::run) serves until shut down.
@@ -233,25 +220,30 @@ pub struct RunSummary {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct Server<C: Clock + 'static = SystemClock> {
-    listener: UnixListener,
+    /// The listeners: the server's own socket first (if it has one), then those given.
+    listeners: Vec<Listener>,
     shared: Arc<Shared<C>>,
-    _lock: File,
+    /// The instance lock of the server's own socket, if it has one; released (and its file
+    /// removed) at the end of [`run`](Server::run).
+    lock: Option<InstanceLock>,
     wake_rx: UnixStream,
     wake_tx: Arc<UnixStream>,
-    /// Device and inode of the socket file we created, to remove only our own at shutdown.
-    socket_id: (u64, u64),
+    /// The socket file the server created, with its device and inode, to remove only that one
+    /// at shutdown. Sockets passed by a service manager are its own: never removed.
+    own_socket: Option<(PathBuf, (u64, u64))>,
+    /// The uuidd protocol's socket the server bound itself ([`ServerConfig::uuidd_socket`]):
+    /// its index in `listeners`, path, device and inode, and instance lock.
+    own_uuidd: Option<OwnUuidd>,
     /// Closed to make room when `accept` runs out of descriptors ([`open_reserve`]).
     reserve: Option<File>,
-    /// The uuidd protocol's listener, if configured.
-    uuidd: Option<UuiddListener>,
 }
 
-/// The listener of util-linux uuidd's protocol ([`ServerConfig::uuidd_socket`]).
-struct UuiddListener {
-    listener: UnixListener,
-    _lock: File,
-    /// Device and inode of its socket file, to remove only our own at shutdown.
-    socket_id: (u64, u64),
+/// The uuidd socket a server bound itself, removed at its stop like its own socket.
+struct OwnUuidd {
+    index: usize,
+    path: PathBuf,
+    id: (u64, u64),
+    lock: InstanceLock,
 }
 
 /// Removes the socket file at `path` if it is still the one created (`id`: device, inode).
@@ -263,32 +255,11 @@ fn remove_own_socket(path: &Path, id: (u64, u64)) {
     }
 }
 
-/// Binds the uuidd protocol's socket (mode 0666: every local user, as uuidd's), its instance
-/// lock already taken.
-fn bind_uuidd(path: &Path, lock: File, log: &Log) -> Result<UuiddListener, ServerError> {
-    clear_stale_socket(path, log)?;
-    let listener = bind_private(path, 0o666, None)?;
-    let meta = fs::symlink_metadata(path)
-        .map_err(|e| ServerError::io(format!("{}: cannot stat", path.display()), e))?;
-    let id = (meta.dev(), meta.ino());
-    if let Err(e) = listener.set_nonblocking(true) {
-        remove_own_socket(path, id);
-        return Err(ServerError::io(
-            "setting the uuidd listener non-blocking",
-            e,
-        ));
-    }
-    Ok(UuiddListener {
-        listener,
-        _lock: lock,
-        socket_id: id,
-    })
-}
-
 impl<C: Clock + 'static> fmt::Debug for Server<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Server")
             .field("socket", &self.shared.cfg.socket)
+            .field("listeners", &self.listeners)
             .finish_non_exhaustive()
     }
 }
@@ -319,9 +290,7 @@ impl<C: Clock + 'static> Server<C> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn bind(cfg: ServerConfig, gen: DurableGenerator<C>) -> Result<Server<C>, ServerError> {
-        check_socket_path(&cfg.socket)?;
-        let lock = InstanceLock::acquire(&cfg.socket)?;
-        Server::bind_locked(cfg, lock, gen)
+        Server::bind_with(cfg, None, Vec::new(), gen)
     }
 
     /// [`bind`](Server::bind) with the instance lock already taken (for the same socket).
@@ -335,7 +304,7 @@ impl<C: Clock + 'static> Server<C> {
     /// let lock = InstanceLock::acquire(&sock)?; // fails fast, before the state is touched
     /// let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
     /// let server = Server::bind_locked(ServerConfig::new(&sock), lock, gen)?;
-    /// assert_eq!(server.socket_path(), sock);
+    /// assert_eq!(server.socket_path(), Some(sock.as_path()));
     /// // A lock for another socket does not do.
     /// let other = InstanceLock::acquire(dir.join("other.sock"))?;
     /// let gen2 = DurableGenerator::open(dir.join("state2"), StateOptions::new())?;
@@ -351,50 +320,146 @@ impl<C: Clock + 'static> Server<C> {
         lock: InstanceLock,
         gen: DurableGenerator<C>,
     ) -> Result<Server<C>, ServerError> {
-        let path = cfg.socket.clone();
-        if lock.socket != path {
-            return Err(ServerError::new(format!(
-                "the instance lock is for {}, not {}",
-                lock.socket.display(),
-                path.display()
-            )));
-        }
-        let lock = lock.file;
-        check_socket_path(&path)?;
-        // The uuidd socket's checks and lock before anything is created.
+        Server::bind_with(cfg, Some(lock), Vec::new(), gen)
+    }
+
+    /// The general form of [`bind`](Server::bind): binds the configuration's own socket, if
+    /// it has one (with `lock`, its instance lock, or one taken here), and serves `inherited`
+    /// too: listening sockets bound by someone else, typically passed by a service manager
+    /// ([`activation_listeners`](crate::server::activation_listeners)), each with the protocol
+    /// its connections speak. Those are served as they are (their mode, group and file are
+    /// their owner's) and never removed. At least one listener is needed.
+    ///
+    /// ```
+    /// use std::os::unix::net::UnixListener;
+    /// use std::time::Duration;
+    /// use uuidkit_service::client::Connection;
+    /// use uuidkit_service::server::{Listener, ListenerKind, Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-bindwith", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let extra = Listener::new(UnixListener::bind(dir.join("b.sock"))?, ListenerKind::Uuidkit, "b");
+    /// let server = Server::bind_with(ServerConfig::new(dir.join("a.sock")), None, vec![extra], gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// // One generator behind both sockets.
+    /// let a = Connection::connect(dir.join("a.sock"), Duration::from_secs(5))?.info()?;
+    /// let b = Connection::connect(dir.join("b.sock"), Duration::from_secs(5))?.info()?;
+    /// assert_eq!(a.pid, b.pid);
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// // Nothing to listen on is an error.
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let e = Server::bind_with(ServerConfig::without_socket(), None, vec![], gen).unwrap_err();
+    /// assert!(e.to_string().contains("nothing to listen on"), "{e}");
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn bind_with(
+        cfg: ServerConfig,
+        lock: Option<InstanceLock>,
+        inherited: Vec<Listener>,
+        gen: DurableGenerator<C>,
+    ) -> Result<Server<C>, ServerError> {
+        let mut cfg = cfg;
+        let mut listeners = Vec::with_capacity(inherited.len() + 2);
+        let mut own_socket = None;
+        // The uuidd socket's checks and instance lock, before anything is created.
         let uuidd_lock = match &cfg.uuidd_socket {
-            Some(u) if *u == path => {
+            Some(u) if Some(u) == cfg.socket.as_ref() => {
                 return Err(ServerError::new(format!(
                     "{} cannot be both the uuidkit and the uuidd socket",
                     u.display()
                 )))
             }
+            Some(u) if inherited.iter().any(|l| l.kind == ListenerKind::Uuidd) => {
+                return Err(ServerError::new(format!(
+                    "a uuidd listener was passed (socket activation); not binding {} too",
+                    u.display()
+                )))
+            }
             Some(u) => {
                 check_socket_path(u)?;
-                Some(InstanceLock::acquire(u)?.file)
+                Some(InstanceLock::acquire(u)?)
             }
             None => None,
         };
-        let mut cfg = cfg;
-        cfg.max_connections = fit_connections_to_fd_limit(cfg.max_connections, &cfg.log);
-        clear_stale_socket(&path, &cfg.log)?;
-        let listener = bind_private(&path, cfg.mode, cfg.group)?;
-        listener
-            .set_nonblocking(true)
-            .map_err(|e| ServerError::io("setting the listener non-blocking", e))?;
-        let meta = fs::symlink_metadata(&path)
-            .map_err(|e| ServerError::io(format!("{}: cannot stat", path.display()), e))?;
-        let socket_id = (meta.dev(), meta.ino());
-        let uuidd = match (&cfg.uuidd_socket, uuidd_lock) {
-            (Some(u), Some(l)) => match bind_uuidd(u, l, &cfg.log) {
-                Ok(x) => Some(x),
+        let lock = match cfg.socket.clone() {
+            None => {
+                if let Some(l) = lock {
+                    return Err(ServerError::new(format!(
+                        "the instance lock is for {}, but the server has no socket of its own",
+                        l.socket.display()
+                    )));
+                }
+                if inherited.is_empty() {
+                    return Err(ServerError::new(
+                        "nothing to listen on: no socket of its own and no listener given",
+                    ));
+                }
+                None
+            }
+            Some(path) => {
+                check_socket_path(&path)?;
+                let lock = match lock {
+                    Some(l) => l,
+                    None => InstanceLock::acquire(&path)?,
+                };
+                if lock.socket != path {
+                    return Err(ServerError::new(format!(
+                        "the instance lock is for {}, not {}",
+                        lock.socket.display(),
+                        path.display()
+                    )));
+                }
+                cfg.max_connections = fit_connections_to_fd_limit(cfg.max_connections, &cfg.log);
+                clear_stale_socket(&path, &cfg.log)?;
+                let socket = bind_private(&path, cfg.mode, cfg.group)?;
+                let meta = fs::symlink_metadata(&path)
+                    .map_err(|e| ServerError::io(format!("{}: cannot stat", path.display()), e))?;
+                listeners.push(Listener::new(
+                    socket,
+                    ListenerKind::Uuidkit,
+                    path.display().to_string(),
+                ));
+                own_socket = Some((path, (meta.dev(), meta.ino())));
+                Some(lock)
+            }
+        };
+        if own_socket.is_none() {
+            cfg.max_connections = fit_connections_to_fd_limit(cfg.max_connections, &cfg.log);
+        }
+        let own_uuidd = match (cfg.uuidd_socket.clone(), uuidd_lock) {
+            (Some(path), Some(lock)) => match bind_uuidd(&path, &cfg.log) {
+                Ok((socket, id)) => {
+                    listeners.push(Listener::new(
+                        socket,
+                        ListenerKind::Uuidd,
+                        path.display().to_string(),
+                    ));
+                    Some(OwnUuidd {
+                        index: listeners.len() - 1,
+                        path,
+                        id,
+                        lock,
+                    })
+                }
                 Err(e) => {
-                    remove_own_socket(&path, socket_id);
+                    if let Some((p, id)) = &own_socket {
+                        remove_own_socket(p, *id);
+                    }
                     return Err(e);
                 }
             },
             _ => None,
         };
+        listeners.extend(inherited);
+        for l in &listeners {
+            l.socket.set_nonblocking(true).map_err(|e| {
+                ServerError::io(format!("setting listener {} non-blocking", l.name), e)
+            })?;
+        }
         let (wake_rx, wake_tx) =
             UnixStream::pair().map_err(|e| ServerError::io("creating the wake-up pair", e))?;
         wake_rx
@@ -402,14 +467,14 @@ impl<C: Clock + 'static> Server<C> {
             .and_then(|_| wake_tx.set_nonblocking(true))
             .map_err(|e| ServerError::io("setting the wake-up pair non-blocking", e))?;
         Ok(Server {
-            listener,
-            shared: Arc::new(Shared::new(gen, cfg)),
-            _lock: lock,
+            listeners,
+            shared: Arc::new(Shared::new(gen, cfg, serve_uuidd_connection::<C>)),
+            lock,
             wake_rx,
             wake_tx: Arc::new(wake_tx),
-            socket_id,
+            own_socket,
+            own_uuidd,
             reserve: open_reserve(),
-            uuidd,
         })
     }
 
@@ -436,7 +501,7 @@ impl<C: Clock + 'static> Server<C> {
         }
     }
 
-    /// The socket path.
+    /// The path of the server's own socket, if it has one.
     ///
     /// ```
     /// use uuidkit_service::server::{is_socket, Server, ServerConfig};
@@ -446,14 +511,14 @@ impl<C: Clock + 'static> Server<C> {
     /// # let sock = dir.join("s.sock");
     /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
     /// let server = Server::bind(ServerConfig::new(&sock), gen)?;
-    /// assert_eq!(server.socket_path(), sock);
-    /// assert!(is_socket(server.socket_path()));
+    /// assert_eq!(server.socket_path(), Some(sock.as_path()));
+    /// assert!(is_socket(&sock));
     /// # drop(server);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn socket_path(&self) -> &Path {
-        &self.shared.cfg.socket
+    pub fn socket_path(&self) -> Option<&Path> {
+        self.shared.cfg.socket.as_deref()
     }
 
     /// Installs process-wide handlers so that SIGTERM, SIGINT, SIGHUP and SIGQUIT shut this
@@ -521,28 +586,50 @@ impl<C: Clock + 'static> Server<C> {
             unlogged: 0,
         };
         let mut wake_buf = [0u8; 64];
+        let idle_limit = shared.cfg.idle_exit;
+        let mut idle_exit = false;
+        let notify = |what: &str| {
+            if let Err(e) = shared.cfg.notify.notify(what) {
+                shared.log(format_args!("cannot notify the service manager: {e}"));
+            }
+        };
+        notify(&format!(
+            "READY=1\nSTATUS=serving on {}",
+            self.describe_listeners()
+        ));
+        // The wake-up pair last: `fds[n]`.
+        let n = self.listeners.len();
+        let mut fds: Vec<libc::pollfd> = self
+            .listeners
+            .iter()
+            .map(|l| l.socket.as_raw_fd())
+            .chain([self.wake_rx.as_raw_fd()])
+            .map(|fd| libc::pollfd {
+                fd,
+                events: libc::POLLIN,
+                revents: 0,
+            })
+            .collect();
         'serve: loop {
-            let mut fds = [
-                libc::pollfd {
-                    fd: self.listener.as_raw_fd(),
-                    events: libc::POLLIN,
-                    revents: 0,
-                },
-                libc::pollfd {
-                    fd: self.wake_rx.as_raw_fd(),
-                    events: libc::POLLIN,
-                    revents: 0,
-                },
-                libc::pollfd {
-                    // poll skips a negative descriptor.
-                    fd: self.uuidd.as_ref().map_or(-1, |u| u.listener.as_raw_fd()),
-                    events: libc::POLLIN,
-                    revents: 0,
-                },
-            ];
-            // SAFETY: `fds` is a live array of initialised pollfd structures and the count
-            // passed is its length; the descriptors stay open during the call.
-            let rc = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, -1) };
+            // With an idle exit: wake when the idle time would be up, and look again then.
+            let timeout_ms: libc::c_int = match idle_limit {
+                None => -1,
+                Some(limit) => {
+                    let idle = shared.idle_for().unwrap_or(Duration::ZERO);
+                    if idle >= limit {
+                        idle_exit = true;
+                        break 'serve;
+                    }
+                    let left = (limit - idle).as_millis().saturating_add(1);
+                    libc::c_int::try_from(left).unwrap_or(libc::c_int::MAX)
+                }
+            };
+            for f in fds.iter_mut() {
+                f.revents = 0;
+            }
+            // SAFETY: `fds` is a live vector of initialised pollfd structures and the count
+            // passed is its length; every descriptor stays open during the call.
+            let rc = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout_ms) };
             if rc < 0 {
                 let e = io::Error::last_os_error();
                 if e.kind() == io::ErrorKind::Interrupted {
@@ -552,66 +639,113 @@ impl<C: Clock + 'static> Server<C> {
                 std::thread::sleep(Duration::from_millis(10));
                 continue;
             }
-            if fds[1].revents != 0 {
+            if fds[n].revents != 0 {
                 // Drain; any byte means stop.
                 if matches!((&self.wake_rx).read(&mut wake_buf), Ok(n) if n > 0) {
                     break 'serve;
                 }
             }
-            if fds[2].revents != 0 {
-                if let Some(u) = &self.uuidd {
-                    accepted += accept_uuidd(&shared, &u.listener, &mut failures);
-                }
-            }
-            if fds[0].revents == 0 {
-                continue;
-            }
-            loop {
-                match self.listener.accept() {
-                    Ok((stream, _)) => {
-                        accepted += 1;
-                        admit(&self.shared, stream, uuidkit());
-                    }
-                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                    Err(e) if sys::is_out_of_descriptors(&e) && self.reserve.is_some() => {
-                        // Free the reserve descriptor, take the waiting client, tell it Busy.
-                        self.reserve = None;
-                        if let Ok((stream, _)) = self.listener.accept() {
-                            refuse(&shared, &stream, "out of file descriptors");
-                        }
-                        self.reserve = open_reserve();
-                        failures.failed(
-                            &shared.cfg.log,
-                            format_args!("accept failed: {e}; the client was told Busy"),
-                        );
-                    }
-                    Err(e) => {
-                        // EMFILE and the like with no reserve: back off instead of spinning.
-                        failures.failed(&shared.cfg.log, format_args!("accept failed: {e}"));
-                        std::thread::sleep(Duration::from_millis(10));
-                        break;
-                    }
+            for i in 0..n {
+                if fds[i].revents != 0 {
+                    accepted += self.accept_all(i, &mut failures);
                 }
             }
         }
 
+        notify(if idle_exit {
+            "STOPPING=1\nSTATUS=stopping (idle): writing the state"
+        } else {
+            "STOPPING=1\nSTATUS=stopping: writing the state"
+        });
         shared.closing.store(true, Ordering::SeqCst);
-        remove_own_socket(&shared.cfg.socket, self.socket_id);
-        drop(self.listener);
-        if let (Some(u), Some(path)) = (self.uuidd.take(), &shared.cfg.uuidd_socket) {
-            remove_own_socket(path, u.socket_id);
+        if let Some((path, id)) = &self.own_socket {
+            remove_own_socket(path, *id);
         }
+        if let Some(u) = &self.own_uuidd {
+            remove_own_socket(&u.path, u.id);
+        }
+        drop(std::mem::take(&mut self.listeners));
         let flushed = shared.gen().shut_down();
         shared.close_connections();
         signals::forget_wake_fd();
+        // Last: a second server may start on this socket from here on.
+        if let Some(lock) = self.lock.take() {
+            lock.release();
+        }
+        if let Some(u) = self.own_uuidd.take() {
+            u.lock.release();
+        }
         match flushed {
             Ok(()) => Ok(RunSummary {
                 connections: accepted,
+                idle_exit,
             }),
             Err(e) => Err(ServerError::new(format!(
                 "flushing the state at shutdown: {e}"
             ))),
         }
+    }
+
+    /// Accepts every connection waiting on listener `i` and hands each over; returns how many.
+    fn accept_all(&mut self, i: usize, failures: &mut FailureLog) -> u64 {
+        let shared = &self.shared;
+        let listener = &self.listeners[i];
+        let mut accepted = 0;
+        loop {
+            match listener.socket.accept() {
+                Ok((stream, _)) => {
+                    accepted += 1;
+                    admit(shared, stream, listener.kind);
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) if sys::is_out_of_descriptors(&e) && self.reserve.is_some() => {
+                    // Free the reserve descriptor, take the waiting client, tell it Busy.
+                    self.reserve = None;
+                    if let Ok((stream, _)) = listener.socket.accept() {
+                        refuse_kind(shared, &stream, listener.kind, "out of file descriptors");
+                    }
+                    self.reserve = open_reserve();
+                    failures.failed(
+                        &shared.cfg.log,
+                        format_args!("accept failed: {e}; the client was told Busy"),
+                    );
+                }
+                Err(e) => {
+                    // EMFILE and the like with no reserve: back off instead of spinning.
+                    failures.failed(&shared.cfg.log, format_args!("accept failed: {e}"));
+                    std::thread::sleep(Duration::from_millis(10));
+                    break;
+                }
+            }
+        }
+        accepted
+    }
+
+    /// The listeners, for the log and the service manager's status line: each one's name
+    /// (the socket's path for the server's own), and its protocol when it is not uuidkit's.
+    pub fn describe_listeners(&self) -> String {
+        let mut out = String::new();
+        for (i, l) in self.listeners.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            let own = (i == 0 && self.own_socket.is_some())
+                || self.own_uuidd.as_ref().is_some_and(|u| u.index == i);
+            if own {
+                out.push_str(&l.name);
+            } else {
+                let fd = l.socket.as_raw_fd();
+                if l.name.is_empty() {
+                    out.push_str(&format!("descriptor {fd}"));
+                } else {
+                    out.push_str(&format!("descriptor {fd} ({})", l.name));
+                }
+            }
+            if l.kind == ListenerKind::Uuidd {
+                out.push_str(" [uuidd protocol]");
+            }
+        }
+        out
     }
 }

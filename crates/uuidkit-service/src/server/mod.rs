@@ -60,27 +60,31 @@
 //! # Source layout
 //!
 //! By concern, each file calling only the ones listed after it: `listener.rs` (binding, the accept
-//! loop, shutdown), `uuidd.rs` (util-linux uuidd's protocol, for
-//! [`ServerConfig::uuidd_socket`]), `connection.rs` (admission, one thread per connection,
-//! serving uuidkit's protocol),
+//! loop, the idle exit, shutdown), `uuidd.rs` (util-linux uuidd's protocol on listeners of that
+//! kind: [`ServerConfig::uuidd_socket`], or passed by a service manager), `connection.rs` (admission, one thread per connection, serving requests),
 //! `pool.rs` (threads waiting for the next connection), `instance.rs` (the instance lock),
-//! `socket.rs` (the socket file and its permissions), `signals.rs`, `config.rs`, `log.rs`,
-//! `error.rs`.
+//! `socket.rs` (the socket file and its permissions), `signals.rs`, `config.rs`, `notify.rs`
+//! (notices to the service manager), `activation.rs` (listeners a service manager passed, and
+//! their kinds), `log.rs`, `error.rs`.
 
+mod activation;
 mod config;
 mod connection;
 mod error;
 mod instance;
 mod listener;
 mod log;
+mod notify;
 mod pool;
 mod signals;
 mod socket;
 pub mod uuidd;
 
+pub use activation::{activation_listeners, Listener, ListenerKind};
 pub use config::ServerConfig;
 pub use error::ServerError;
 pub use instance::InstanceLock;
 pub use listener::{RunSummary, Server, ShutdownHandle};
+pub use notify::{Notifier, NOTIFY_SOCKET_ENV};
 pub use signals::{catch_stop_signals, ignore_file_size_signal, received_signal};
 pub use socket::{check_socket_path, group_id, is_socket};

@@ -1,6 +1,9 @@
 //! util-linux uuidd's protocol, so that unmodified libuuid clients (`uuid_generate_time*`,
 //! `uuidgen -t`, `uuidd -t` in client mode) get their time-based UUIDs from this server's
-//! durable v1/v6 timeline instead of from uuidd.
+//! durable v1/v6 timeline instead of from uuidd. It serves the connections of every listener
+//! of kind [`ListenerKind::Uuidd`](super::ListenerKind::Uuidd): the socket the server binds
+//! for [`ServerConfig::uuidd_socket`](super::ServerConfig::uuidd_socket), or one a service
+//! manager passed under the name `uuidd` (`FileDescriptorName=uuidd`).
 //!
 //! # The protocol (util-linux `libuuid/src/uuidd.h`, `misc-utils/uuidd.c`)
 //!
@@ -50,7 +53,7 @@ use std::time::{Duration, Instant};
 use uuidkit::gen::{v4::fill_v4, Clock};
 use uuidkit::Uuid;
 
-use super::connection::{Protocol, Shared};
+use super::connection::Shared;
 use crate::state::{DurableGenerator, Safety, StateError, TimeVersion};
 
 /// uuidd's operations (`UUIDD_OP_*` in util-linux `libuuid/src/uuidd.h`).
@@ -75,14 +78,6 @@ pub const MAX_BULK_RANDOM: usize = 63;
 /// The default socket path of util-linux's libuuid and uuidd (`UUIDD_SOCKET_PATH`): compiled
 /// into libuuid, so a drop-in must listen there.
 pub const UUIDD_SOCKET_PATH: &str = "/run/uuidd/request";
-
-/// The uuidd protocol, for [`admit`](super::connection::admit).
-pub(super) const fn uuidd<C: Clock>() -> Protocol<C> {
-    Protocol {
-        serve: serve_uuidd_connection::<C>,
-        busy_reply: false,
-    }
-}
 
 /// One request of the protocol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
