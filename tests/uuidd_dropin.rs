@@ -4,7 +4,8 @@
 //! `uuid_generate_time_safe()`, compiled here with gcc. Their UUIDs must carry the clock
 //! sequence and node of uuidkit's state file, be unique across concurrent clients, and bulk
 //! blocks must lie within what the state file covers. Malformed requests are closed without
-//! a reply, and the server goes on serving.
+//! a reply, and the server goes on serving. A listener passed by a service manager under the
+//! name `uuidd` (systemd-socket-activate, Debian package systemd) speaks the same protocol.
 //!
 //! libuuid has the socket path /run/uuidd/request compiled in, so the libuuid tests serve
 //! there: they need root (as CI runs) and fail when a uuidd already listens there; they
@@ -217,6 +218,11 @@ fn uuidd_clients_get_v1_with_uuidkit_clock_sequence_and_node() {
 
     let (code, log) = serve.terminate();
     assert_eq!(code, 0, "{log}");
+    // A clean stop removes the socket and its lock file.
+    assert!(
+        !sock.exists() && !dir.path("request.lock").exists(),
+        "{log}"
+    );
     let state = State::read(dir.path("state")).unwrap();
     println!(
         "state file: clock sequence {:#06x}, node {:02x?}, last v1/v6 timestamp {}",
@@ -494,6 +500,8 @@ fn libuuid_and_uuidgen_get_safe_v1_from_uuidkit_on_the_system_path() {
         !Path::new(SYSTEM_REQUEST).exists(),
         "the socket is left behind"
     );
+    let lock = format!("{SYSTEM_REQUEST}.lock");
+    assert!(!Path::new(&lock).exists(), "{lock} is left behind");
     drop(guard);
 
     let state = State::read(dir.path("state")).unwrap();
@@ -512,4 +520,89 @@ fn libuuid_and_uuidgen_get_safe_v1_from_uuidkit_on_the_system_path() {
         assert_eq!(seq_node(u), theirs, "{u} is not uuidkit's");
         assert!(u.gregorian_ticks().unwrap() <= state.gregorian_ticks);
     }
+}
+
+#[test]
+fn a_socket_activated_uuidd_listener_serves_the_uuidd_protocol() {
+    require("uuidd", "uuid-runtime");
+    require("systemd-socket-activate", "systemd");
+    let dir = TempDir::new();
+    let sock = dir.path("request");
+    // The service manager's socket, named `uuidd` (FileDescriptorName=uuidd in a unit);
+    // systemd-socket-activate starts the server at the first connection.
+    let mut child = Command::new("systemd-socket-activate")
+        .arg("-l")
+        .arg(&sock)
+        .arg("--fdname=uuidd")
+        .arg(BIN)
+        .args(["serve", "--socket"])
+        .arg(dir.path("s.sock"))
+        .arg("--state")
+        .arg(dir.path("state"))
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while !sock.exists() {
+        assert!(t.elapsed() < Duration::from_secs(10), "no socket");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let one = parse(&uuidd_client(&sock, &["-t"]));
+    let (first, n) = parse_block(&uuidd_client(&sock, &["-t", "-n", "10"]));
+    // The server is the activated process (systemd-socket-activate execs it).
+    let pid = format!("{}\0", child.id());
+    assert_eq!(raw(&sock, &[0])[4..], *pid.as_bytes());
+    let st = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let st = child.wait().unwrap();
+    let mut log = String::new();
+    let _ = child.stderr.take().unwrap().read_to_string(&mut log);
+    assert!(st.success(), "{st}: {log}");
+    assert!(log.contains("(uuidd) [uuidd protocol]"), "{log}");
+    let state = State::read(dir.path("state")).unwrap();
+    println!(
+        "activated: uuidd -t {one}; uuidd -t -n 10: {first} and {}",
+        n - 1
+    );
+    assert_eq!(seq_node(&one), (state.clock_seq, state.node));
+    assert_eq!(seq_node(&first), (state.clock_seq, state.node));
+    assert_eq!(state.gregorian_ticks, first.gregorian_ticks().unwrap() + 9);
+}
+
+#[test]
+fn a_running_uuidd_is_not_displaced() {
+    require("uuidd", "uuid-runtime");
+    let dir = TempDir::new();
+    let sock = dir.path("request");
+    // The real uuidd, in the foreground, on the test's own path.
+    let mut uuidd = Command::new("uuidd")
+        .args(["-F", "-P", "-q", "-T", "60", "-s"])
+        .arg(&sock)
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while UnixStream::connect(&sock).is_err() {
+        assert!(t.elapsed() < Duration::from_secs(10), "uuidd did not start");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let o = Command::new(BIN)
+        .args(["serve", "--socket"])
+        .arg(dir.path("s.sock"))
+        .arg("--state")
+        .arg(dir.path("state"))
+        .arg("--uuidd-socket")
+        .arg(&sock)
+        .output()
+        .unwrap();
+    let err = text(&o.stderr);
+    let _ = uuidd.kill();
+    let _ = uuidd.wait();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("already listening"), "{err}");
+    // Nothing of the server's is left: not its own socket either.
+    assert!(!dir.path("s.sock").exists(), "{err}");
+    println!("{}", err.trim());
 }

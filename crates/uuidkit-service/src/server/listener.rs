@@ -730,9 +730,11 @@ impl<C: Clock + 'static> Server<C> {
             if i > 0 {
                 out.push_str(", ");
             }
-            let own = (i == 0 && self.own_socket.is_some())
-                || self.own_uuidd.as_ref().is_some_and(|u| u.index == i);
-            if own {
+            let own_uuidd = self.own_uuidd.as_ref().is_some_and(|u| u.index == i);
+            let own = (i == 0 && self.own_socket.is_some()) || own_uuidd;
+            if own_uuidd {
+                out.push_str(&format!("{} (mode 666)", l.name));
+            } else if own {
                 out.push_str(&l.name);
             } else {
                 let fd = l.socket.as_raw_fd();
