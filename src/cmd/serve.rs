@@ -292,7 +292,11 @@ pub fn run(c: Config) -> CmdResult {
     log(&format!(
         "listening on {}{}, state {}{}, clock sequence {seq:#06x}, node {}, pid {}{}",
         server.describe_listeners(),
-        mode.map_or(String::new(), |m| format!(" (mode {m:03o})")),
+        mode.map_or(String::new(), |m| match &c.uuidd_socket {
+            // The uuidd socket's mode is in the list; say which one this is.
+            Some(_) => format!(" (uuidkit socket mode {m:03o})"),
+            None => format!(" (mode {m:03o})"),
+        }),
         c.state.display(),
         if durable {
             ""
