@@ -17,7 +17,7 @@ use super::notify::Notifier;
 ///     .mode(0o660)
 ///     .max_connections(4096)
 ///     .timeout(Duration::from_secs(10));
-/// assert_eq!(c.socket_path(), std::path::Path::new("/tmp/uuidkit-doc.sock"));
+/// assert_eq!(c.socket_path(), Some(std::path::Path::new("/tmp/uuidkit-doc.sock")));
 /// ```
 #[derive(Clone)]
 pub struct ServerConfig {
