@@ -689,8 +689,8 @@ pub struct GenArgs {
     #[arg(long)]
     #[cfg_attr(not(unix), arg(hide = true))]
     pub system: bool,
-    /// The service's socket for --system [default: $UUIDKIT_SOCKET, else
-    /// $XDG_RUNTIME_DIR/uuidkit.sock, or /run/uuidkit/uuidkit.sock for root].
+    /// The service's socket for --system [default: the first that answers of
+    /// $UUIDKIT_SOCKET, $XDG_RUNTIME_DIR/uuidkit.sock and /run/uuidkit/uuidkit.sock].
     #[arg(long, value_name = "PATH", requires = "system")]
     #[cfg_attr(not(unix), arg(hide = true))]
     pub socket: Option<PathBuf>,
@@ -782,6 +782,8 @@ What it does:
   start it from systemd or another supervisor. Logs go to standard error.
   SIGTERM, SIGINT, SIGHUP and SIGQUIT write the exact state and exit with
   status 0 (2 if that last write failed); they are caught from the very start.
+  A clean stop removes the socket and the lock files (SOCKET.lock,
+  STATE.lock): only the state file stays.
   After an unclean shutdown, the start waits until the clock passes the last
   run's v7 reservation (at most --reserve + 1 s; logged before it starts), so
   that repeated crashes do not push v7 timestamps ahead of the clock; a stop
@@ -798,6 +800,18 @@ What it does:
   start. Clients accept only a server that runs as root or as their own user
   (or the one named by gen --server-uid or UUIDKIT_SERVER_UID).
 
+systemd:
+  Socket activation: the listening Unix stream sockets passed in LISTEN_FDS
+  (for this process: LISTEN_PID) are served; one named uuidd in
+  LISTEN_FDNAMES speaks util-linux uuidd's protocol, any other name
+  uuidkit's. Then no --socket is bound unless given, and the passed sockets
+  are left in place at stop (systemd owns them). Wrong values, or a
+  descriptor that is not a listening Unix stream socket: an error naming it,
+  exit status 2. With NOTIFY_SOCKET set (Type=notify), it sends READY=1 once
+  it serves, STATUS= lines, and STOPPING=1 when it stops. --idle-exit SECONDS
+  stops it cleanly (status 0) after SECONDS without a connection, for a
+  server started on demand: the next client starts it again.
+
 Limits:
   A client has 2 s to send a whole request once it has begun, and --timeout to
   send the next one or to read a whole reply. One user may hold half of
@@ -806,8 +820,13 @@ Limits:
 
 Defaults:
   --socket  $XDG_RUNTIME_DIR/uuidkit.sock; for root /run/uuidkit/uuidkit.sock
+            (the system socket), unless systemd passed the sockets
   --state   $XDG_STATE_HOME/uuidkit/state (else ~/.local/state/uuidkit/state);
             for root /var/lib/uuidkit/state
+  --mode    666 for the system socket: every local user may ask for UUIDs,
+            as from uuidd (a request discloses nothing and changes nothing
+            but the sequence; connections per user are limited); 600 for any
+            other socket; 660 with --group. --mode/--group restrict it.
   Directories of the default paths are created (0755 for the socket's, 0700
   for the state's).
 
@@ -820,6 +839,9 @@ State file problems:
   (`uuidkit gen --system` then warns); with --strict they are refused instead.
 
 Clients:
+  Without --socket they try $UUIDKIT_SOCKET, $XDG_RUNTIME_DIR/uuidkit.sock,
+  then /run/uuidkit/uuidkit.sock, whoever they are; the first that answers
+  serves them.
   uuidkit gen v7 --system -C 10         ten v7 UUIDs from the service
   UUIDKIT_SOCKET=/path/to.sock uuidkit gen v1 --system
   The protocol is described in DESIGN.md, section The wire protocol.
@@ -836,7 +858,9 @@ util-linux uuidd clients (--uuidd-socket):
 Examples:
   uuidkit serve --foreground
   uuidkit serve --socket /run/uuidkit/uuidkit.sock --group uuidkit \\
-      --state /var/lib/uuidkit/state";
+      --state /var/lib/uuidkit/state
+  systemd-socket-activate -l /run/uuidkit/uuidkit.sock --fdname=uuidkit \\
+      -E NOTIFY_SOCKET -- uuidkit serve --idle-exit 60";
 
 /// `uuidkit serve`.
 #[derive(Debug, Args)]
@@ -848,7 +872,8 @@ pub struct ServeArgs {
     /// The state file.
     #[arg(long, value_name = "PATH")]
     pub state: Option<PathBuf>,
-    /// The socket's permissions in octal [default: 600, or 660 with --group].
+    /// The socket's permissions in octal [default: 666 for the system socket,
+    /// else 600; 660 with --group].
     #[arg(long, value_name = "OCTAL")]
     pub mode: Option<String>,
     /// The group (name or number) given the socket, so that its members may connect.

@@ -274,7 +274,7 @@ fn two_servers_on_a_state_file_whose_lock_cannot_be_taken_never_repeat() {
     assert_eq!(s.wait().0, Some(0));
     let stored = State::read(&state).unwrap();
     let lock = d.path("state.lock");
-    fs::remove_file(&lock).unwrap();
+    assert!(!lock.exists(), "a clean stop removes the lock file");
     fs::create_dir(&lock).unwrap();
 
     let (sa, sb) = (d.path("a.sock"), d.path("b.sock"));

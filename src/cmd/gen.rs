@@ -12,7 +12,7 @@ use uuidkit::gen::{
 };
 use uuidkit::{Case, Domain, NameHash, Timestamp, Uuid};
 #[cfg(unix)]
-use uuidkit_service::client::{default_socket, ClientConfig, SystemGenerator};
+use uuidkit_service::client::{default_sockets, ClientConfig, SystemGenerator};
 #[cfg(unix)]
 use uuidkit_service::state::TimeVersion;
 
@@ -122,7 +122,8 @@ enum Plan {
     #[cfg(unix)]
     System {
         version: TimeVersion,
-        socket: std::path::PathBuf,
+        /// The sockets to try, in order.
+        sockets: Vec<std::path::PathBuf>,
         server_uid: Option<u32>,
     },
 }
@@ -256,18 +257,15 @@ fn system_plan(a: GenArgs, flags: &[VersionFlag]) -> Result<Plan, clap::Error> {
             "{flag} cannot be used with --system: the service keeps its own generator state"
         )));
     }
-    let socket = match a.socket.or_else(default_socket) {
-        Some(p) => p,
-        None => {
-            return Err(usage(
-                "--system: no socket known; give --socket PATH or set UUIDKIT_SOCKET",
-            ))
-        }
+    // The socket given, else every place a service may be, in order.
+    let sockets = match a.socket {
+        Some(p) => vec![p],
+        None => default_sockets(),
     };
     let server_uid = a.server_uid;
     Ok(Plan::System {
         version,
-        socket,
+        sockets,
         server_uid,
     })
 }
@@ -509,9 +507,9 @@ pub fn run(c: Config) -> CmdResult {
         #[cfg(unix)]
         Plan::System {
             version,
-            socket,
+            sockets,
             server_uid,
-        } => run_system(version, &socket, server_uid, c.count, c.to, c.case),
+        } => run_system(version, &sockets, server_uid, c.count, c.to, c.case),
     }
 }
 
@@ -560,14 +558,17 @@ fn run_local(mut source: Source, count: u64, to: ToForm, case: Case) -> CmdResul
 #[cfg(unix)]
 fn run_system(
     version: TimeVersion,
-    socket: &std::path::Path,
+    sockets: &[std::path::PathBuf],
     server_uid: Option<u32>,
     count: u64,
     to: ToForm,
     case: Case,
 ) -> CmdResult {
     // No fallback: whoever asks for --system wants the machine-wide guarantees.
-    let mut cfg = ClientConfig::new(socket).fallback(false).block(1);
+    let mut cfg = ClientConfig::from_env()
+        .sockets(sockets.iter().cloned())
+        .fallback(false)
+        .block(1);
     if let Some(uid) = server_uid {
         cfg = cfg.server_uid(uid);
     }

@@ -1,5 +1,5 @@
-//! Where the service is (`$UUIDKIT_SOCKET`, the server's default socket) and how a
-//! [`SystemGenerator`](crate::client::SystemGenerator) uses it.
+//! Where the service is (`$UUIDKIT_SOCKET`, the per-user socket, the system socket, tried in
+//! that order) and how a [`SystemGenerator`](crate::client::SystemGenerator) uses it.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -18,22 +18,62 @@ pub const SYSTEM_SOCKET: &str = "/run/uuidkit/uuidkit.sock";
 /// server's, besides root and its own ([`ClientConfig::server_uid`]).
 pub const SERVER_UID_ENV: &str = "UUIDKIT_SERVER_UID";
 
-/// The socket a client uses when none is given: `$UUIDKIT_SOCKET`, else the server's default
-/// ([`default_server_socket`]).
+/// The sockets a client tries when none is given, in order, whoever runs it (root or not, with
+/// or without `XDG_RUNTIME_DIR`): `$UUIDKIT_SOCKET` (if set and not empty), the per-user socket
+/// `$XDG_RUNTIME_DIR/uuidkit.sock` (if that variable is set and not empty), and the system
+/// socket [`SYSTEM_SOCKET`], which every local user may use; a path named twice is tried once.
+/// The first that answers serves the client.
 ///
 /// ```
 /// use std::path::PathBuf;
-/// use uuidkit_service::client::{default_server_socket, default_socket, SOCKET_ENV};
+/// use uuidkit_service::client::{default_sockets, SOCKET_ENV, SYSTEM_SOCKET};
+/// std::env::set_var(SOCKET_ENV, "/tmp/my-uuidkit.sock");
+/// std::env::set_var("XDG_RUNTIME_DIR", "/run/user/1000");
+/// let want: Vec<PathBuf> = ["/tmp/my-uuidkit.sock", "/run/user/1000/uuidkit.sock", SYSTEM_SOCKET]
+///     .iter()
+///     .map(PathBuf::from)
+///     .collect();
+/// assert_eq!(default_sockets(), want);
+/// // Empty counts as unset; without XDG_RUNTIME_DIR, the system socket is left.
+/// std::env::set_var(SOCKET_ENV, "");
+/// std::env::remove_var("XDG_RUNTIME_DIR");
+/// assert_eq!(default_sockets(), vec![PathBuf::from(SYSTEM_SOCKET)]);
+/// ```
+pub fn default_sockets() -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::with_capacity(3);
+    let mut add = |p: PathBuf| {
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    };
+    match std::env::var_os(SOCKET_ENV) {
+        Some(p) if !p.is_empty() => add(PathBuf::from(p)),
+        _ => {}
+    }
+    if let Some(p) = user_socket() {
+        add(p);
+    }
+    add(PathBuf::from(SYSTEM_SOCKET));
+    out
+}
+
+/// The first socket a client tries when none is given ([`default_sockets`]).
+///
+/// ```
+/// use std::path::PathBuf;
+/// use uuidkit_service::client::{default_socket, SOCKET_ENV};
 /// std::env::set_var(SOCKET_ENV, "/tmp/my-uuidkit.sock");
 /// assert_eq!(default_socket(), Some(PathBuf::from("/tmp/my-uuidkit.sock")));
-/// // Empty counts as unset: the server's default applies.
-/// std::env::set_var(SOCKET_ENV, "");
-/// assert_eq!(default_socket(), default_server_socket());
 /// ```
 pub fn default_socket() -> Option<PathBuf> {
-    match std::env::var_os(SOCKET_ENV) {
-        Some(p) if !p.is_empty() => Some(PathBuf::from(p)),
-        _ => default_server_socket(),
+    default_sockets().into_iter().next()
+}
+
+/// The per-user socket, `$XDG_RUNTIME_DIR/uuidkit.sock`, if the variable is set.
+fn user_socket() -> Option<PathBuf> {
+    match std::env::var_os("XDG_RUNTIME_DIR") {
+        Some(d) if !d.is_empty() => Some(Path::new(&d).join("uuidkit.sock")),
+        _ => None,
     }
 }
 
@@ -53,10 +93,7 @@ pub fn default_server_socket() -> Option<PathBuf> {
     if sys::effective_uid() == 0 {
         return Some(PathBuf::from(SYSTEM_SOCKET));
     }
-    match std::env::var_os("XDG_RUNTIME_DIR") {
-        Some(d) if !d.is_empty() => Some(Path::new(&d).join("uuidkit.sock")),
-        _ => None,
-    }
+    user_socket()
 }
 
 /// How a [`SystemGenerator`](crate::client::SystemGenerator) works.
@@ -69,7 +106,8 @@ pub fn default_server_socket() -> Option<PathBuf> {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClientConfig {
-    pub(super) socket: Option<PathBuf>,
+    /// The sockets to try, in order.
+    pub(super) sockets: Vec<PathBuf>,
     pub(super) block: u32,
     pub(super) max_age: Duration,
     pub(super) fallback: bool,
@@ -94,22 +132,25 @@ impl ClientConfig {
     /// ```
     pub fn new(socket: impl Into<PathBuf>) -> ClientConfig {
         ClientConfig {
-            socket: Some(socket.into()),
+            sockets: vec![socket.into()],
             ..ClientConfig::from_env()
         }
     }
 
-    /// Like [`new`](Self::new) with the socket of [`default_socket`] (`$UUIDKIT_SOCKET`, …), and
-    /// the server's user id from [`SERVER_UID_ENV`] when it holds a number.
+    /// Like [`new`](Self::new), trying the sockets of [`default_sockets`] (`$UUIDKIT_SOCKET`,
+    /// the per-user socket, the system socket) in turn, and with the server's user id from
+    /// [`SERVER_UID_ENV`] when it holds a number.
     ///
     /// ```
-    /// use uuidkit_service::client::{ClientConfig, SOCKET_ENV};
+    /// use uuidkit_service::client::{default_sockets, ClientConfig, SOCKET_ENV};
     /// std::env::set_var(SOCKET_ENV, "/tmp/my-uuidkit.sock");
-    /// assert_eq!(ClientConfig::from_env(), ClientConfig::new("/tmp/my-uuidkit.sock"));
+    /// let c = ClientConfig::from_env();
+    /// assert_eq!(c.socket_paths(), default_sockets());
+    /// assert_eq!(c, ClientConfig::new("/unused").sockets(default_sockets()));
     /// ```
     pub fn from_env() -> ClientConfig {
         ClientConfig {
-            socket: default_socket(),
+            sockets: default_sockets(),
             block: 128,
             max_age: Duration::from_secs(1),
             fallback: true,
@@ -283,7 +324,24 @@ impl ClientConfig {
         self
     }
 
-    /// The socket path, if one is known.
+    /// The sockets to try, in order, instead of the ones set so far: the first that answers
+    /// serves the generator. When none answers, the error names every one and why.
+    ///
+    /// ```
+    /// use uuidkit_service::client::{ClientConfig, SystemGenerator};
+    /// use uuidkit_service::state::TimeVersion;
+    /// let cfg = ClientConfig::new("/unused").sockets(["/nonexistent/a.sock", "/nonexistent/b.sock"]);
+    /// let e = SystemGenerator::new(cfg.fallback(false)).next(TimeVersion::V7).unwrap_err();
+    /// let msg = e.to_string();
+    /// assert!(msg.contains("/nonexistent/a.sock") && msg.contains("/nonexistent/b.sock"), "{msg}");
+    /// assert!(e.is_unreachable());
+    /// ```
+    pub fn sockets<P: Into<PathBuf>>(mut self, paths: impl IntoIterator<Item = P>) -> Self {
+        self.sockets = paths.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The first socket to try, if there is one.
     ///
     /// ```
     /// use std::path::Path;
@@ -294,6 +352,11 @@ impl ClientConfig {
     /// assert_eq!(ClientConfig::from_env().socket_path(), Some(Path::new("/tmp/from-env.sock")));
     /// ```
     pub fn socket_path(&self) -> Option<&Path> {
-        self.socket.as_deref()
+        self.sockets.first().map(PathBuf::as_path)
+    }
+
+    /// The sockets to try, in order.
+    pub fn socket_paths(&self) -> &[PathBuf] {
+        &self.sockets
     }
 }

@@ -2,6 +2,10 @@
 //! caches a block of UUIDs per process (RFC 9562 §6.3) and falls back to the in-process
 //! generators when the service cannot be reached.
 //!
+//! Without a socket given, a client tries `$UUIDKIT_SOCKET`, the per-user socket
+//! (`$XDG_RUNTIME_DIR/uuidkit.sock`) and the system socket ([`SYSTEM_SOCKET`]) in that order,
+//! whoever runs it ([`default_sockets`]), and uses the first that answers.
+//!
 //! ```
 //! use uuidkit_service::client::{ClientConfig, Source, SystemGenerator};
 //! use uuidkit_service::state::{Safety, TimeVersion};
@@ -41,7 +45,8 @@ mod error;
 mod system;
 
 pub use config::{
-    default_server_socket, default_socket, ClientConfig, SERVER_UID_ENV, SOCKET_ENV, SYSTEM_SOCKET,
+    default_server_socket, default_socket, default_sockets, ClientConfig, SERVER_UID_ENV,
+    SOCKET_ENV, SYSTEM_SOCKET,
 };
 pub use connection::Connection;
 pub use error::{ServiceError, ServiceErrorKind};

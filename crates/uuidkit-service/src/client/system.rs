@@ -378,20 +378,47 @@ impl SystemGenerator {
         // Taken out and put back: its descriptor stays published, and it stays open.
         let conn = match inner.conn.take() {
             Some(c) => c,
-            None => {
-                let Some(path) = self.cfg.socket.as_deref() else {
-                    return Err(ServiceError::new(
-                        ServiceErrorKind::NoSocket,
-                        format!(
-                            "no socket for the uuidkit service: set {SOCKET_ENV} or \
-                             XDG_RUNTIME_DIR, or give a path"
-                        ),
-                    ));
-                };
-                Connection::connect_trusting(path, self.cfg.timeout, self.cfg.server_uid)?
-            }
+            None => self.connect_first()?,
         };
         Ok(inner.set_conn(conn))
+    }
+
+    /// Connects to the first of the configured sockets that answers. A socket where nobody
+    /// answers (missing, refused, not accepting) is passed over for the next; a server run
+    /// by an untrusted user is an error at once. When none answers, the error names each
+    /// socket tried and why.
+    fn connect_first(&self) -> Result<Connection, ServiceError> {
+        let sockets = &self.cfg.sockets;
+        if sockets.is_empty() {
+            return Err(ServiceError::new(
+                ServiceErrorKind::NoSocket,
+                format!(
+                    "no socket for the uuidkit service: set {SOCKET_ENV} or XDG_RUNTIME_DIR, \
+                     or give a path"
+                ),
+            ));
+        }
+        let mut tried = Vec::new();
+        for path in sockets {
+            match Connection::connect_trusting(path, self.cfg.timeout, self.cfg.server_uid) {
+                Ok(c) => return Ok(c),
+                Err(e) if e.is_unreachable() && sockets.len() > 1 => {
+                    tried.push(match std::error::Error::source(&e) {
+                        Some(os) => format!("{}: {os}", path.display()),
+                        None => e.to_string(),
+                    });
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Err(ServiceError::new(
+            ServiceErrorKind::Unavailable,
+            format!(
+                "no uuidkit service answers at any of the {} sockets tried: {}",
+                tried.len(),
+                tried.join("; ")
+            ),
+        ))
     }
 
     /// Runs a request on the connection, connecting first if needed, and reconnecting once
@@ -661,7 +688,7 @@ mod tests {
     #[test]
     fn no_socket_path_falls_back_when_allowed() {
         let without = ClientConfig {
-            socket: None,
+            sockets: Vec::new(),
             ..ClientConfig::new("/unused")
         };
         let g = SystemGenerator::new(without.clone());

@@ -159,3 +159,45 @@ fn try_instance_lock(socket: &Path, lock_path: &Path) -> Result<Option<File>, Se
     let _ = writeln!(f, "{}", std::process::id());
     Ok(Some(f))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    /// Threads that take and release the lock over and over (each release removes the lock
+    /// file) are never two holders at once: a taker that locked a file removed meanwhile sees
+    /// it and starts over. Without that check, two takers end up holding two different files.
+    #[test]
+    fn removing_the_lock_file_on_release_keeps_one_holder() {
+        let dir = std::env::temp_dir().join(format!("uk-ilock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let sock = Arc::new(dir.join("s.sock"));
+        let holders = Arc::new(AtomicUsize::new(0));
+        let taken = Arc::new(AtomicUsize::new(0));
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                let (sock, holders, taken) =
+                    (Arc::clone(&sock), Arc::clone(&holders), Arc::clone(&taken));
+                std::thread::spawn(move || {
+                    for _ in 0..2000 {
+                        let Ok(lock) = InstanceLock::acquire(&*sock) else {
+                            continue; // held by another thread: try again
+                        };
+                        assert_eq!(holders.fetch_add(1, Ordering::SeqCst), 0, "two holders");
+                        taken.fetch_add(1, Ordering::SeqCst);
+                        holders.fetch_sub(1, Ordering::SeqCst);
+                        lock.release();
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        assert!(taken.load(Ordering::SeqCst) > 0);
+        assert!(!dir.join("s.sock.lock").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

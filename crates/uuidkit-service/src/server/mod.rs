@@ -23,14 +23,25 @@
 //! given its mode and group, and renamed into place, so that it is never reachable with other
 //! permissions.
 //!
+//! # Listeners passed by a service manager
+//!
+//! [`activation_listeners`] takes the sockets systemd passed (socket activation,
+//! `LISTEN_FDS`), checked strictly, each with its [`ListenerKind`] from its name: `uuidd` for
+//! util-linux uuidd's protocol, anything else uuidkit's. [`Server::bind_with`] serves them,
+//! with or without a socket of its own ([`ServerConfig::without_socket`]), and never removes
+//! them. [`ServerConfig::notify`] sends READY=1, STATUS= and STOPPING=1 to the service
+//! manager ([`Notifier`], `NOTIFY_SOCKET`); [`ServerConfig::idle_exit`] stops the server by
+//! itself once no connection has been open for a while.
+//!
 //! # Shutting down
 //!
 //! [`ShutdownHandle::shutdown`] (or SIGTERM, SIGINT, SIGHUP or SIGQUIT after
-//! [`Server::stop_on_signals`]; [`catch_stop_signals`] installs the handler earlier) wakes
-//! the accept loop through a socket pair, which stops accepting, removes the socket file,
-//! writes the exact state
-//! ([`DurableGenerator::shut_down`](crate::state::DurableGenerator::shut_down)) and closes the
-//! connections.
+//! [`Server::stop_on_signals`]; [`catch_stop_signals`] installs the handler earlier; or the
+//! idle exit) wakes the accept loop through a socket pair, which sends STOPPING=1, stops
+//! accepting, removes the socket file it created, writes the exact state
+//! ([`DurableGenerator::shut_down`](crate::state::DurableGenerator::shut_down), which also
+//! removes the state's lock file), closes the connections, and last releases the instance
+//! lock and removes `SOCKET.lock`: a clean stop leaves only the state file.
 //!
 //! ```
 //! use std::time::Duration;

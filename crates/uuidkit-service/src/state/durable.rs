@@ -828,8 +828,9 @@ impl<C: Clock> DurableGenerator<C> {
         })
     }
 
-    /// Flushes and closes: later calls fail with [`StateErrorKind::Closed`]. The lock is
-    /// released when the generator is dropped.
+    /// Flushes and closes: later calls fail with [`StateErrorKind::Closed`]. The lock file
+    /// (`PATH.lock`) is removed, still locked, and the lock released when the generator is
+    /// dropped.
     ///
     /// ```
     /// use uuidkit_service::state::{DurableGenerator, State, StateOptions, TimeVersion};
@@ -840,6 +841,7 @@ impl<C: Clock> DurableGenerator<C> {
     /// gen.next(TimeVersion::V7)?;
     /// gen.close()?;
     /// assert!(State::read(&path)?.clean);
+    /// assert!(!dir.join("state.lock").exists()); // nothing left but the state file
     /// // The lock is free again.
     /// let gen = DurableGenerator::open(&path, StateOptions::new())?;
     /// # drop(gen);
@@ -849,11 +851,15 @@ impl<C: Clock> DurableGenerator<C> {
     pub fn close(mut self) -> Result<(), StateError> {
         let r = self.flush();
         self.closed = true;
+        if !self.forked() {
+            self.file.remove_lock_file();
+        }
         r
     }
 
     /// Flushes and refuses further UUIDs, without dropping the generator (a server shares it
-    /// between threads and shuts down while they still hold it).
+    /// between threads and shuts down while they still hold it). The lock file (`PATH.lock`)
+    /// is removed, while still locked: a next generator may open the state file at once.
     ///
     /// ```
     /// use uuidkit_service::state::{DurableGenerator, State, StateErrorKind, StateOptions, TimeVersion};
@@ -877,6 +883,10 @@ impl<C: Clock> DurableGenerator<C> {
         }
         let r = self.flush();
         self.closed = true;
+        if !self.forked() {
+            // The file is not written again: a next generator may take it from here.
+            self.file.remove_lock_file();
+        }
         r
     }
 

@@ -137,13 +137,17 @@ pub(super) struct StateFile {
     /// Held open for the generator's life; `None` if it could not be created (non-strict):
     /// then the state file is never written.
     pub(super) lock: Option<File>,
+    lock_path: PathBuf,
+    /// The process that took the lock: a forked child leaves the lock file alone.
+    locker: u32,
     dir: Option<File>,
 }
 
 impl StateFile {
     /// Takes the lock (failing, or waiting up to `wait`, when another holds it).
     pub(super) fn open(path: &Path, wait: Option<Duration>) -> Result<StateFile, StateError> {
-        let lock = lock::lock(path, &sibling(path, ".lock"), wait)?;
+        let lock_path = sibling(path, ".lock");
+        let lock = lock::lock(path, &lock_path, wait)?;
         let parent = match path.parent() {
             Some(p) if !p.as_os_str().is_empty() => p,
             _ => Path::new("."),
@@ -152,8 +156,22 @@ impl StateFile {
             path: path.to_path_buf(),
             tmp: sibling(path, ".tmp"),
             lock: Some(lock),
+            lock_path,
+            locker: std::process::id(),
             dir: File::open(parent).ok(),
         })
+    }
+
+    /// Removes the lock file, still holding the lock (see the `lock` module): for when the
+    /// state file will not be written again (the generator is closed, or being dropped).
+    /// Nothing in a forked child, nor without the lock, nor when the file at the path is no
+    /// longer the one locked; a second call does nothing.
+    pub(super) fn remove_lock_file(&self) {
+        if let Some(lock) = &self.lock {
+            if self.locker == std::process::id() {
+                sys::remove_held_lock_file(lock, &self.lock_path);
+            }
+        }
     }
 
     /// Without the lock: reading only.
@@ -162,6 +180,8 @@ impl StateFile {
             path: path.to_path_buf(),
             tmp: sibling(path, ".tmp"),
             lock: None,
+            lock_path: sibling(path, ".lock"),
+            locker: std::process::id(),
             dir: None,
         }
     }
@@ -221,6 +241,12 @@ impl StateFile {
                     .map_err(|e| fail("cannot sync its directory", e))
             }
         }
+    }
+}
+
+impl Drop for StateFile {
+    fn drop(&mut self) {
+        self.remove_lock_file();
     }
 }
 
