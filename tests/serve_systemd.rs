@@ -432,7 +432,9 @@ fn serve_via_sh(d: &TempDir, pid: &str, redir: &str, env: &[(&str, &str)]) -> Ou
 #[test]
 fn wrong_listen_variables_or_descriptors_are_refused_with_status_2() {
     let d = TempDir::new();
-    let cases: &[(&str, &str, &[(&str, &str)], &str)] = &[
+    // LISTEN_PID (`$$`: the server's own), a redirection, more variables, the error.
+    type Case<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)], &'a str);
+    let cases: &[Case] = &[
         (
             "1",
             "",

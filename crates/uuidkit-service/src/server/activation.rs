@@ -379,7 +379,9 @@ mod tests {
         );
         let unnamed = parse_passed(os("7"), os("1"), None, 7).unwrap().unwrap();
         assert_eq!(unnamed.names, vec![String::new()]);
-        let cases: &[(Option<&str>, Option<&str>, Option<&str>, &str)] = &[
+        // LISTEN_PID, LISTEN_FDS, LISTEN_FDNAMES, and the error they give.
+        type Case<'a> = (Option<&'a str>, Option<&'a str>, Option<&'a str>, &'a str);
+        let cases: &[Case] = &[
             (
                 Some("8"),
                 Some("1"),

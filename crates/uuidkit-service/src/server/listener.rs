@@ -645,10 +645,8 @@ impl<C: Clock + 'static> Server<C> {
                     break 'serve;
                 }
             }
-            for i in 0..n {
-                if fds[i].revents != 0 {
-                    accepted += self.accept_all(i, &mut failures);
-                }
+            for i in (0..n).filter(|&i| fds[i].revents != 0) {
+                accepted += self.accept_all(i, &mut failures);
             }
         }
 
