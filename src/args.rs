@@ -859,7 +859,7 @@ Examples:
   uuidkit serve --foreground
   uuidkit serve --socket /run/uuidkit/uuidkit.sock --group uuidkit \\
       --state /var/lib/uuidkit/state
-  uuidkit serve --uuidd-socket   # libuuid's clients too, on /run/uuidd/request
+  uuidkit serve --uuidd-socket   # and libuuid's clients (/run/uuidd/request)
   systemd-socket-activate -l /run/uuidkit/uuidkit.sock --fdname=uuidkit \\
       -E NOTIFY_SOCKET -- uuidkit serve --idle-exit 60";
 
