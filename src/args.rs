@@ -846,10 +846,20 @@ Clients:
   UUIDKIT_SOCKET=/path/to.sock uuidkit gen v1 --system
   The protocol is described in DESIGN.md, section The wire protocol.
 
+util-linux uuidd clients (--uuidd-socket):
+  Also speaks uuidd's protocol on PATH (default /run/uuidd/request, the path
+  compiled into libuuid; /run/uuidd is created when missing), mode 0666 like
+  uuidd's, so that uuid_generate_time(), uuidgen -t and `uuidd -t` get
+  v1 UUIDs with this server's clock sequence and node from the same durable
+  sequence; a bulk request gets a block of consecutive timestamps the state
+  file covers. Stop uuidd first (systemctl disable --now uuidd.socket
+  uuidd.service): a socket another server listens on is an error.
+
 Examples:
   uuidkit serve --foreground
   uuidkit serve --socket /run/uuidkit/uuidkit.sock --group uuidkit \\
       --state /var/lib/uuidkit/state
+  uuidkit serve --uuidd-socket   # and libuuid's clients (/run/uuidd/request)
   systemd-socket-activate -l /run/uuidkit/uuidkit.sock --fdname=uuidkit \\
       -E NOTIFY_SOCKET -- uuidkit serve --idle-exit 60";
 
@@ -900,6 +910,10 @@ pub struct ServeArgs {
     /// Log every connection and every rejected request.
     #[arg(short, long)]
     pub verbose: bool,
+    /// Also serve util-linux uuidd's protocol on PATH [default: /run/uuidd/request].
+    #[arg(long, value_name = "PATH", num_args = 0..=1,
+          default_missing_value = "/run/uuidd/request")]
+    pub uuidd_socket: Option<PathBuf>,
 }
 
 const STATE_HELP: &str = "\

@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use uuidkit_service::client::{default_server_socket, SYSTEM_SOCKET};
+use uuidkit_service::server::uuidd::UUIDD_SOCKET_PATH;
 use uuidkit_service::server::{self, InstanceLock, Notifier, Server, ServerConfig};
 use uuidkit_service::state::{
     default_state_path, DurableGenerator, StateErrorKind, StateOptions, StateWarning,
@@ -38,6 +39,8 @@ pub struct Config {
     timeout: Duration,
     idle_exit: Option<Duration>,
     verbose: bool,
+    /// util-linux uuidd's protocol on this socket too, if given.
+    uuidd_socket: Option<PathBuf>,
 }
 
 fn usage(msg: impl std::fmt::Display) -> clap::Error {
@@ -111,6 +114,7 @@ impl Config {
             timeout: Duration::from_secs(a.timeout),
             idle_exit: a.idle_exit.map(Duration::from_secs),
             verbose: a.verbose,
+            uuidd_socket: a.uuidd_socket,
         })
     }
 }
@@ -236,6 +240,13 @@ pub fn run(c: Config) -> CmdResult {
     if c.make_state_dir {
         make_dir(c.state.parent(), 0o700)?;
     }
+    if let Some(u) = &c.uuidd_socket {
+        // The default path's directory, as uuidd's package makes it (0755), where missing.
+        if u.as_path() == Path::new(UUIDD_SOCKET_PATH) {
+            make_dir(u.parent(), 0o755)?;
+        }
+        server::check_socket_path(u).map_err(|e| Fatal::Msg(e.to_string()))?;
+    }
     // A path no client could reach, or a directory where others could take the socket's
     // place: refused before anything is created. Then the socket's lock: a second server must
     // fail before it touches the state file.
@@ -290,6 +301,9 @@ pub fn run(c: Config) -> CmdResult {
     if let Some(t) = c.idle_exit {
         cfg = cfg.idle_exit(t);
     }
+    if let Some(u) = &c.uuidd_socket {
+        cfg = cfg.uuidd_socket(u);
+    }
     let mode = socket
         .as_deref()
         .map(|p| c.mode.unwrap_or_else(|| default_mode(p, c.group.is_some())));
@@ -301,7 +315,11 @@ pub fn run(c: Config) -> CmdResult {
     log(&format!(
         "listening on {}{}, state {}{}, clock sequence {seq:#06x}, node {}, pid {}{}",
         server.describe_listeners(),
-        mode.map_or(String::new(), |m| format!(" (mode {m:03o})")),
+        mode.map_or(String::new(), |m| match &c.uuidd_socket {
+            // The uuidd socket's mode is in the list; say which one this is.
+            Some(_) => format!(" (uuidkit socket mode {m:03o})"),
+            None => format!(" (mode {m:03o})"),
+        }),
         c.state.display(),
         if durable {
             ""

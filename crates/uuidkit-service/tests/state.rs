@@ -16,8 +16,8 @@ use std::time::Duration;
 use uuidkit::gen::StepClock;
 use uuidkit::{Timestamp, Uuid};
 use uuidkit_service::state::{
-    DurableGenerator, Safety, State, StateErrorKind, StateOptions, TimeVersion, WarningKind,
-    STATE_LEN,
+    DurableGenerator, Safety, State, StateErrorKind, StateOptions, TickRange, TimeVersion,
+    WarningKind, STATE_LEN,
 };
 
 /// A fresh directory, removed when dropped.
@@ -136,6 +136,24 @@ fn writes_are_reservations_not_one_per_uuid() {
 /// Forks a child that opens the state, issues UUIDs, sends them over a pipe and dies with
 /// `_exit` — no flush, no destructor: a crash right after issuing.
 fn crash_child(path: &Path, clock_ms: u64, n: usize) -> Vec<Uuid> {
+    crash_child_with(path, clock_ms, |g| {
+        (0..n)
+            .map(|i| {
+                let v = [TimeVersion::V7, TimeVersion::V6, TimeVersion::V1][i % 3];
+                let (u, s) = g.next(v).unwrap();
+                assert_eq!(s, Safety::Durable);
+                u
+            })
+            .collect()
+    })
+}
+
+/// As [`crash_child`], the child issuing what `issue` returns.
+fn crash_child_with(
+    path: &Path,
+    clock_ms: u64,
+    issue: impl FnOnce(&mut DurableGenerator<StepClock>) -> Vec<Uuid>,
+) -> Vec<Uuid> {
     let mut fds = [0i32; 2];
     // SAFETY: `fds` is a writable array of two ints, as pipe requires.
     assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
@@ -154,22 +172,16 @@ fn crash_child(path: &Path, clock_ms: u64, n: usize) -> Vec<Uuid> {
                 unsafe { libc::close(fd) };
             }
         }
-        let code = std::panic::catch_unwind(|| {
+        let code = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             // A frozen clock never passes the reservation: no catch-up wait.
             let opts = StateOptions::new().catch_up(false);
             let mut g = DurableGenerator::open_with_clock(path, opts, clock_at(clock_ms)).unwrap();
-            let mut out = Vec::with_capacity(n * 48);
-            for i in 0..n {
-                let v = [TimeVersion::V7, TimeVersion::V6, TimeVersion::V1][i % 3];
-                let (u, s) = g.next(v).unwrap();
-                assert_eq!(s, Safety::Durable);
-                out.extend_from_slice(u.as_bytes());
-            }
+            let out: Vec<u8> = issue(&mut g).iter().flat_map(|u| *u.as_bytes()).collect();
             // SAFETY: fds[1] is the pipe's write end, open in the child; `out` is live.
             let w = unsafe { libc::write(fds[1], out.as_ptr().cast(), out.len()) };
             assert_eq!(w as usize, out.len());
             std::mem::forget(g);
-        })
+        }))
         .map_or(1, |_| 0);
         // SAFETY: ends the child at once, running no destructor and no atexit handler.
         unsafe { libc::_exit(code) };
@@ -231,6 +243,111 @@ fn after_a_crash_nothing_repeats_and_v7_keeps_increasing() {
     // Every restart found the reservation ahead of the clock: the clock sequence moved on each
     // time (RFC 4122 §4.2.1), six distinct values for six runs.
     assert_eq!(seqs.len(), 6, "{seqs:?}");
+}
+
+/// A reserved block of v1/v6 timestamps as (first, last) UUIDs, laid out as v1.
+fn ends(r: &TickRange) -> [Uuid; 2] {
+    [r.v1(0).unwrap(), r.v1(r.count - 1).unwrap()]
+}
+
+#[test]
+fn reserved_ticks_never_overlap_and_survive_crashes() {
+    let d = TempDir::new();
+    let p = d.path("state");
+    // Every (clock sequence, node, first ticks, last ticks) handed out, all runs.
+    let mut spans: Vec<(u16, [u8; 6], u64, u64)> = Vec::new();
+    // Crashed runs at the same clock reading and one after the clock went back an hour; each
+    // mixes single UUIDs, blocks (one larger than the 1-s reserve) and a batch.
+    for (run, ms) in [T0_MS, T0_MS, T0_MS + 1, T0_MS - 3_600_000]
+        .into_iter()
+        .enumerate()
+    {
+        // Pairs of UUIDs: the ends of what was handed out, in issue order.
+        let got = crash_child_with(&p, ms, |g| {
+            let one = |u: Uuid| [u, u];
+            let mut out = one(g.next(TimeVersion::V1).unwrap().0).to_vec();
+            for count in [5_000, 1, 11_000_000, 3] {
+                let r = g.reserve_ticks(count).unwrap();
+                assert_eq!((r.count, r.safety), (count, Safety::Durable));
+                // Covered before it is handed out.
+                let s = State::read(g.path()).unwrap();
+                assert!(s.gregorian_ticks >= r.last_ticks().unwrap());
+                assert_eq!((s.clock_seq, s.node), (r.clock_seq, r.node));
+                out.extend(ends(&r));
+                out.extend(one(g.next(TimeVersion::V6).unwrap().0));
+            }
+            let mut batch = [Uuid::NIL; 10];
+            g.fill(TimeVersion::V1, &mut batch).unwrap();
+            out.extend(batch.iter().flat_map(|u| one(*u)));
+            out
+        });
+        assert_eq!(got.len(), 2 * (1 + 4 * 2 + 10));
+        let run_spans: Vec<_> = got
+            .chunks_exact(2)
+            .map(|p| {
+                let (t0, seq, node) = tuple(p[0]);
+                let (t1, seq1, node1) = tuple(p[1]);
+                assert_eq!(
+                    (seq, node),
+                    (seq1, node1),
+                    "run {run}: one block, one sequence"
+                );
+                (seq, node, t0, t1)
+            })
+            .collect();
+        // One timeline: strictly increasing timestamps in issue order.
+        assert!(
+            run_spans
+                .windows(2)
+                .all(|w| w[0].3 < w[1].2 && w[1].2 <= w[1].3),
+            "run {run}: timestamps out of order: {run_spans:?}"
+        );
+        for a in &run_spans {
+            for b in &spans {
+                let overlap = (a.0, a.1) == (b.0, b.1) && a.2 <= b.3 && b.2 <= a.3;
+                assert!(!overlap, "run {run}: {a:?} overlaps an earlier run's {b:?}");
+            }
+        }
+        spans.extend(run_spans);
+    }
+}
+
+#[test]
+fn reserved_ticks_follow_the_write_rules_and_strict_mode() {
+    let d = TempDir::new();
+    let p = d.path("state");
+    let opts = StateOptions::new().strict(true);
+    let mut g = DurableGenerator::open_with_clock(&p, opts, clock_at(T0_MS)).unwrap();
+    let empty = g.reserve_ticks(0).unwrap();
+    assert_eq!((empty.count, empty.last_ticks()), (0, None));
+    let a = g.reserve_ticks(100).unwrap();
+    assert_eq!(a.safety, Safety::Durable);
+    let obstacle = block_writes(&p);
+    // Within the reservation (1 s of ticks ahead of the clock): still durable.
+    assert_eq!(g.reserve_ticks(1_000).unwrap().safety, Safety::Durable);
+    // Beyond it: an error, no block.
+    let e = g.reserve_ticks(20_000_000).unwrap_err();
+    assert_eq!(e.kind(), StateErrorKind::Write);
+    fs::remove_dir_all(&obstacle).unwrap();
+    let b = g.reserve_ticks(20_000_000).unwrap();
+    assert_eq!(b.safety, Safety::Durable);
+    assert!(b.first_ticks > a.last_ticks().unwrap());
+    assert!(State::read(&p).unwrap().gregorian_ticks >= b.last_ticks().unwrap());
+    drop(g);
+
+    // Not strict: the same block is handed out, marked volatile.
+    let mut g =
+        DurableGenerator::open_with_clock(&p, StateOptions::new(), clock_at(T0_MS)).unwrap();
+    let obstacle = block_writes(&p);
+    let c = g.reserve_ticks(20_000_000).unwrap();
+    assert_eq!(c.safety, Safety::Volatile);
+    assert!(g.next(TimeVersion::V1).unwrap().0.gregorian_ticks() > c.last_ticks());
+    fs::remove_dir_all(&obstacle).unwrap();
+    g.close().unwrap();
+    let e = DurableGenerator::open(&p, StateOptions::new())
+        .unwrap()
+        .reserve_ticks(1);
+    assert!(e.is_ok());
 }
 
 #[test]

@@ -32,6 +32,7 @@ pub struct ServerConfig {
     pub(super) idle_exit: Option<Duration>,
     pub(super) notify: Notifier,
     pub(super) log: Log,
+    pub(super) uuidd_socket: Option<PathBuf>,
 }
 
 impl fmt::Debug for ServerConfig {
@@ -47,6 +48,7 @@ impl fmt::Debug for ServerConfig {
             .field("verbose", &self.verbose)
             .field("idle_exit", &self.idle_exit)
             .field("notify", &self.notify)
+            .field("uuidd_socket", &self.uuidd_socket)
             .finish_non_exhaustive()
     }
 }
@@ -118,6 +120,7 @@ impl ServerConfig {
             idle_exit: None,
             notify: Notifier::none(),
             log: Log::default(),
+            uuidd_socket: None,
         }
     }
 
@@ -424,6 +427,60 @@ impl ServerConfig {
     pub fn notify(mut self, n: Notifier) -> Self {
         self.notify = n;
         self
+    }
+
+    /// Also listens on `socket` for clients of util-linux uuidd's protocol (libuuid's
+    /// `uuid_generate_time*`, `uuidgen -t`, `uuidd -t` as a client), served from the same
+    /// generator; see [`uuidd`](crate::server::uuidd) for the protocol and its limits. libuuid
+    /// has the path [`UUIDD_SOCKET_PATH`](crate::server::uuidd::UUIDD_SOCKET_PATH) compiled
+    /// in. The socket gets mode 0666: every local user may connect, as to uuidd's (libuuid
+    /// clients of every user look there); the connection limits apply to both sockets together.
+    /// It has its own instance lock (`SOCKET.lock`); a server already listening there, such
+    /// as uuidd itself, is an error.
+    ///
+    /// ```
+    /// use std::io::{Read, Write};
+    /// use std::os::unix::net::UnixStream;
+    /// use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-uuidd", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let (node, seq) = (gen.node(), gen.clock_seq());
+    /// let cfg = ServerConfig::new(dir.join("s.sock")).uuidd_socket(dir.join("request"));
+    /// let server = Server::bind(cfg, gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// // Operation 2 of uuidd's protocol: one time-based UUID, after its length.
+    /// let mut c = UnixStream::connect(dir.join("request"))?;
+    /// c.write_all(&[2])?;
+    /// let mut reply = Vec::new();
+    /// c.read_to_end(&mut reply)?;
+    /// assert_eq!(reply[..4], 16i32.to_ne_bytes());
+    /// let u = uuidkit::Uuid::from_bytes(reply[4..].try_into()?);
+    /// assert_eq!((u.version_num(), u.node(), u.clock_seq()), (1, Some(node), Some(seq)));
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn uuidd_socket(mut self, socket: impl Into<PathBuf>) -> Self {
+        self.uuidd_socket = Some(socket.into());
+        self
+    }
+
+    /// The uuidd protocol's socket path, if the server listens on one
+    /// ([`uuidd_socket`](Self::uuidd_socket)).
+    ///
+    /// ```
+    /// use uuidkit_service::server::ServerConfig;
+    /// let c = ServerConfig::new("/run/uuidkit/uuidkit.sock");
+    /// assert_eq!(c.uuidd_socket_path(), None);
+    /// let c = c.uuidd_socket("/run/uuidd/request");
+    /// assert_eq!(c.uuidd_socket_path(), Some(std::path::Path::new("/run/uuidd/request")));
+    /// ```
+    pub fn uuidd_socket_path(&self) -> Option<&Path> {
+        self.uuidd_socket.as_deref()
     }
 
     /// The socket path, if the server binds one of its own.

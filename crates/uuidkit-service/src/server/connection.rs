@@ -197,6 +197,26 @@ impl<C: Clock> Shared<C> {
     }
 }
 
+/// Refuses a connection of a listener of `kind` as its protocol can: uuidkit's with a Busy
+/// reply ([`refuse`]); uuidd's, which has no such reply, by closing it at once (a libuuid
+/// client then generates on its own, as when no uuidd runs).
+pub(super) fn refuse_kind<C: Clock>(
+    shared: &Shared<C>,
+    stream: &UnixStream,
+    kind: ListenerKind,
+    why: &str,
+) {
+    match kind {
+        ListenerKind::Uuidd => {
+            let _ = stream.shutdown(Shutdown::Both);
+            if shared.cfg.verbose {
+                shared.log(format_args!("refused a uuidd connection: {why}"));
+            }
+        }
+        _ => refuse(shared, stream, why),
+    }
+}
+
 /// Answers a connection that is not admitted with Busy and `why`, without blocking the caller
 /// for more than 100 ms, then closes it (draining what the client sent, so that the reply is
 /// not lost to a reset).
@@ -243,7 +263,7 @@ pub(super) fn admit<C: Clock + 'static>(
         } else {
             format!("too many connections from uid {uid} (at most {per_uid} per user)")
         };
-        refuse(shared, &stream, &why);
+        refuse_kind(shared, &stream, kind, &why);
         return;
     }
     let id = shared.conns.next.fetch_add(1, Ordering::Relaxed);
@@ -276,9 +296,10 @@ pub(super) fn admit<C: Clock + 'static>(
     if let Err(e) = spawned {
         shared.conns.lock().remove(id);
         shared.log(format_args!("cannot start a connection thread: {e}"));
-        refuse(
+        refuse_kind(
             shared,
             &stream,
+            kind,
             &format!("the server cannot start a thread for this connection: {e}"),
         );
     }

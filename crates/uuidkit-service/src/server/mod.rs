@@ -72,7 +72,7 @@
 //!
 //! By concern, each file calling only the ones listed after it: `listener.rs` (binding, the accept
 //! loop, the idle exit, shutdown), `uuidd.rs` (util-linux uuidd's protocol on listeners of that
-//! kind), `connection.rs` (admission, one thread per connection, serving requests),
+//! kind: [`ServerConfig::uuidd_socket`], or passed by a service manager), `connection.rs` (admission, one thread per connection, serving requests),
 //! `pool.rs` (threads waiting for the next connection), `instance.rs` (the instance lock),
 //! `socket.rs` (the socket file and its permissions), `signals.rs`, `config.rs`, `notify.rs`
 //! (notices to the service manager), `activation.rs` (listeners a service manager passed, and
@@ -89,7 +89,7 @@ mod notify;
 mod pool;
 mod signals;
 mod socket;
-mod uuidd;
+pub mod uuidd;
 
 pub use activation::{activation_listeners, Listener, ListenerKind};
 pub use config::ServerConfig;

@@ -383,7 +383,7 @@ impl<C: Clock> DurableGenerator<C> {
         Ok(g)
     }
 
-    fn reserve_ticks(&self) -> u64 {
+    fn reserve_span_ticks(&self) -> u64 {
         (self.reserve.as_nanos() / 100).min(1 << 40) as u64
     }
 
@@ -441,7 +441,7 @@ impl<C: Clock> DurableGenerator<C> {
             .greg_high()
             .unwrap_or(0)
             .max(now_ticks)
-            .saturating_add(self.reserve_ticks())
+            .saturating_add(self.reserve_span_ticks())
             .min((1 << 60) - 1);
         let v7 = self.v7_target(now_ms);
         State {
@@ -600,7 +600,7 @@ impl<C: Clock> DurableGenerator<C> {
             greg.is_none_or(|t| s.durable_greg.is_some_and(|d| t <= d))
                 && v7.is_none_or(|p| s.durable_v7.is_some_and(|d| v7_le(p, d)))
         };
-        let half_t = self.reserve_ticks() / 2;
+        let half_t = self.reserve_span_ticks() / 2;
         let half_ms = self.reserve_ms() / 2;
         let near = greg.is_some_and(|t| {
             self.durable_greg
@@ -721,6 +721,65 @@ impl<C: Clock> DurableGenerator<C> {
                 self.cover(None, last)
             }
         }
+    }
+
+    /// Reserves `count` consecutive v1/v6 timestamps for one caller, who lays the UUIDs out
+    /// itself (a range reply; util-linux uuidd's bulk time request): the UUIDs of timestamps
+    /// `first_ticks..first_ticks + count` with the range's clock sequence and node. They are
+    /// taken from the one v1/v6 timeline as [`fill`](Self::fill) of `count` would take them,
+    /// so they never overlap a v1 or v6 issued before or after, and the state file covers
+    /// them in the same way (the reservation is written ahead of them before the call returns
+    /// if it does not cover them yet): no restart or crash issues them again. In strict mode
+    /// a range the file does not cover is never returned. A large range runs the timeline
+    /// ahead of the clock (a tick is 100 ns: 8192 ticks are 0.8 ms, `u32::MAX` about
+    /// 7 minutes), so a server caps what one request may ask. A `count` of 0 reserves
+    /// nothing: an empty range (`first_ticks` 0).
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// use uuidkit_service::state::{DurableGenerator, Safety, State, StateOptions, TimeVersion};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-reserve_ticks-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// let (before, _) = gen.next(TimeVersion::V1)?;
+    /// let r = gen.reserve_ticks(8192)?;
+    /// assert_eq!((r.count, r.safety), (8192, Safety::Durable));
+    /// assert!(Some(r.first_ticks) > before.gregorian_ticks());
+    /// // The caller expands it: one v1 (or v6) per timestamp.
+    /// let last = Uuid::from_v1_parts(r.last_ticks().unwrap(), r.clock_seq, r.node);
+    /// assert_eq!(r.v1(8191), Some(last));
+    /// assert!(State::read(&path)?.gregorian_ticks >= r.last_ticks().unwrap()); // covered
+    /// let (after, _) = gen.next(TimeVersion::V6)?;
+    /// assert!(after.gregorian_ticks() > r.last_ticks());
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reserve_ticks(&mut self, count: u32) -> Result<TickRange, StateError> {
+        self.check_open()?;
+        if count == 0 {
+            return Ok(TickRange {
+                first_ticks: 0,
+                count,
+                clock_seq: self.gen6.clock_seq(),
+                node: self.gen6.node(),
+                safety: Safety::Durable,
+            });
+        }
+        let first = self
+            .gen6
+            .take_ticks(count.into())
+            .map_err(|e| StateError::gen(&self.file.path, e))?;
+        let last = self.gen6.last_ticks();
+        let safety = self.cover(last, None)?;
+        Ok(TickRange {
+            first_ticks: first,
+            count,
+            clock_seq: self.gen6.clock_seq(),
+            node: self.gen6.node(),
+            safety,
+        })
     }
 
     /// Writes the exact last positions (marked clean), so that the next run continues right
@@ -1057,6 +1116,82 @@ impl<C: Clock> Drop for DurableGenerator<C> {
                     let _ = t.join();
                 }
             }
+        }
+    }
+}
+
+/// A block of `count` consecutive v1/v6 timestamps (100-ns ticks) reserved for one caller.
+///
+/// From [`DurableGenerator::reserve_ticks`]: the UUIDs of timestamps
+/// `first_ticks..first_ticks + count`, each with `clock_seq` and `node`, laid out as v1 or v6
+/// (the same timeline: a timestamp is used once, in one of the two layouts). `safety` says
+/// whether the state file covers the whole block.
+///
+/// ```
+/// use uuidkit_service::state::{Safety, TickRange};
+/// let r = TickRange { first_ticks: 1_000, count: 3, clock_seq: 0x33C8, node: [1; 6], safety: Safety::Durable };
+/// assert_eq!(r.last_ticks(), Some(1_002));
+/// assert_eq!(r.v6(2).and_then(|u| u.gregorian_ticks()), Some(1_002));
+/// assert_eq!(r.v1(3), None); // beyond the block
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TickRange {
+    /// The first timestamp of the block (100-ns ticks since 1582-10-15, 60 bits).
+    pub first_ticks: u64,
+    /// How many timestamps the block holds.
+    pub count: u32,
+    /// The clock sequence of every UUID of the block (14 bits).
+    pub clock_seq: u16,
+    /// The node of every UUID of the block.
+    pub node: [u8; 6],
+    /// Whether the state file covers the block.
+    pub safety: Safety,
+}
+
+impl TickRange {
+    /// The last timestamp of the block; `None` for an empty block.
+    ///
+    /// ```
+    /// use uuidkit_service::state::{Safety, TickRange};
+    /// let r = TickRange { first_ticks: 7, count: 0, clock_seq: 0, node: [1; 6], safety: Safety::Durable };
+    /// assert_eq!(r.last_ticks(), None);
+    /// ```
+    pub fn last_ticks(&self) -> Option<u64> {
+        self.count
+            .checked_sub(1)
+            .and_then(|n| self.first_ticks.checked_add(n.into()))
+    }
+
+    /// The `i`-th UUID of the block laid out as v1; `None` beyond the block.
+    ///
+    /// ```
+    /// use uuidkit_service::state::{Safety, TickRange};
+    /// let r = TickRange { first_ticks: 5, count: 2, clock_seq: 9, node: [1; 6], safety: Safety::Durable };
+    /// let u = r.v1(1).unwrap();
+    /// assert_eq!((u.version_num(), u.gregorian_ticks(), u.clock_seq()), (1, Some(6), Some(9)));
+    /// ```
+    pub fn v1(&self, i: u32) -> Option<Uuid> {
+        self.ticks(i)
+            .map(|t| Uuid::from_v1_parts(t, self.clock_seq, self.node))
+    }
+
+    /// The `i`-th UUID of the block laid out as v6; `None` beyond the block.
+    ///
+    /// ```
+    /// use uuidkit_service::state::{Safety, TickRange};
+    /// let r = TickRange { first_ticks: 5, count: 2, clock_seq: 9, node: [1; 6], safety: Safety::Durable };
+    /// assert!(r.v6(0).unwrap() < r.v6(1).unwrap()); // v6 byte order is time order
+    /// ```
+    pub fn v6(&self, i: u32) -> Option<Uuid> {
+        self.ticks(i)
+            .map(|t| Uuid::from_v6_parts(t, self.clock_seq, self.node))
+    }
+
+    fn ticks(&self, i: u32) -> Option<u64> {
+        if i < self.count {
+            self.first_ticks.checked_add(i.into())
+        } else {
+            None
         }
     }
 }

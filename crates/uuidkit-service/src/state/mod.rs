@@ -15,7 +15,9 @@
 //! already covers it, and the reservation is renewed when issuing comes within half the reserve
 //! of it. The v7 bound is the latest of the clock plus the reserve, the last v7 issued and the
 //! bound the run started from — not the last v7 plus the reserve: while v7 runs ahead of the
-//! clock, the bound stays at the millisecond being issued. Under steady load that is two writes a second, whatever the rate. A clean
+//! clock, the bound stays at the millisecond being issued. A block of consecutive v1/v6
+//! timestamps reserved for one caller ([`DurableGenerator::reserve_ticks`], a range reply
+//! that the client expands) is covered in the same way before it is returned. Under steady load that is two writes a second, whatever the rate. A clean
 //! [`flush`](DurableGenerator::flush) writes the exact last values instead.
 //!
 //! # After a restart (or a crash at any moment)
@@ -98,7 +100,7 @@ mod safety;
 mod version;
 mod writer;
 
-pub use durable::{DurabilityChange, DurableGenerator};
+pub use durable::{DurabilityChange, DurableGenerator, TickRange};
 pub use error::{StateError, StateErrorKind, StateWarning, WarningKind};
 pub use file::default_state_path;
 pub use format::{State, FORMAT_VERSION, STATE_LEN};

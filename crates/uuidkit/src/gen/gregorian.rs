@@ -261,6 +261,20 @@ impl<C: Clock, R: RandomSource> GregorianCore<C, R> {
         })
     }
 
+    /// Takes `n` (at least 1) consecutive ticks from one clock reading and returns the
+    /// first ([`Sequencer::step_ticks`]); a regression reset moves to the next clock sequence
+    /// as in [`fill_with`](Self::fill_with).
+    pub(crate) fn take_ticks(&mut self, n: u64) -> Result<u64, GenError> {
+        self.check_fork();
+        let d = &mut self.driver;
+        let mut reading = d.seq.read(&d.clock)?;
+        let i = d.seq.next_ticks(&d.clock, &mut reading, n, &mut d.rng)?;
+        if i.reset {
+            self.clock_seq = self.clock_seq.wrapping_add(1) & mask64(self.seq_bits) as u16;
+        }
+        Ok(i.tick)
+    }
+
     pub(crate) fn next_with(
         &mut self,
         make: impl Fn(u64, u128, u16, [u8; 6]) -> Uuid,

@@ -437,6 +437,51 @@ impl Sequencer {
         });
     }
 
+    /// `n` (at least 1) consecutive ticks at once, for layouts without a counter: the first
+    /// is what [`step`](Self::step) issues for `r`, the others follow it one by one, and the
+    /// last is recorded as issued. Under [`OverflowPolicy::Advance`] they may run ahead of the
+    /// clock; under the other policies a block beyond the reading's ticks is refused with the
+    /// overflow error, and then (as on every error) nothing is taken.
+    pub(crate) fn step_ticks<R: RandomSource + ?Sized>(
+        &mut self,
+        r: &Reading,
+        n: u64,
+        rng: &mut R,
+    ) -> Result<Issued, Stop> {
+        let before = (self.last, self.resets, self.last_reset);
+        let first = self.step(r, rng)?;
+        let extra = n.saturating_sub(1);
+        let Some(last) = self.last.as_mut() else {
+            return Ok(first);
+        };
+        let end = first.tick as u128 + extra as u128;
+        let fail = if end >= self.scale.max_tick as u128 {
+            Some(
+                self.scale
+                    .range_error(self.scale.nanos_of(self.scale.max_tick)),
+            )
+        } else if self.overflow != OverflowPolicy::Advance
+            && end >= last.reading_tick as u128 + r.span as u128
+        {
+            Some(GenError::overflow(
+                self.scale.layout,
+                last.reading_nanos,
+                self.counter.bits(),
+                n,
+                r.span,
+            ))
+        } else {
+            None
+        };
+        if let Some(e) = fail {
+            (self.last, self.resets, self.last_reset) = before;
+            return Err(Stop::Fail(e));
+        }
+        last.tick = end as u64;
+        last.issued = last.issued.saturating_add(extra);
+        Ok(first)
+    }
+
     /// Issues the next (tick, counter) pair for a reading.
     pub(crate) fn step<R: RandomSource + ?Sized>(
         &mut self,
@@ -584,6 +629,32 @@ impl Sequencer {
         let mut waiter: Option<Waiter> = None;
         loop {
             match self.step(reading, rng) {
+                Ok(i) => return Ok(i),
+                Err(Stop::Fail(e)) => return Err(e),
+                Err(Stop::Wait { until_nanos }) => {
+                    let deficit = until_nanos - reading.nanos;
+                    let w = waiter.get_or_insert_with(|| Waiter::new(deficit));
+                    w.pause(deficit, until_nanos)?;
+                    *reading = self.read(clock)?;
+                }
+            }
+        }
+    }
+}
+
+impl Sequencer {
+    /// [`step_ticks`](Self::step_ticks) for `reading`, waiting for the clock (and re-reading
+    /// it into `reading`) under [`OverflowPolicy::Wait`] as [`next`](Self::next) does.
+    pub(crate) fn next_ticks<C: Clock + ?Sized, R: RandomSource + ?Sized>(
+        &mut self,
+        clock: &C,
+        reading: &mut Reading,
+        n: u64,
+        rng: &mut R,
+    ) -> Result<Issued, GenError> {
+        let mut waiter: Option<Waiter> = None;
+        loop {
+            match self.step_ticks(reading, n, rng) {
                 Ok(i) => return Ok(i),
                 Err(Stop::Fail(e)) => return Err(e),
                 Err(Stop::Wait { until_nanos }) => {

@@ -82,6 +82,31 @@ impl<C: Clock, R: RandomSource> V6Generator<C, R> {
         self.core
             .fill_with(out, |t, _, cs, node| Uuid::from_v1_parts(t, cs, node))
     }
+
+    /// Takes `count` consecutive timestamps at once, as `count` UUIDs from one clock reading
+    /// would, without making the UUIDs, and returns the first: the block is
+    /// `first..first + count`, with the clock sequence and node in use after the call (a
+    /// caller, such as a server handing out a block, lays the UUIDs out itself). Every later
+    /// UUID has a greater timestamp. Under [`OverflowPolicy::Advance`](super::OverflowPolicy)
+    /// (the default) the block may run ahead of the clock; under `Wait` and `Error` a block
+    /// beyond the ticks of the clock reading is refused with the overflow error, taking
+    /// nothing. A `count` of 0 is refused as an invalid argument.
+    ///
+    /// ```
+    /// use uuidkit::gen::{FixedClock, ThreadRng, V6Generator};
+    /// use uuidkit::Timestamp;
+    /// let clock = FixedClock::new(Timestamp::from_gregorian_ticks(1_000));
+    /// let mut gen = V6Generator::new(clock, ThreadRng);
+    /// assert_eq!(gen.take_ticks(8192)?, 1_000); // ticks 1000 to 9191
+    /// assert_eq!(gen.last_ticks(), Some(9_191));
+    /// assert_eq!(gen.next()?.gregorian_ticks(), Some(9_192));
+    /// assert!(gen.take_ticks(0).is_err());
+    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// ```
+    pub fn take_ticks(&mut self, count: u64) -> Result<u64, GenError> {
+        GenError::check_range("block of timestamps", count.into(), "", 1, 1 << 60)?;
+        self.core.take_ticks(count)
+    }
 }
 
 #[cfg(test)]
@@ -110,5 +135,77 @@ mod tests {
             clocks.iter().for_each(|c| c.step_back(3_600_000_000_000));
         }
         assert_ne!(seqs[0], seqs[1]);
+    }
+
+    #[test]
+    fn take_ticks_takes_what_fill_would_issue() {
+        let at = Timestamp::from_unix_millis(1645557742000);
+        for n in [1usize, 2, 7, 10_000, 25_000] {
+            // Two generators on clocks that move alike: one fills, the other takes ticks.
+            let clocks = [StepClock::new(at), StepClock::new(at)];
+            let mut filled = V6Generator::new(&clocks[0], SeqRandom::new(3));
+            let mut taken = V6Generator::new(&clocks[1], SeqRandom::new(3));
+            for round in 0..3 {
+                let mut out = vec![Uuid::NIL; n];
+                filled.fill(&mut out).unwrap();
+                let first = taken.take_ticks(n as u64).unwrap();
+                let want: Vec<_> = out.iter().map(|u| u.gregorian_ticks()).collect();
+                let got: Vec<_> = (0..n as u64).map(|k| Some(first + k)).collect();
+                assert_eq!(got, want, "block of {n}, round {round}");
+                assert_eq!(taken.last_ticks(), filled.last_ticks());
+                assert_eq!(taken.next().unwrap(), filled.next().unwrap());
+                // Some time passes, less than a block of 25,000 ticks.
+                clocks.iter().for_each(|c| c.advance(1_000_000));
+            }
+        }
+    }
+
+    #[test]
+    fn take_ticks_beyond_the_reading_is_refused_without_advance() {
+        use crate::gen::{FixedClock, OverflowPolicy};
+        let clock = FixedClock::new(Timestamp::from_gregorian_ticks(5_000));
+        for policy in [OverflowPolicy::Error, OverflowPolicy::Wait] {
+            let mut gen = GregorianBuilder::new()
+                .overflow(policy)
+                .build_v6(clock, SeqRandom::new(1))
+                .unwrap();
+            // A 1-ns clock: one tick per reading, so a block of one fits and two do not.
+            assert_eq!(gen.take_ticks(1).unwrap(), 5_000);
+            let mut fresh = GregorianBuilder::new()
+                .overflow(policy)
+                .build_v6(clock, SeqRandom::new(1))
+                .unwrap();
+            let err = fresh.take_ticks(2).unwrap_err();
+            assert!(err.is_overflow(), "{policy:?}: {err}");
+            assert_eq!(fresh.last_ticks(), None, "{policy:?}: nothing taken");
+        }
+    }
+
+    #[test]
+    fn take_ticks_never_passes_the_end_of_the_field() {
+        use crate::gen::FixedClock;
+        let clock = FixedClock::new(Timestamp::from_gregorian_ticks((1 << 60) - 10));
+        let mut gen = V6Generator::new(clock, SeqRandom::new(1));
+        assert!(gen.take_ticks(11).unwrap_err().is_time_range());
+        assert_eq!(gen.last_ticks(), None);
+        assert_eq!(gen.take_ticks(10).unwrap(), (1 << 60) - 10);
+        assert!(gen.take_ticks(1).is_err());
+        assert!(gen.take_ticks(0).unwrap_err().to_string().contains("block"));
+    }
+
+    #[test]
+    fn take_ticks_after_a_reset_takes_the_next_clock_sequence() {
+        let clock = StepClock::new(Timestamp::from_unix_millis(1645557742000));
+        let mut gen = GregorianBuilder::new()
+            .regression(RegressionPolicy::Reset)
+            .build_v6(&clock, SeqRandom::new(4))
+            .unwrap();
+        let a = gen.take_ticks(100).unwrap();
+        let seq = gen.clock_seq();
+        clock.step_back(3_600_000_000_000);
+        let b = gen.take_ticks(100).unwrap();
+        assert!(b < a);
+        assert_eq!(gen.clock_seq(), (seq + 1) & 0x3FFF);
+        assert_eq!(gen.resets(), 1);
     }
 }
