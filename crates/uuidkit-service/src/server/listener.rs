@@ -9,7 +9,7 @@ use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::MetadataExt;
-use std::os::unix::net::UnixStream;
+use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -19,7 +19,7 @@ use uuidkit::gen::{Clock, SystemClock};
 
 use super::activation::{Listener, ListenerKind};
 use super::config::ServerConfig;
-use super::connection::{admit, refuse, Shared};
+use super::connection::{admit, refuse_kind, Shared};
 use super::error::ServerError;
 use super::instance::InstanceLock;
 use super::log::Log;
@@ -96,6 +96,17 @@ impl FailureLog {
         self.unlogged = 0;
         self.last = Some(Instant::now());
     }
+}
+
+/// Binds the uuidd protocol's socket at `path` (mode 0666: every local user, as uuidd's),
+/// replacing a stale one; its instance lock already taken. Returns it with its device and
+/// inode.
+fn bind_uuidd(path: &Path, log: &Log) -> Result<(UnixListener, (u64, u64)), ServerError> {
+    clear_stale_socket(path, log)?;
+    let socket = bind_private(path, 0o666, None)?;
+    let meta = fs::symlink_metadata(path)
+        .map_err(|e| ServerError::io(format!("{}: cannot stat", path.display()), e))?;
+    Ok((socket, (meta.dev(), meta.ino())))
 }
 
 /// Stops a running [`Server`] from any thread.
@@ -220,8 +231,28 @@ pub struct Server<C: Clock + 'static = SystemClock> {
     /// The socket file the server created, with its device and inode, to remove only that one
     /// at shutdown. Sockets passed by a service manager are its own: never removed.
     own_socket: Option<(PathBuf, (u64, u64))>,
+    /// The uuidd protocol's socket the server bound itself ([`ServerConfig::uuidd_socket`]):
+    /// its index in `listeners`, path, device and inode, and instance lock.
+    own_uuidd: Option<OwnUuidd>,
     /// Closed to make room when `accept` runs out of descriptors ([`open_reserve`]).
     reserve: Option<File>,
+}
+
+/// The uuidd socket a server bound itself, removed at its stop like its own socket.
+struct OwnUuidd {
+    index: usize,
+    path: PathBuf,
+    id: (u64, u64),
+    lock: InstanceLock,
+}
+
+/// Removes the socket file at `path` if it is still the one created (`id`: device, inode).
+fn remove_own_socket(path: &Path, id: (u64, u64)) {
+    if let Ok(m) = fs::symlink_metadata(path) {
+        if (m.dev(), m.ino()) == id {
+            let _ = fs::remove_file(path);
+        }
+    }
 }
 
 impl<C: Clock + 'static> fmt::Debug for Server<C> {
@@ -332,8 +363,28 @@ impl<C: Clock + 'static> Server<C> {
         gen: DurableGenerator<C>,
     ) -> Result<Server<C>, ServerError> {
         let mut cfg = cfg;
-        let mut listeners = Vec::with_capacity(inherited.len() + 1);
+        let mut listeners = Vec::with_capacity(inherited.len() + 2);
         let mut own_socket = None;
+        // The uuidd socket's checks and instance lock, before anything is created.
+        let uuidd_lock = match &cfg.uuidd_socket {
+            Some(u) if Some(u) == cfg.socket.as_ref() => {
+                return Err(ServerError::new(format!(
+                    "{} cannot be both the uuidkit and the uuidd socket",
+                    u.display()
+                )))
+            }
+            Some(u) if inherited.iter().any(|l| l.kind == ListenerKind::Uuidd) => {
+                return Err(ServerError::new(format!(
+                    "a uuidd listener was passed (socket activation); not binding {} too",
+                    u.display()
+                )))
+            }
+            Some(u) => {
+                check_socket_path(u)?;
+                Some(InstanceLock::acquire(u)?)
+            }
+            None => None,
+        };
         let lock = match cfg.socket.clone() {
             None => {
                 if let Some(l) = lock {
@@ -379,6 +430,30 @@ impl<C: Clock + 'static> Server<C> {
         if own_socket.is_none() {
             cfg.max_connections = fit_connections_to_fd_limit(cfg.max_connections, &cfg.log);
         }
+        let own_uuidd = match (cfg.uuidd_socket.clone(), uuidd_lock) {
+            (Some(path), Some(lock)) => match bind_uuidd(&path, &cfg.log) {
+                Ok((socket, id)) => {
+                    listeners.push(Listener::new(
+                        socket,
+                        ListenerKind::Uuidd,
+                        path.display().to_string(),
+                    ));
+                    Some(OwnUuidd {
+                        index: listeners.len() - 1,
+                        path,
+                        id,
+                        lock,
+                    })
+                }
+                Err(e) => {
+                    if let Some((p, id)) = &own_socket {
+                        remove_own_socket(p, *id);
+                    }
+                    return Err(e);
+                }
+            },
+            _ => None,
+        };
         listeners.extend(inherited);
         for l in &listeners {
             l.socket.set_nonblocking(true).map_err(|e| {
@@ -398,6 +473,7 @@ impl<C: Clock + 'static> Server<C> {
             wake_rx,
             wake_tx: Arc::new(wake_tx),
             own_socket,
+            own_uuidd,
             reserve: open_reserve(),
         })
     }
@@ -583,11 +659,10 @@ impl<C: Clock + 'static> Server<C> {
         });
         shared.closing.store(true, Ordering::SeqCst);
         if let Some((path, id)) = &self.own_socket {
-            if let Ok(m) = fs::symlink_metadata(path) {
-                if (m.dev(), m.ino()) == *id {
-                    let _ = fs::remove_file(path);
-                }
-            }
+            remove_own_socket(path, *id);
+        }
+        if let Some(u) = &self.own_uuidd {
+            remove_own_socket(&u.path, u.id);
         }
         drop(std::mem::take(&mut self.listeners));
         let flushed = shared.gen().shut_down();
@@ -596,6 +671,9 @@ impl<C: Clock + 'static> Server<C> {
         // Last: a second server may start on this socket from here on.
         if let Some(lock) = self.lock.take() {
             lock.release();
+        }
+        if let Some(u) = self.own_uuidd.take() {
+            u.lock.release();
         }
         match flushed {
             Ok(()) => Ok(RunSummary {
@@ -625,7 +703,7 @@ impl<C: Clock + 'static> Server<C> {
                     // Free the reserve descriptor, take the waiting client, tell it Busy.
                     self.reserve = None;
                     if let Ok((stream, _)) = listener.socket.accept() {
-                        refuse(shared, &stream, "out of file descriptors");
+                        refuse_kind(shared, &stream, listener.kind, "out of file descriptors");
                     }
                     self.reserve = open_reserve();
                     failures.failed(
@@ -652,8 +730,11 @@ impl<C: Clock + 'static> Server<C> {
             if i > 0 {
                 out.push_str(", ");
             }
-            let own = i == 0 && self.own_socket.is_some();
-            if own {
+            let own_uuidd = self.own_uuidd.as_ref().is_some_and(|u| u.index == i);
+            let own = (i == 0 && self.own_socket.is_some()) || own_uuidd;
+            if own_uuidd {
+                out.push_str(&format!("{} (mode 666)", l.name));
+            } else if own {
                 out.push_str(&l.name);
             } else {
                 let fd = l.socket.as_raw_fd();
