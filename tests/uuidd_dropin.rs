@@ -602,15 +602,26 @@ fn a_running_uuidd_is_not_displaced() {
         assert!(t.elapsed() < Duration::from_secs(10), "uuidd did not start");
         std::thread::sleep(Duration::from_millis(10));
     }
-    let o = Command::new(BIN)
+    let mut o = Command::new(BIN)
         .args(["serve", "--socket"])
         .arg(dir.path("s.sock"))
         .arg("--state")
         .arg(dir.path("state"))
         .arg("--uuidd-socket")
         .arg(&sock)
-        .output()
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
         .unwrap();
+    // Bounded: a server that starts anyway (the failure looked for) is stopped, not waited on.
+    let t = Instant::now();
+    while o.try_wait().unwrap().is_none() && t.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    if o.try_wait().unwrap().is_none() {
+        let _ = o.kill();
+    }
+    let o = o.wait_with_output().unwrap();
     let err = text(&o.stderr);
     let _ = uuidd.kill();
     let _ = uuidd.wait();
