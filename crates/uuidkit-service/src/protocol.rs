@@ -1010,28 +1010,42 @@ fn expand_v7<R: RandomSource + ?Sized>(
     out: &mut [Uuid],
     rng: &mut R,
 ) {
-    const CHUNK: usize = 64;
     let random_bits = 74 - u32::from(counter_bits);
-    // Whole bytes of randomness per UUID (at most 8: at least 12 counter bits leave 62).
-    let per = random_bits.div_ceil(8) as usize;
-    let mask = (1u128 << random_bits) - 1;
     // The timestamp, version and variant bits, fixed for the block.
     let fixed = Uuid::from_v7_parts(unix_ms, 0, 0).as_u128();
-    // The counter at its place: bits 0..74 of the 74 after the timestamp, split around the
-    // version (4 bits) and variant (2 bits) fields.
+    // The 74 bits after the timestamp go around the version (4 bits) and variant (2 bits)
+    // fields; the random bits (at most 62) all fall below them, where no spreading is needed.
     let spread = |bits: u128| ((bits >> 62) << 64) | (bits & ((1 << 62) - 1));
-    let mut counter = u128::from(c0) << random_bits;
-    let step = 1u128 << random_bits;
+    let place = |k: usize| fixed | spread(u128::from(c0 + k as u64) << random_bits);
+    if random_bits <= 32 {
+        // 4 random bytes per UUID (the durable generator's 42-bit counter leaves 32 bits).
+        let mask = (1u64 << random_bits) - 1;
+        fill_chunks::<4, R>(out, rng, |k, b| {
+            place(k) | u128::from(u64::from(u32::from_le_bytes(b)) & mask)
+        });
+    } else {
+        let mask = (1u64 << random_bits) - 1;
+        fill_chunks::<8, R>(out, rng, |k, b| {
+            place(k) | u128::from(u64::from_le_bytes(b) & mask)
+        });
+    }
+}
+
+/// Fills `out[k]` with `make(k, W random bytes)`, drawing the bytes 64 UUIDs at a time.
+fn fill_chunks<const W: usize, R: RandomSource + ?Sized>(
+    out: &mut [Uuid],
+    rng: &mut R,
+    make: impl Fn(usize, [u8; W]) -> u128,
+) {
+    const CHUNK: usize = 64;
     let mut bytes = [0u8; CHUNK * 8];
-    for chunk in out.chunks_mut(CHUNK) {
-        let drawn = &mut bytes[..chunk.len() * per];
+    for (c, chunk) in out.chunks_mut(CHUNK).enumerate() {
+        let drawn = &mut bytes[..chunk.len() * W];
         rng.fill_bytes(drawn);
-        for (slot, b) in chunk.iter_mut().zip(drawn.chunks_exact(per)) {
-            let mut w = [0u8; 8];
-            w[..per].copy_from_slice(b);
-            let random = u128::from(u64::from_le_bytes(w)) & mask;
-            *slot = Uuid::from_u128(fixed | spread(counter | random));
-            counter += step;
+        for (i, (slot, b)) in chunk.iter_mut().zip(drawn.chunks_exact(W)).enumerate() {
+            let mut w = [0u8; W];
+            w.copy_from_slice(b);
+            *slot = Uuid::from_u128(make(c * CHUNK + i, w));
         }
     }
 }
