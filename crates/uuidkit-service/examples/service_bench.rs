@@ -20,6 +20,10 @@
 //!   and summed over P client processes (this program run again, `--child-next`) at once.
 //! - `fill`: `SystemGenerator::fill` into a slice, 16 and 8192 UUIDs at a time.
 //!
+//! - `--before SOCK`: single requests on a kept connection against a server of the previous
+//!   release too, alternating with the current one in rounds of 0.25 s so that both see the
+//!   same load (scripts/bench-service: `BEFORE=path/to/old/uuidkit`).
+//!
 //! The `target` column states the goal of issue 13 for the row. A second table gives the
 //! client's CPU time (this process, user + system) per UUID for each uuidkit row: the servers
 //! run in other processes, so it is the client side alone.
@@ -42,6 +46,8 @@ struct Args {
     seconds: f64,
     threads: usize,
     procs: usize,
+    /// A server of the previous release, for the single-request rows side by side.
+    before: Option<PathBuf>,
     /// Run as one of the client processes of the multi-process row: measure
     /// `SystemGenerator::next` for this many seconds and print the count.
     child_next: Option<f64>,
@@ -54,6 +60,7 @@ fn args() -> Args {
         seconds: 2.0,
         threads: 1,
         procs: 4,
+        before: None,
         child_next: None,
     };
     let mut it = std::env::args().skip(1);
@@ -65,6 +72,7 @@ fn args() -> Args {
             "--seconds" => a.seconds = v.parse().expect("--seconds: a number"),
             "--threads" => a.threads = v.parse().expect("--threads: a number"),
             "--procs" => a.procs = v.parse().expect("--procs: a number"),
+            "--before" => a.before = Some(v.into()),
             "--child-next" => a.child_next = Some(v.parse().expect("--child-next: seconds")),
             _ => panic!("unknown option {k}"),
         }
@@ -323,6 +331,39 @@ fn main() {
             d_bulk.as_ref(),
             ("", None),
         );
+    }
+    if let Some(before) = &a.before {
+        for v in [TimeVersion::V1, TimeVersion::V7] {
+            // Alternating rounds, each measured on its own connection kept throughout.
+            let (mut now, mut then) = ((0u64, 0f64), (0u64, 0f64));
+            let rounds = (secs / 0.25).ceil().max(2.0) as usize;
+            let mut conns = [&kit, before]
+                .map(|p| Connection::connect(p, Duration::from_secs(5)).expect("connect"));
+            for r in 0..2 * rounds {
+                let (c, acc) = if r % 2 == 0 {
+                    (&mut conns[0], &mut now)
+                } else {
+                    (&mut conns[1], &mut then)
+                };
+                let start = Instant::now();
+                let mut out = Vec::with_capacity(1);
+                while start.elapsed() < Duration::from_millis(250) {
+                    out.clear();
+                    c.generate(v, 1, &mut out).expect("generate");
+                    acc.0 += 1;
+                }
+                acc.1 += start.elapsed().as_secs_f64();
+            }
+            let (o, b) = (now.0 as f64 / now.1, then.0 as f64 / then.1);
+            println!(
+                "| {v} single, kept connection: this release / previous release | {} | {} (previous) | {:.2} | ≥ 1 (no slower) | {} |",
+                fmt_rate(o),
+                fmt_rate(b),
+                o / b,
+                // Within 10 %: the noise of a shared machine.
+                if o >= 0.9 * b { "yes" } else { "**no**" }
+            );
+        }
     }
     let gen = SystemGenerator::new(ClientConfig::new(&kit).fallback(false));
     let cached = measure(t, secs, || {

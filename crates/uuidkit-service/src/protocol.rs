@@ -970,16 +970,13 @@ impl Range {
                 if clock_seq > 0x3FFF || (first_ticks + u64::from(from) + n as u64 - 1) >> 60 != 0 {
                     return 0;
                 }
-                let t0 = first_ticks + u64::from(from);
-                if self.version == TimeVersion::V1 {
-                    for (k, slot) in out.iter_mut().enumerate() {
-                        *slot = Uuid::from_v1_parts(t0 + k as u64, clock_seq, node);
-                    }
-                } else {
-                    for (k, slot) in out.iter_mut().enumerate() {
-                        *slot = Uuid::from_v6_parts(t0 + k as u64, clock_seq, node);
-                    }
-                }
+                expand_ticks(
+                    self.version,
+                    first_ticks + u64::from(from),
+                    clock_seq,
+                    node,
+                    out,
+                );
                 n
             }
             RangeStart::Counter {
@@ -998,6 +995,36 @@ impl Range {
                 n
             }
         }
+    }
+}
+
+/// v1 or v6 UUIDs of the timestamps from `t0` on (the last within 60 bits, checked by the
+/// caller). The timestamp's lowest field (v1: `time_low`, 32 bits at the top; v6: 12 bits
+/// below the version) counts up by one per UUID until it wraps, so within each stretch
+/// between wraps a UUID is the stretch's first plus a multiple of that field's unit.
+fn expand_ticks(v: TimeVersion, t0: u64, clock_seq: u16, node: [u8; 6], out: &mut [Uuid]) {
+    let (low_bits, shift) = if v == TimeVersion::V1 {
+        (32, 96)
+    } else {
+        (12, 64)
+    };
+    let mut t = t0;
+    let mut rest = out;
+    while !rest.is_empty() {
+        let room = (1u64 << low_bits) - (t & ((1 << low_bits) - 1));
+        let n = rest.len().min(usize::try_from(room).unwrap_or(usize::MAX));
+        let (now, later) = rest.split_at_mut(n);
+        let first = if v == TimeVersion::V1 {
+            Uuid::from_v1_parts(t, clock_seq, node)
+        } else {
+            Uuid::from_v6_parts(t, clock_seq, node)
+        }
+        .as_u128();
+        for (k, slot) in now.iter_mut().enumerate() {
+            *slot = Uuid::from_u128(first + ((k as u128) << shift));
+        }
+        t += n as u64;
+        rest = later;
     }
 }
 
@@ -1140,6 +1167,34 @@ mod tests {
         // Extra bytes are room for later versions.
         let r = Request::parse(&[1, 1, 6, 0, 0, 0, 1, 0, 0xAA, 0xBB]).unwrap();
         assert_eq!(r, Request::generate(TimeVersion::V6, 256));
+    }
+
+    #[test]
+    fn ranges_expand_as_their_uuids_across_field_wraps() {
+        use uuidkit::gen::rng::ReplayRandom;
+        for v in [TimeVersion::V1, TimeVersion::V6] {
+            // Across a wrap of v6's 12-bit and of v1's 32-bit lowest timestamp field.
+            for first_ticks in [0xFFF - 5, 0xFFFF_FFFF - 5, (1 << 60) - 20] {
+                let t = crate::state::TickRange {
+                    first_ticks,
+                    count: 20,
+                    clock_seq: 0x2345,
+                    node: [7; 6],
+                    safety: Safety::Durable,
+                };
+                let r = Range::ticks(v, &t);
+                let mut out = [Uuid::NIL; 20];
+                assert_eq!(r.expand(0, &mut out, &mut ReplayRandom::new([1])), 20);
+                for (k, u) in out.iter().enumerate() {
+                    let want = if v == TimeVersion::V1 {
+                        t.v1(k as u32)
+                    } else {
+                        t.v6(k as u32)
+                    };
+                    assert_eq!(Some(*u), want, "{v} from {first_ticks:#x}, UUID {k}");
+                }
+            }
+        }
     }
 
     #[test]
