@@ -4,16 +4,18 @@
 
 use super::checks::Bytes;
 
-/// The request decoder accepts exactly the frames the wire protocol (DESIGN.md) defines (version 1,
-/// flags 0, generate of v1/v6/v7, or info with UUID version and count 0, at least 8 bytes,
-/// extra bytes ignored), names the problem otherwise, and what it accepts encodes back to the
-/// same first 8 bytes. Reply headers and info bodies likewise; a length prefix is
-/// accepted exactly in 8..=256, and an info reply frame carries its body intact.
+/// The request decoder accepts exactly the frames the wire protocol (DESIGN.md) defines
+/// (version 1 or 2, flags 0, generate of v1/v6/v7, range of v1/v6/v7 in version 2 only, or info
+/// with UUID version and count 0, at least 8 bytes, extra bytes ignored), names the problem
+/// otherwise, and what it accepts encodes back to the same first 8 bytes. Reply headers and
+/// info bodies likewise; a length prefix is accepted exactly in 8..=256, and an info reply
+/// frame carries its body intact. Range replies: see [`check_range`].
 pub fn check_frame(p: &[u8]) {
     use uuidkit_service::protocol::{
         info_frame, request_payload_len, Info, ReplyHeader, Request, Status, INFO_LEN,
         MAX_REQUEST_LEN, REQUEST_LEN,
     };
+    check_range(p);
     if let [a, b, c, d, ..] = p {
         // The first four bytes as a length prefix: 8..=256 accepted as it is, the rest a bad frame.
         let len = u32::from_be_bytes([*a, *b, *c, *d]);
@@ -30,9 +32,9 @@ pub fn check_frame(p: &[u8]) {
         }
     }
     let want_ok = p.len() >= REQUEST_LEN
-        && p[0] == 1
+        && matches!(p[0], 1 | 2)
         && p[3] == 0
-        && ((p[1] == 1 && matches!(p[2], 1 | 6 | 7))
+        && (((p[1] == 1 || (p[1] == 3 && p[0] == 2)) && matches!(p[2], 1 | 6 | 7))
             || (p[1] == 2 && p[2] == 0 && p[4..8] == [0; 4]));
     match Request::parse(p) {
         Ok(r) => {
@@ -50,11 +52,11 @@ pub fn check_frame(p: &[u8]) {
             assert!(!rej.message.is_empty());
             let expected = if p.len() < REQUEST_LEN {
                 Status::BadFrame
-            } else if p[0] != 1 {
+            } else if !matches!(p[0], 1 | 2) {
                 Status::BadProtocol
             } else if p[3] != 0 {
                 Status::BadFlags
-            } else if p[1] == 1 {
+            } else if p[1] == 1 || (p[1] == 3 && p[0] == 2) {
                 Status::BadUuidVersion
             } else {
                 Status::BadOp
@@ -65,9 +67,10 @@ pub fn check_frame(p: &[u8]) {
     match ReplyHeader::parse(p) {
         Ok(h) => {
             assert!(
-                p.len() >= 8 && p[0] == 1 && Status::from_u8(p[1]).is_some(),
+                p.len() >= 8 && matches!(p[0], 1 | 2) && Status::from_u8(p[1]).is_some(),
                 "{p:?}"
             );
+            assert_eq!(h.protocol, p[0]);
             let mut out = Vec::new();
             h.encode_into(0, &mut out);
             assert_eq!(&out[4..12], &p[..8]);
@@ -76,7 +79,7 @@ pub fn check_frame(p: &[u8]) {
         Err(msg) => {
             assert!(!msg.is_empty());
             assert!(
-                p.len() < 8 || p[0] != 1 || Status::from_u8(p[1]).is_none(),
+                p.len() < 8 || !matches!(p[0], 1 | 2) || Status::from_u8(p[1]).is_none(),
                 "{p:?}"
             );
         }
@@ -95,6 +98,91 @@ pub fn check_frame(p: &[u8]) {
             assert_eq!(Info::parse(&frame[12..]), Some(i));
         }
         None => assert!(p.len() < 9, "{p:?}"),
+    }
+}
+
+/// The range-reply decoder on arbitrary bytes taken as a reply payload (header and body): it
+/// accepts exactly the replies the protocol defines (protocol 2, status OK, UUID version
+/// 1/6/7, flags 0 or 1, a 16-byte body, at most `MAX_RANGE` UUIDs, every field of every UUID
+/// of the block within its width), names the problem otherwise, and what it accepts encodes
+/// back to the same bytes and expands into increasing UUIDs of its version (first and last
+/// few checked), never more than the block holds.
+pub fn check_range(p: &[u8]) {
+    use uuidkit::Uuid;
+    use uuidkit_service::protocol::{Range, RangeStart, ReplyHeader, MAX_RANGE, RANGE_LEN};
+    let Ok(h) = ReplyHeader::parse(p) else {
+        return;
+    };
+    let body = &p[8..];
+    match Range::parse(&h, body) {
+        Ok(r) => {
+            assert!(
+                h.protocol == 2 && h.flags <= 1 && body.len() == RANGE_LEN,
+                "{p:?}"
+            );
+            assert!(r.count <= MAX_RANGE && r.count == h.n);
+            assert_eq!(r.version.as_u8(), h.version);
+            let mut frame = Vec::new();
+            r.encode_frame(&mut frame);
+            assert_eq!(&frame[4..], p, "re-encoded");
+            let last = u64::from(r.count.saturating_sub(1));
+            match r.start {
+                RangeStart::Ticks {
+                    first_ticks,
+                    clock_seq,
+                    ..
+                } => assert!((first_ticks + last) >> 60 == 0 && clock_seq <= 0x3FFF),
+                RangeStart::Counter {
+                    unix_ms,
+                    first_counter,
+                    counter_bits,
+                } => assert!(
+                    unix_ms >> 48 == 0
+                        && (12..=42).contains(&counter_bits)
+                        && (first_counter + last) >> counter_bits == 0
+                ),
+            }
+            // The first and the last few UUIDs, laid out with fixed "random" bits.
+            let mut rng = uuidkit::gen::rng::ReplayRandom::new([0x5A; 16]);
+            for from in [0, r.count.saturating_sub(3)] {
+                let mut out = [Uuid::NIL; 4];
+                let n = r.expand(from, &mut out, &mut rng);
+                assert_eq!(n, (r.count - from).min(4) as usize);
+                for (k, u) in out[..n].iter().enumerate() {
+                    assert_eq!(u.version_num(), h.version, "{u}");
+                    assert_eq!(Some(*u), r.uuid(from + k as u32, 0x5A5A_5A5A_5A5A_5A5A));
+                }
+                assert!(out[..n].windows(2).all(|w| match h.version {
+                    1 => w[0].gregorian_ticks() < w[1].gregorian_ticks(),
+                    _ => w[0] < w[1],
+                }));
+            }
+            assert_eq!(r.uuid(r.count, 0), None);
+        }
+        Err(msg) => {
+            assert!(!msg.is_empty());
+            let well_formed = h.protocol == 2
+                && h.status as u8 == 0
+                && matches!(h.version, 1 | 6 | 7)
+                && h.flags <= 1
+                && body.len() == RANGE_LEN
+                && h.n <= MAX_RANGE;
+            if well_formed {
+                // Then a field must be out of its width.
+                let w = |at: usize| u64::from_be_bytes(body[at..at + 8].try_into().unwrap());
+                let last = u64::from(h.n.saturating_sub(1));
+                let bad = if h.version == 7 {
+                    let bits = body[6];
+                    !(12..=42).contains(&bits)
+                        || body[7] != 0
+                        || w(8).checked_add(last).is_none_or(|c| c >> bits != 0)
+                } else {
+                    w(0).checked_add(last).is_none_or(|t| t >> 60 != 0)
+                        || u16::from_be_bytes([body[8], body[9]]) > 0x3FFF
+                };
+                assert!(bad, "{p:?} refused: {msg}");
+            }
+        }
     }
 }
 

@@ -3,21 +3,30 @@
 //! starts both servers):
 //!
 //! ```text
-//! cargo run --release --example service_bench -- --uuidkit SOCK [--uuidd SOCK] [--seconds S] [--threads T]
+//! cargo run --release --example service_bench -- --uuidkit SOCK [--uuidd SOCK] [--seconds S] [--threads T] [--procs P]
 //! ```
 //!
 //! Rows:
 //! - `single`: one UUID per request. uuidkit keeps its connection; uuidd's protocol takes one
 //!   request per connection, so it is also measured for uuidkit with a connection per request.
-//! - `bulk`: 8192 UUIDs per request. uuidkit sends 8192 UUIDs of 16 bytes; uuidd's bulk-time
-//!   reply is the first UUID and a count, which the client expands (timestamp + 1 each, what
-//!   libuuid does with it), so both end with the same 8192 UUIDs.
-//! - `cached next()`: uuidkit's `SystemGenerator::next` with its default block of 128, what an
-//!   application calling it one UUID at a time sees.
+//! - `bulk of 8192, range`: a range reply (protocol 2: 16 bytes describing the block) that the
+//!   client expands, as util-linux does with uuidd's bulk-time reply (the first UUID and a
+//!   count, expanded by adding 1 to the timestamp). Both end with the same 8192 UUIDs in
+//!   memory; uuidkit's v7 also draws 32 random bits per UUID from the library's CSPRNG.
+//! - `bulk of 8192, list`: protocol 1's reply carrying all 8192 UUIDs (128 KiB), for
+//!   comparison.
+//! - `SystemGenerator::next`: what an application calling it one UUID at a time sees (default
+//!   configuration: blocks from 128, growing while they are used up quickly), in one process,
+//!   and summed over P client processes (this program run again, `--child-next`) at once.
 //! - `fill`: `SystemGenerator::fill` into a slice, 16 and 8192 UUIDs at a time.
 //!
-//! A second table gives the client's CPU time (this process, user + system) per UUID for each
-//! uuidkit row: the servers run in other processes, so it is the client side alone.
+//! - `--before SOCK`: single requests on a kept connection against a server of the previous
+//!   release too, alternating with the current one in rounds of 0.25 s so that both see the
+//!   same load (scripts/bench-service: `BEFORE=path/to/old/uuidkit`).
+//!
+//! The `target` column states the goal of issue 13 for the row. A second table gives the
+//! client's CPU time (this process, user + system) per UUID for each uuidkit row: the servers
+//! run in other processes, so it is the client side alone.
 
 use std::cell::RefCell;
 use std::io::{Read, Write};
@@ -36,6 +45,12 @@ struct Args {
     uuidd: Option<PathBuf>,
     seconds: f64,
     threads: usize,
+    procs: usize,
+    /// A server of the previous release, for the single-request rows side by side.
+    before: Option<PathBuf>,
+    /// Run as one of the client processes of the multi-process row: measure
+    /// `SystemGenerator::next` for this many seconds and print the count.
+    child_next: Option<f64>,
 }
 
 fn args() -> Args {
@@ -44,6 +59,9 @@ fn args() -> Args {
         uuidd: None,
         seconds: 2.0,
         threads: 1,
+        procs: 4,
+        before: None,
+        child_next: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(k) = it.next() {
@@ -53,6 +71,9 @@ fn args() -> Args {
             "--uuidd" => a.uuidd = Some(v.into()),
             "--seconds" => a.seconds = v.parse().expect("--seconds: a number"),
             "--threads" => a.threads = v.parse().expect("--threads: a number"),
+            "--procs" => a.procs = v.parse().expect("--procs: a number"),
+            "--before" => a.before = Some(v.into()),
+            "--child-next" => a.child_next = Some(v.parse().expect("--child-next: seconds")),
             _ => panic!("unknown option {k}"),
         }
     }
@@ -119,6 +140,26 @@ fn kept_connection(sock: &Path, v: TimeVersion, count: u32) -> u64 {
     })
 }
 
+/// One range request for `count` UUIDs on this thread's connection, kept from call to call,
+/// expanded into memory; how many came.
+fn kept_range(sock: &Path, v: TimeVersion, count: u32) -> u64 {
+    thread_local!(static C: RefCell<Option<Connection>> = const { RefCell::new(None) });
+    C.with(|c| {
+        let mut c = c.borrow_mut();
+        let conn = c.get_or_insert_with(|| {
+            Connection::connect(sock, Duration::from_secs(5)).expect("connect")
+        });
+        let mut out = vec![Uuid::NIL; count as usize];
+        let (n, _) = conn.fill(v, &mut out).expect("fill");
+        assert_eq!(
+            conn.sends_ranges(),
+            Some(true),
+            "the server sends no ranges"
+        );
+        n as u64
+    })
+}
+
 /// One uuidd request on a fresh connection: op, optional count; the reply payload.
 fn uuidd(sock: &PathBuf, op: u8, num: Option<i32>) -> Vec<u8> {
     let mut s = UnixStream::connect(sock).expect("connect uuidd");
@@ -147,26 +188,94 @@ fn expand(body: &[u8], out: &mut Vec<Uuid>) -> u64 {
     n
 }
 
+/// `SystemGenerator::next` for v7 on one thread for `secs`: how many.
+fn next_loop(sock: &Path, secs: f64) -> u64 {
+    let gen = SystemGenerator::new(ClientConfig::new(sock).fallback(false));
+    let dur = Duration::from_secs_f64(secs);
+    let start = Instant::now();
+    let mut n = 0u64;
+    while start.elapsed() < dur {
+        for _ in 0..1024 {
+            let g = gen.next(TimeVersion::V7).expect("next");
+            assert_eq!(g.source, Source::Service);
+            std::hint::black_box(g);
+        }
+        n += 1024;
+    }
+    n
+}
+
+/// `procs` processes running [`next_loop`] at once: UUIDs per second in all.
+fn next_processes(sock: &Path, procs: usize, secs: f64) -> f64 {
+    let exe = std::env::current_exe().expect("own path");
+    let start = Instant::now();
+    let children: Vec<_> = (0..procs)
+        .map(|_| {
+            std::process::Command::new(&exe)
+                .arg("--uuidkit")
+                .arg(sock)
+                .arg("--child-next")
+                .arg(secs.to_string())
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .expect("start a client process")
+        })
+        .collect();
+    let total: u64 = children
+        .into_iter()
+        .map(|c| {
+            let out = c.wait_with_output().expect("client process");
+            assert!(out.status.success(), "client process failed");
+            String::from_utf8_lossy(&out.stdout)
+                .trim()
+                .parse::<u64>()
+                .expect("a count")
+        })
+        .sum();
+    total as f64 / start.elapsed().as_secs_f64().max(secs)
+}
+
+/// Millions with one decimal, or plain for smaller figures.
+fn fmt_rate(r: f64) -> String {
+    if r >= 1e6 {
+        format!("{:.1} M", r / 1e6)
+    } else {
+        format!("{r:.0}")
+    }
+}
+
 fn main() {
     let a = args();
+    if let Some(secs) = a.child_next {
+        println!("{}", next_loop(&a.uuidkit, secs));
+        return;
+    }
     let (t, secs) = (a.threads, a.seconds);
     println!("threads: {t}, {secs} s per row; UUIDs per second\n");
-    println!("| work | uuidkit serve | uuidd | uuidkit / uuidd |");
-    println!("|---|---|---|---|");
+    println!("| work | uuidkit serve | uuidd | uuidkit / uuidd | target | met |");
+    println!("|---|---|---|---|---|---|");
     let kit = a.uuidkit.clone();
     let mut cpu = Vec::new();
-    let mut row = |name: &str, ours: &Measured, theirs: Option<&Measured>| {
-        let o = ours.per_sec;
-        match theirs {
-            Some(x) => println!(
-                "| {name} | {o:.0} | {:.0} | {:.2} |",
-                x.per_sec,
-                o / x.per_sec
-            ),
-            None => println!("| {name} | {o:.0} | – | – |"),
-        }
-        cpu.push((name.to_string(), ours.cpu_ns));
-    };
+    // A row: ours, uuidd's if measured, the target (text) and whether it is met.
+    let mut row =
+        |name: &str, ours: &Measured, theirs: Option<&Measured>, target: (&str, Option<bool>)| {
+            let o = ours.per_sec;
+            let (d, ratio) = match theirs {
+                Some(x) => (fmt_rate(x.per_sec), format!("{:.2}", o / x.per_sec)),
+                None => ("–".into(), "–".into()),
+            };
+            let met = match target.1 {
+                Some(true) => "yes",
+                Some(false) => "**no**",
+                None => "–",
+            };
+            println!(
+                "| {name} | {} | {d} | {ratio} | {} | {met} |",
+                fmt_rate(o),
+                target.0
+            );
+            cpu.push((name.to_string(), ours.cpu_ns));
+        };
 
     for (v, label) in [(TimeVersion::V1, "v1"), (TimeVersion::V7, "v7")] {
         let single = measure(t, secs, || kept_connection(&kit, v, 1));
@@ -176,7 +285,8 @@ fn main() {
             conn.generate(v, 1, &mut out).expect("generate");
             out.len() as u64
         });
-        let bulk = measure(t, secs, || kept_connection(&kit, v, BULK));
+        let ranged = measure(t, secs, || kept_range(&kit, v, BULK));
+        let listed = measure(t, secs, || kept_connection(&kit, v, BULK));
         let (d_single, d_bulk) = match (&a.uuidd, v) {
             (Some(d), TimeVersion::V1) => (
                 Some(measure(t, secs, || {
@@ -196,21 +306,93 @@ fn main() {
             &format!("{label} single, kept connection"),
             &single,
             d_single.as_ref(),
+            ("as fast as before (protocol 1, unchanged)", None),
         );
         row(
             &format!("{label} single, connection per request"),
             &fresh,
             d_single.as_ref(),
+            ("", None),
         );
-        row(&format!("{label} bulk of {BULK}"), &bulk, d_bulk.as_ref());
+        let bulk_target = match &d_bulk {
+            Some(d) => ("≥ 3 × uuidd", Some(ranged.per_sec >= 3.0 * d.per_sec)),
+            None if v == TimeVersion::V1 => ("≥ 3 × uuidd", None),
+            None => ("", None),
+        };
+        row(
+            &format!("{label} bulk of {BULK}, range (expanded by the client)"),
+            &ranged,
+            d_bulk.as_ref(),
+            bulk_target,
+        );
+        row(
+            &format!("{label} bulk of {BULK}, list (protocol 1)"),
+            &listed,
+            d_bulk.as_ref(),
+            ("", None),
+        );
+    }
+    if let Some(before) = &a.before {
+        for v in [TimeVersion::V1, TimeVersion::V7] {
+            // Alternating rounds, each measured on its own connection kept throughout.
+            let (mut now, mut then) = ((0u64, 0f64), (0u64, 0f64));
+            let rounds = (secs / 0.25).ceil().max(2.0) as usize;
+            let mut conns = [&kit, before]
+                .map(|p| Connection::connect(p, Duration::from_secs(5)).expect("connect"));
+            for r in 0..2 * rounds {
+                let (c, acc) = if r % 2 == 0 {
+                    (&mut conns[0], &mut now)
+                } else {
+                    (&mut conns[1], &mut then)
+                };
+                let start = Instant::now();
+                let mut out = Vec::with_capacity(1);
+                while start.elapsed() < Duration::from_millis(250) {
+                    out.clear();
+                    c.generate(v, 1, &mut out).expect("generate");
+                    acc.0 += 1;
+                }
+                acc.1 += start.elapsed().as_secs_f64();
+            }
+            let (o, b) = (now.0 as f64 / now.1, then.0 as f64 / then.1);
+            println!(
+                "| {v} single, kept connection: this release / previous release | {} | {} (previous) | {:.2} | ≥ 1 (no slower) | {} |",
+                fmt_rate(o),
+                fmt_rate(b),
+                o / b,
+                // Within 10 %: the noise of a shared machine.
+                if o >= 0.9 * b { "yes" } else { "**no**" }
+            );
+        }
     }
     let gen = SystemGenerator::new(ClientConfig::new(&kit).fallback(false));
     let cached = measure(t, secs, || {
-        let g = gen.next(TimeVersion::V7).expect("next");
-        assert_eq!(g.source, Source::Service);
-        1
+        for _ in 0..64 {
+            let g = gen.next(TimeVersion::V7).expect("next");
+            assert_eq!(g.source, Source::Service);
+        }
+        64
     });
-    row("v7 SystemGenerator::next (block 128)", &cached, None);
+    let one = t == 1;
+    row(
+        "v7 SystemGenerator::next, one client",
+        &cached,
+        None,
+        ("≥ 20 M", one.then_some(cached.per_sec >= 20e6)),
+    );
+    let procs = next_processes(&kit, a.procs, secs);
+    row(
+        &format!(
+            "v7 SystemGenerator::next, {} client processes in all",
+            a.procs
+        ),
+        &Measured {
+            per_sec: procs,
+            cpu_ns: f64::NAN,
+        },
+        None,
+        ("≥ 40 M", (a.procs == 4).then_some(procs >= 40e6)),
+    );
     for n in [16, BULK as usize] {
         let filled = measure(t, secs, || {
             let mut out = [Uuid::NIL; BULK as usize];
@@ -222,12 +404,15 @@ fn main() {
             &format!("v7 SystemGenerator::fill, {n} at a time"),
             &filled,
             None,
+            ("", None),
         );
     }
     println!("\nCPU time of this client process (user + system) per UUID:\n");
     println!("| work | ns per UUID |");
     println!("|---|---|");
     for (name, ns) in cpu {
-        println!("| {name} | {ns:.0} |");
+        if ns.is_finite() {
+            println!("| {name} | {ns:.0} |");
+        }
     }
 }

@@ -7,22 +7,33 @@
 //!
 //! | byte | field |
 //! |---|---|
-//! | 0 | protocol version, [`PROTOCOL_VERSION`] |
-//! | 1 | operation: 1 generate, 2 info |
-//! | 2 | UUID version for generate: 1, 6 or 7 (0 for info: anything else is refused) |
+//! | 0 | protocol version: 1, or 2 ([`PROTOCOL_VERSION`]) |
+//! | 1 | operation: 1 generate, 2 info, 3 range (protocol 2 only) |
+//! | 2 | UUID version for generate and range: 1, 6 or 7 (0 for info: anything else is refused) |
 //! | 3 | flags, 0 |
-//! | 4..8 | count, big-endian `u32`: how many UUIDs; more than [`MAX_COUNT`] gets at most [`MAX_COUNT`] (0 for info: anything else is refused) |
+//! | 4..8 | count, big-endian `u32`: how many UUIDs; more than [`MAX_COUNT`] (range: [`MAX_RANGE`]) gets at most that many (0 for info: anything else is refused) |
 //!
 //! A reply payload is a [`REPLY_HEADER_LEN`]-byte header and a body:
 //!
 //! | byte | field |
 //! |---|---|
-//! | 0 | protocol version |
+//! | 0 | protocol version: that of the request (1 when the request's is not one the server speaks) |
 //! | 1 | [`Status`] |
 //! | 2 | flags: bit 0 ([`FLAG_DURABLE`]) when the UUIDs are covered by the state file |
 //! | 3 | the UUID version of the request (0 for info and errors before it is known) |
 //! | 4..8 | `n`, big-endian `u32` |
-//! | 8.. | generate: `n` UUIDs of 16 bytes, in the order issued; info: `n` bytes ([`Info`]); error: `n` bytes of UTF-8 text |
+//! | 8.. | generate: `n` UUIDs of 16 bytes, in the order issued; range: a [`RANGE_LEN`]-byte [`Range`] of `n` UUIDs; info: `n` bytes ([`Info`]); error: `n` bytes of UTF-8 text |
+//!
+//! # Versions
+//!
+//! Protocol 2 adds the range operation: a reply that describes a block of UUIDs instead of
+//! carrying them (v1/v6: the first timestamp, the clock sequence and the node, as util-linux
+//! uuidd's bulk reply; v7: the millisecond and the first counter, the client drawing the
+//! random bits), which the client expands ([`Range::expand`]). Everything else is as in
+//! protocol 1, and a server answers each request in the request's version, so a client of
+//! protocol 1 sees exactly what it always saw. A server that speaks only protocol 1 answers a
+//! protocol-2 request with [`Status::BadProtocol`] (in protocol 1) and closes the connection:
+//! a client then connects again and asks in protocol 1 (`client::Connection` does).
 //!
 //! ```
 //! use uuidkit_service::protocol::{ReplyHeader, Request, Status};
@@ -33,14 +44,21 @@
 //! // Its reply's header: protocol 1, status 0 (ok), flags 1 (durable), version 7, n = 300.
 //! let h = ReplyHeader::parse(&[1, 0, 1, 7, 0, 0, 0x01, 0x2c])?;
 //! assert_eq!((h.status, h.flags, h.version, h.n), (Status::Ok, 1, 7, 300));
+//! // A range of 300 v7: protocol 2, operation 3.
+//! let frame = Request::range(TimeVersion::V7, 300).encode();
+//! assert_eq!(frame, [0, 0, 0, 8, 2, 3, 7, 0, 0, 0, 0x01, 0x2c]);
 //! # Ok::<(), String>(())
 //! ```
 
-use crate::state::TimeVersion;
+use crate::state::{Safety, TickRange, TimeVersion, V7Range};
+use uuidkit::gen::RandomSource;
 use uuidkit::Uuid;
 
-/// The protocol version this module speaks.
-pub const PROTOCOL_VERSION: u8 = 1;
+/// The newest protocol version this module speaks; it speaks every version from
+/// [`OLDEST_PROTOCOL_VERSION`] on.
+pub const PROTOCOL_VERSION: u8 = 2;
+/// The oldest protocol version this module speaks, which every server speaks.
+pub const OLDEST_PROTOCOL_VERSION: u8 = 1;
 /// The size of a request payload (without the length prefix).
 pub const REQUEST_LEN: usize = 8;
 /// The largest request payload a server reads; a longer one is a malformed frame.
@@ -57,6 +75,11 @@ pub const MAX_REPLY_LEN: u32 = REPLY_HEADER_LEN as u32 + 16 * MAX_COUNT;
 pub const FLAG_DURABLE: u8 = 1;
 /// The size of an [`Info`] body.
 pub const INFO_LEN: usize = 16;
+/// The size of a range reply's body ([`Range`]).
+pub const RANGE_LEN: usize = 16;
+/// The most UUIDs one range reply describes; larger counts are clamped to it. (A v1/v6 range
+/// takes one 100-ns timestamp per UUID: 65,536 are 6.6 ms.)
+pub const MAX_RANGE: u32 = 1 << 16;
 
 /// What a request asks for.
 ///
@@ -74,6 +97,9 @@ pub enum Op {
     Generate = 1,
     /// The server's limits and state ([`Info`]).
     Info = 2,
+    /// A block of `count` UUIDs of one version, described instead of carried ([`Range`];
+    /// protocol 2).
+    Range = 3,
 }
 
 /// A parsed request.
@@ -88,11 +114,14 @@ pub enum Op {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Request {
+    /// The protocol version the request is in (its reply is in the same).
+    pub protocol: u8,
     /// The operation.
     pub op: Op,
-    /// The UUID version (generate only).
+    /// The UUID version (generate and range only).
     pub version: Option<TimeVersion>,
-    /// How many UUIDs (generate only; the server clamps it to [`MAX_COUNT`]).
+    /// How many UUIDs (generate and range only; the server clamps it to [`MAX_COUNT`], for a
+    /// range to [`MAX_RANGE`]).
     pub count: u32,
 }
 
@@ -116,9 +145,10 @@ pub enum Status {
     Ok = 0,
     /// The frame length is outside 8..=256 bytes; the server closes the connection.
     BadFrame = 1,
-    /// Another protocol version; the server closes the connection.
+    /// A protocol version the server does not speak; the server closes the connection.
     BadProtocol = 2,
-    /// An unknown operation, or an info request whose UUID version or count is not 0.
+    /// An unknown operation (range in protocol 1), or an info request whose UUID version or
+    /// count is not 0.
     BadOp = 3,
     /// A UUID version other than 1, 6 or 7.
     BadUuidVersion = 4,
@@ -191,17 +221,37 @@ pub struct Rejection {
 }
 
 impl Request {
-    /// A generate request.
+    /// A generate request, in protocol 1 (which every server speaks).
     ///
     /// ```
     /// use uuidkit_service::protocol::{Op, Request};
     /// use uuidkit_service::state::TimeVersion;
     /// let r = Request::generate(TimeVersion::V1, 10);
     /// assert_eq!((r.op, r.version, r.count), (Op::Generate, Some(TimeVersion::V1), 10));
+    /// assert_eq!(r.protocol, 1);
     /// ```
     pub const fn generate(version: TimeVersion, count: u32) -> Request {
         Request {
+            protocol: OLDEST_PROTOCOL_VERSION,
             op: Op::Generate,
+            version: Some(version),
+            count,
+        }
+    }
+
+    /// A range request (protocol 2): `count` UUIDs of `version`, described by the reply
+    /// ([`Range`]) instead of carried.
+    ///
+    /// ```
+    /// use uuidkit_service::protocol::{Op, Request};
+    /// use uuidkit_service::state::TimeVersion;
+    /// let r = Request::range(TimeVersion::V6, 8192);
+    /// assert_eq!((r.protocol, r.op, r.count), (2, Op::Range, 8192));
+    /// ```
+    pub const fn range(version: TimeVersion, count: u32) -> Request {
+        Request {
+            protocol: 2,
+            op: Op::Range,
             version: Some(version),
             count,
         }
@@ -218,6 +268,7 @@ impl Request {
     /// ```
     pub const fn info() -> Request {
         Request {
+            protocol: OLDEST_PROTOCOL_VERSION,
             op: Op::Info,
             version: None,
             count: 0,
@@ -231,13 +282,15 @@ impl Request {
     /// use uuidkit_service::state::TimeVersion;
     /// let f = Request::generate(TimeVersion::V6, 0x0102_0304).encode();
     /// assert_eq!(f[..4], (REQUEST_LEN as u32).to_be_bytes());
-    /// // Protocol, generate, UUID version 6, no flags, then the count big-endian.
-    /// assert_eq!(f[4..], [PROTOCOL_VERSION, 1, 6, 0, 1, 2, 3, 4]);
+    /// // Protocol 1, generate, UUID version 6, no flags, then the count big-endian.
+    /// assert_eq!(f[4..], [1, 1, 6, 0, 1, 2, 3, 4]);
+    /// let f = Request::range(TimeVersion::V7, 1).encode();
+    /// assert_eq!(f[4..], [PROTOCOL_VERSION, 3, 7, 0, 0, 0, 0, 1]);
     /// ```
     pub fn encode(&self) -> [u8; 4 + REQUEST_LEN] {
         let mut f = [0u8; 4 + REQUEST_LEN];
         f[..4].copy_from_slice(&(REQUEST_LEN as u32).to_be_bytes());
-        f[4] = PROTOCOL_VERSION;
+        f[4] = self.protocol;
         f[5] = self.op as u8;
         f[6] = self.version.map_or(0, TimeVersion::as_u8);
         f[8..12].copy_from_slice(&self.count.to_be_bytes());
@@ -277,11 +330,12 @@ impl Request {
                 )
             }
         };
-        if ver != PROTOCOL_VERSION {
+        if !(OLDEST_PROTOCOL_VERSION..=PROTOCOL_VERSION).contains(&ver) {
             return reject(
                 Status::BadProtocol,
                 format!(
-                    "protocol version {ver} (byte 0) is not supported; this server speaks {PROTOCOL_VERSION}"
+                    "protocol version {ver} (byte 0) is not supported; this server speaks \
+                     {OLDEST_PROTOCOL_VERSION} to {PROTOCOL_VERSION}"
                 ),
             );
         }
@@ -291,14 +345,19 @@ impl Request {
                 format!("unknown flags {flags:#04x} (byte 3); none are defined"),
             );
         }
+        let with_version = |r: fn(TimeVersion, u32) -> Request| match TimeVersion::from_u8(uv) {
+            Some(v) => Ok(Request {
+                protocol: ver,
+                ..r(v, count)
+            }),
+            None => reject(
+                Status::BadUuidVersion,
+                format!("UUID version {uv} (byte 2) is not served; ask for 1, 6 or 7"),
+            ),
+        };
         match op {
-            1 => match TimeVersion::from_u8(uv) {
-                Some(v) => Ok(Request::generate(v, count)),
-                None => reject(
-                    Status::BadUuidVersion,
-                    format!("UUID version {uv} (byte 2) is not served; ask for 1, 6 or 7"),
-                ),
-            },
+            1 => with_version(Request::generate),
+            3 if ver >= 2 => with_version(Request::range),
             2 if uv != 0 => reject(
                 Status::BadOp,
                 format!("info takes UUID version 0 (byte 2), not {uv}"),
@@ -307,10 +366,17 @@ impl Request {
                 Status::BadOp,
                 format!("info takes count 0 (bytes 4..8), not {count}"),
             ),
-            2 => Ok(Request::info()),
-            _ => reject(
+            2 => Ok(Request {
+                protocol: ver,
+                ..Request::info()
+            }),
+            _ if ver == 1 => reject(
                 Status::BadOp,
                 format!("unknown operation {op} (byte 1); 1 is generate, 2 is info"),
+            ),
+            _ => reject(
+                Status::BadOp,
+                format!("unknown operation {op} (byte 1); 1 is generate, 2 is info, 3 is range"),
             ),
         }
     }
@@ -345,8 +411,8 @@ pub fn request_payload_len(len: u32) -> Result<usize, Rejection> {
 ///
 /// ```
 /// use uuidkit_service::protocol::{ReplyHeader, Status};
-/// // A 12-byte error text in reply to a v1 request.
-/// let h = ReplyHeader { status: Status::Generator, flags: 0, version: 1, n: 12 };
+/// // A 12-byte error text in reply to a v1 request in protocol 1.
+/// let h = ReplyHeader { protocol: 1, status: Status::Generator, flags: 0, version: 1, n: 12 };
 /// let mut out = Vec::new();
 /// h.encode_into(12, &mut out);
 /// assert_eq!(ReplyHeader::parse(&out[4..])?, h);
@@ -354,13 +420,15 @@ pub fn request_payload_len(len: u32) -> Result<usize, Rejection> {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReplyHeader {
+    /// The protocol version (that of the request answered).
+    pub protocol: u8,
     /// The status.
     pub status: Status,
     /// The flags ([`FLAG_DURABLE`]).
     pub flags: u8,
     /// The UUID version byte.
     pub version: u8,
-    /// The body's count: UUIDs for generate, bytes otherwise.
+    /// The body's count: UUIDs for generate and range, bytes otherwise.
     pub n: u32,
 }
 
@@ -370,7 +438,7 @@ impl ReplyHeader {
     ///
     /// ```
     /// use uuidkit_service::protocol::{ReplyHeader, Status, FLAG_DURABLE};
-    /// let h = ReplyHeader { status: Status::Ok, flags: FLAG_DURABLE, version: 7, n: 2 };
+    /// let h = ReplyHeader { protocol: 1, status: Status::Ok, flags: FLAG_DURABLE, version: 7, n: 2 };
     /// let mut out = vec![0xaa; 3]; // replaced, not appended to
     /// h.encode_into(2 * 16, &mut out);
     /// // Length 8 + 32 = 40; protocol 1, status 0, flags 1, version 7; n = 2.
@@ -380,12 +448,7 @@ impl ReplyHeader {
         out.clear();
         let len = (REPLY_HEADER_LEN + body_len) as u32;
         out.extend_from_slice(&len.to_be_bytes());
-        out.extend_from_slice(&[
-            PROTOCOL_VERSION,
-            self.status as u8,
-            self.flags,
-            self.version,
-        ]);
+        out.extend_from_slice(&[self.protocol, self.status as u8, self.flags, self.version]);
         out.extend_from_slice(&self.n.to_be_bytes());
     }
 
@@ -395,7 +458,8 @@ impl ReplyHeader {
     /// use uuidkit_service::protocol::{ReplyHeader, Status};
     /// let h = ReplyHeader::parse(&[1, 8, 0, 6, 0, 0, 0, 5, b'b', b'y', b'e'])?;
     /// assert_eq!((h.status, h.version, h.n), (Status::ShuttingDown, 6, 5));
-    /// assert!(ReplyHeader::parse(&[2, 0, 0, 0, 0, 0, 0, 0]).unwrap_err().contains("version 2"));
+    /// assert_eq!(ReplyHeader::parse(&[2, 0, 0, 7, 0, 0, 0, 1])?.protocol, 2);
+    /// assert!(ReplyHeader::parse(&[3, 0, 0, 0, 0, 0, 0, 0]).unwrap_err().contains("version 3"));
     /// assert!(ReplyHeader::parse(&[1, 99, 0, 0, 0, 0, 0, 0]).unwrap_err().contains("status 99"));
     /// assert!(ReplyHeader::parse(&[1, 0]).unwrap_err().contains("2 bytes"));
     /// # Ok::<(), String>(())
@@ -403,14 +467,16 @@ impl ReplyHeader {
     pub fn parse(p: &[u8]) -> Result<ReplyHeader, String> {
         match p {
             [ver, st, flags, v, n0, n1, n2, n3, ..] => {
-                if *ver != PROTOCOL_VERSION {
+                if !(OLDEST_PROTOCOL_VERSION..=PROTOCOL_VERSION).contains(ver) {
                     return Err(format!(
-                        "reply in protocol version {ver}, expected {PROTOCOL_VERSION}"
+                        "reply in protocol version {ver}, expected \
+                         {OLDEST_PROTOCOL_VERSION} to {PROTOCOL_VERSION}"
                     ));
                 }
                 let status =
                     Status::from_u8(*st).ok_or_else(|| format!("unknown reply status {st}"))?;
                 Ok(ReplyHeader {
+                    protocol: *ver,
                     status,
                     flags: *flags,
                     version: *v,
@@ -439,9 +505,22 @@ impl ReplyHeader {
 /// assert_eq!(out.len(), 4 + 8 + 1024);
 /// ```
 pub fn error_frame(status: Status, version: u8, message: &str, out: &mut Vec<u8>) {
+    error_frame_in(OLDEST_PROTOCOL_VERSION, status, version, message, out)
+}
+
+/// [`error_frame`] in protocol `protocol` (that of the request it answers).
+///
+/// ```
+/// use uuidkit_service::protocol::{error_frame_in, Status};
+/// let mut out = Vec::new();
+/// error_frame_in(2, Status::BadUuidVersion, 0, "no", &mut out);
+/// assert_eq!(out, [0, 0, 0, 10, 2, 4, 0, 0, 0, 0, 0, 2, b'n', b'o']);
+/// ```
+pub fn error_frame_in(protocol: u8, status: Status, version: u8, message: &str, out: &mut Vec<u8>) {
     // Keep error frames small whatever the message.
     let msg = &message.as_bytes()[..message.len().min(1024)];
     ReplyHeader {
+        protocol,
         status,
         flags: 0,
         version,
@@ -465,7 +544,27 @@ pub fn error_frame(status: Status, version: u8, message: &str, out: &mut Vec<u8>
 /// assert_eq!(out[28..], [0xff; 16]);
 /// ```
 pub fn uuids_frame(version: TimeVersion, durable: bool, uuids: &[Uuid], out: &mut Vec<u8>) {
+    uuids_frame_in(OLDEST_PROTOCOL_VERSION, version, durable, uuids, out)
+}
+
+/// [`uuids_frame`] in protocol `protocol` (that of the request it answers).
+///
+/// ```
+/// use uuidkit_service::protocol::uuids_frame_in;
+/// use uuidkit_service::state::TimeVersion;
+/// let mut out = Vec::new();
+/// uuids_frame_in(2, TimeVersion::V6, true, &[], &mut out);
+/// assert_eq!(out, [0, 0, 0, 8, 2, 0, 1, 6, 0, 0, 0, 0]);
+/// ```
+pub fn uuids_frame_in(
+    protocol: u8,
+    version: TimeVersion,
+    durable: bool,
+    uuids: &[Uuid],
+    out: &mut Vec<u8>,
+) {
     ReplyHeader {
+        protocol,
         status: Status::Ok,
         flags: if durable { FLAG_DURABLE } else { 0 },
         version: version.as_u8(),
@@ -489,7 +588,20 @@ pub fn uuids_frame(version: TimeVersion, durable: bool, uuids: &[Uuid], out: &mu
 /// assert_eq!(out[12..], info.encode());
 /// ```
 pub fn info_frame(info: &Info, out: &mut Vec<u8>) {
+    info_frame_in(OLDEST_PROTOCOL_VERSION, info, out)
+}
+
+/// [`info_frame`] in protocol `protocol` (that of the request it answers).
+///
+/// ```
+/// use uuidkit_service::protocol::{info_frame_in, Info};
+/// let mut out = Vec::new();
+/// info_frame_in(2, &Info { max_count: 8192, pid: 1, durable: true, strict: false }, &mut out);
+/// assert_eq!(out[4], 2);
+/// ```
+pub fn info_frame_in(protocol: u8, info: &Info, out: &mut Vec<u8>) {
     ReplyHeader {
+        protocol,
         status: Status::Ok,
         flags: 0,
         version: 0,
@@ -497,6 +609,472 @@ pub fn info_frame(info: &Info, out: &mut Vec<u8>) {
     }
     .encode_into(INFO_LEN, out);
     out.extend_from_slice(&info.encode());
+}
+
+/// Where the block of a [`Range`] starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RangeStart {
+    /// v1 and v6: UUID `i` has the timestamp `first_ticks + i` (100-ns ticks since
+    /// 1582-10-15, 60 bits), the clock sequence (14 bits) and the node.
+    Ticks {
+        /// The first UUID's timestamp.
+        first_ticks: u64,
+        /// The clock sequence of every UUID of the block.
+        clock_seq: u16,
+        /// The node of every UUID of the block.
+        node: [u8; 6],
+    },
+    /// v7: UUID `i` has the 48-bit millisecond `unix_ms`, then the `counter_bits`-bit counter
+    /// `first_counter + i`, then `74 - counter_bits` random bits that the client draws.
+    Counter {
+        /// The millisecond since the Unix epoch (48 bits).
+        unix_ms: u64,
+        /// The first UUID's counter.
+        first_counter: u64,
+        /// The counter's width, 12 to 42.
+        counter_bits: u8,
+    },
+}
+
+/// A range reply: a block of `count` UUIDs of one version, described instead of carried.
+///
+/// The body ([`RANGE_LEN`] bytes, big-endian) after a header whose `n` is the count:
+///
+/// | bytes | v1, v6 | v7 |
+/// |---|---|---|
+/// | 0..8 | first timestamp (60 bits) | 0..6: millisecond (48 bits); 6: counter width (12..=42); 7: 0 |
+/// | 8..16 | 8..10: clock sequence (14 bits); 10..16: node | first counter (the last, first + n − 1, fits the width) |
+///
+/// The server reserved the block on its one sequence per version (the state file covers it
+/// before the reply is sent), so its UUIDs are unique across clients and sort, in index
+/// order, after everything the server issued before and before everything it issues after.
+///
+/// ```
+/// use uuidkit::gen::ThreadRng;
+/// use uuidkit::Uuid;
+/// use uuidkit_service::protocol::{Range, ReplyHeader};
+/// use uuidkit_service::state::{Safety, V7Range};
+/// let r = Range::v7(&V7Range { unix_ms: 0x017F22E279B0, first_counter: 5, count: 3, counter_bits: 42, safety: Safety::Durable });
+/// let mut frame = Vec::new();
+/// r.encode_frame(&mut frame);
+/// assert_eq!(frame.len(), 4 + 8 + 16);
+/// let back = Range::parse(&ReplyHeader::parse(&frame[4..])?, &frame[12..])?;
+/// assert_eq!(back, r);
+/// let mut out = [Uuid::NIL; 3];
+/// back.expand(0, &mut out, &mut ThreadRng);
+/// assert!(out[0] < out[1] && out[1] < out[2]);
+/// assert!(out.iter().all(|u| u.unix_ts_ms() == Some(0x017F22E279B0)));
+/// # Ok::<(), String>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Range {
+    /// The UUID version.
+    pub version: TimeVersion,
+    /// How many UUIDs the block holds.
+    pub count: u32,
+    /// Whether the server's state file covers the block.
+    pub durable: bool,
+    /// Where the block starts.
+    pub start: RangeStart,
+}
+
+impl Range {
+    /// The range of a block of v1/v6 timestamps laid out as `version` (v1 or v6; v7 is taken
+    /// as v6).
+    ///
+    /// ```
+    /// use uuidkit_service::protocol::Range;
+    /// use uuidkit_service::state::{Safety, TickRange, TimeVersion};
+    /// let t = TickRange { first_ticks: 9, count: 2, clock_seq: 3, node: [1; 6], safety: Safety::Volatile };
+    /// let r = Range::ticks(TimeVersion::V1, &t);
+    /// assert_eq!((r.count, r.durable), (2, false));
+    /// assert_eq!(r.uuid(1, 0), t.v1(1));
+    /// ```
+    pub fn ticks(version: TimeVersion, t: &TickRange) -> Range {
+        Range {
+            version: if version == TimeVersion::V1 {
+                TimeVersion::V1
+            } else {
+                TimeVersion::V6
+            },
+            count: t.count,
+            durable: t.safety == Safety::Durable,
+            start: RangeStart::Ticks {
+                first_ticks: t.first_ticks,
+                clock_seq: t.clock_seq,
+                node: t.node,
+            },
+        }
+    }
+
+    /// The range of a block of v7 counter values.
+    ///
+    /// ```
+    /// use uuidkit_service::protocol::Range;
+    /// use uuidkit_service::state::{Safety, V7Range};
+    /// let v = V7Range { unix_ms: 1, first_counter: 2, count: 3, counter_bits: 42, safety: Safety::Durable };
+    /// assert_eq!(Range::v7(&v).uuid(2, 7), v.uuid(2, 7));
+    /// ```
+    pub fn v7(v: &V7Range) -> Range {
+        Range {
+            version: TimeVersion::V7,
+            count: v.count,
+            durable: v.safety == Safety::Durable,
+            start: RangeStart::Counter {
+                unix_ms: v.unix_ms,
+                first_counter: v.first_counter,
+                counter_bits: v.counter_bits,
+            },
+        }
+    }
+
+    /// Whether the server's state file covers the block, as a [`Safety`].
+    pub fn safety(&self) -> Safety {
+        if self.durable {
+            Safety::Durable
+        } else {
+            Safety::Volatile
+        }
+    }
+
+    /// The body ([`RANGE_LEN`] bytes).
+    ///
+    /// ```
+    /// use uuidkit_service::protocol::Range;
+    /// use uuidkit_service::state::{Safety, TickRange, TimeVersion};
+    /// let t = TickRange { first_ticks: 0x0102, count: 1, clock_seq: 0x33C8, node: [9; 6], safety: Safety::Durable };
+    /// let b = Range::ticks(TimeVersion::V6, &t).encode_body();
+    /// assert_eq!(b, [0, 0, 0, 0, 0, 0, 1, 2, 0x33, 0xC8, 9, 9, 9, 9, 9, 9]);
+    /// ```
+    pub fn encode_body(&self) -> [u8; RANGE_LEN] {
+        let mut b = [0u8; RANGE_LEN];
+        match self.start {
+            RangeStart::Ticks {
+                first_ticks,
+                clock_seq,
+                node,
+            } => {
+                b[..8].copy_from_slice(&first_ticks.to_be_bytes());
+                b[8..10].copy_from_slice(&clock_seq.to_be_bytes());
+                b[10..].copy_from_slice(&node);
+            }
+            RangeStart::Counter {
+                unix_ms,
+                first_counter,
+                counter_bits,
+            } => {
+                b[..6].copy_from_slice(&unix_ms.to_be_bytes()[2..]);
+                b[6] = counter_bits;
+                b[8..].copy_from_slice(&first_counter.to_be_bytes());
+            }
+        }
+        b
+    }
+
+    /// The whole reply frame (protocol 2: ranges exist only there).
+    pub fn encode_frame(&self, out: &mut Vec<u8>) {
+        ReplyHeader {
+            protocol: 2,
+            status: Status::Ok,
+            flags: if self.durable { FLAG_DURABLE } else { 0 },
+            version: self.version.as_u8(),
+            n: self.count,
+        }
+        .encode_into(RANGE_LEN, out);
+        out.extend_from_slice(&self.encode_body());
+    }
+
+    /// Parses the body of a successful range reply whose header is `h`; the error says what is
+    /// wrong. Everything is checked: the protocol, the UUID version, flags, the body's length,
+    /// the count (at most [`MAX_RANGE`]) and that every UUID of the block lies within its
+    /// fields (a timestamp below 2^60, a clock sequence below 2^14, a counter width of 12 to
+    /// 42 and the last counter within it).
+    ///
+    /// ```
+    /// use uuidkit_service::protocol::{Range, ReplyHeader, Status};
+    /// let h = |n| ReplyHeader { protocol: 2, status: Status::Ok, flags: 1, version: 6, n };
+    /// let mut body = [0u8; 16];
+    /// body[..8].copy_from_slice(&((1u64 << 60) - 2).to_be_bytes());
+    /// assert!(Range::parse(&h(2), &body).is_ok());
+    /// let e = Range::parse(&h(3), &body).unwrap_err(); // the last timestamp would be 2^60
+    /// assert!(e.contains("60-bit"), "{e}");
+    /// assert!(Range::parse(&h(1), &body[..15]).unwrap_err().contains("15 bytes"));
+    /// ```
+    pub fn parse(h: &ReplyHeader, body: &[u8]) -> Result<Range, String> {
+        if h.protocol < 2 {
+            return Err(format!(
+                "range reply in protocol {}, which has no ranges",
+                h.protocol
+            ));
+        }
+        if h.status != Status::Ok {
+            return Err(format!("range reply with status {:?}", h.status));
+        }
+        let version = TimeVersion::from_u8(h.version)
+            .ok_or_else(|| format!("range reply for UUID version {}", h.version))?;
+        if h.flags & !FLAG_DURABLE != 0 {
+            return Err(format!("range reply with unknown flags {:#04x}", h.flags));
+        }
+        let b: &[u8; RANGE_LEN] = body.try_into().map_err(|_| {
+            format!(
+                "range reply body of {} bytes, expected {RANGE_LEN}",
+                body.len()
+            )
+        })?;
+        let count = h.n;
+        if count > MAX_RANGE {
+            return Err(format!("range of {count} UUIDs, more than {MAX_RANGE}"));
+        }
+        let last = u64::from(count.saturating_sub(1));
+        let word = |at: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&b[at..at + 8]);
+            u64::from_be_bytes(w)
+        };
+        let start = match version {
+            TimeVersion::V1 | TimeVersion::V6 => {
+                let first_ticks = word(0);
+                let clock_seq = u16::from_be_bytes([b[8], b[9]]);
+                if first_ticks.saturating_add(last) >> 60 != 0 {
+                    return Err(format!(
+                        "range of {count} from timestamp {first_ticks:#x} passes the 60-bit \
+                         timestamp field"
+                    ));
+                }
+                if clock_seq > 0x3FFF {
+                    return Err(format!(
+                        "range with clock sequence {clock_seq:#06x}, wider than 14 bits"
+                    ));
+                }
+                let mut node = [0u8; 6];
+                node.copy_from_slice(&b[10..]);
+                RangeStart::Ticks {
+                    first_ticks,
+                    clock_seq,
+                    node,
+                }
+            }
+            TimeVersion::V7 => {
+                let unix_ms = word(0) >> 16;
+                let counter_bits = b[6];
+                let first_counter = word(8);
+                if !(12..=42).contains(&counter_bits) {
+                    return Err(format!(
+                        "v7 range with a counter of {counter_bits} bits, expected 12 to 42"
+                    ));
+                }
+                if b[7] != 0 {
+                    return Err(format!("v7 range with reserved byte 7 = {:#04x}", b[7]));
+                }
+                if first_counter.saturating_add(last) >> counter_bits != 0 {
+                    return Err(format!(
+                        "v7 range of {count} from counter {first_counter:#x} passes its \
+                         {counter_bits}-bit counter"
+                    ));
+                }
+                RangeStart::Counter {
+                    unix_ms,
+                    first_counter,
+                    counter_bits,
+                }
+            }
+        };
+        Ok(Range {
+            version,
+            count,
+            durable: h.flags & FLAG_DURABLE != 0,
+            start,
+        })
+    }
+
+    /// UUID `i` of the block, with `random` as its random bits (v7: the low
+    /// `74 - counter_bits` bits are used; v1/v6 have none); `None` beyond the block or for
+    /// fields out of range (a range from [`parse`](Self::parse) has none).
+    ///
+    /// ```
+    /// use uuidkit_service::protocol::Range;
+    /// use uuidkit_service::state::{Safety, TickRange, TimeVersion};
+    /// let t = TickRange { first_ticks: 100, count: 2, clock_seq: 1, node: [1; 6], safety: Safety::Durable };
+    /// let r = Range::ticks(TimeVersion::V6, &t);
+    /// assert_eq!(r.uuid(1, 0).and_then(|u| u.gregorian_ticks()), Some(101));
+    /// assert_eq!(r.uuid(2, 0), None);
+    /// ```
+    pub fn uuid(&self, i: u32, random: u64) -> Option<Uuid> {
+        if i >= self.count {
+            return None;
+        }
+        match self.start {
+            RangeStart::Ticks {
+                first_ticks,
+                clock_seq,
+                node,
+            } => {
+                let t = first_ticks.checked_add(i.into()).filter(|t| t >> 60 == 0)?;
+                if clock_seq > 0x3FFF {
+                    return None;
+                }
+                Some(if self.version == TimeVersion::V1 {
+                    Uuid::from_v1_parts(t, clock_seq, node)
+                } else {
+                    Uuid::from_v6_parts(t, clock_seq, node)
+                })
+            }
+            RangeStart::Counter {
+                unix_ms,
+                first_counter,
+                counter_bits,
+            } => V7Range {
+                unix_ms,
+                first_counter,
+                count: self.count,
+                counter_bits,
+                safety: Safety::Durable,
+            }
+            .uuid(i, random),
+        }
+    }
+
+    /// Writes UUIDs `from..from + out.len()` of the block (fewer at its end) to the front of
+    /// `out`, drawing v7's random bits from `rng` (the library's CSPRNG,
+    /// [`ThreadRng`](uuidkit::gen::ThreadRng), in the client); how many were written. They
+    /// increase (v1: by timestamp).
+    ///
+    /// ```
+    /// use uuidkit::gen::ThreadRng;
+    /// use uuidkit::Uuid;
+    /// use uuidkit_service::protocol::Range;
+    /// use uuidkit_service::state::{Safety, TickRange, TimeVersion};
+    /// let t = TickRange { first_ticks: 100, count: 5, clock_seq: 1, node: [1; 6], safety: Safety::Durable };
+    /// let r = Range::ticks(TimeVersion::V1, &t);
+    /// let mut out = [Uuid::NIL; 4];
+    /// assert_eq!(r.expand(3, &mut out, &mut ThreadRng), 2); // UUIDs 3 and 4
+    /// assert_eq!(out[1].gregorian_ticks(), Some(104));
+    /// ```
+    pub fn expand<R: RandomSource + ?Sized>(
+        &self,
+        from: u32,
+        out: &mut [Uuid],
+        rng: &mut R,
+    ) -> usize {
+        let n = (self.count.saturating_sub(from) as usize).min(out.len());
+        let out = &mut out[..n];
+        if n == 0 {
+            return 0;
+        }
+        match self.start {
+            RangeStart::Ticks {
+                first_ticks,
+                clock_seq,
+                node,
+            } => {
+                if clock_seq > 0x3FFF || (first_ticks + u64::from(from) + n as u64 - 1) >> 60 != 0 {
+                    return 0;
+                }
+                expand_ticks(
+                    self.version,
+                    first_ticks + u64::from(from),
+                    clock_seq,
+                    node,
+                    out,
+                );
+                n
+            }
+            RangeStart::Counter {
+                unix_ms,
+                first_counter,
+                counter_bits,
+            } => {
+                let c0 = first_counter + u64::from(from);
+                if !(12..=42).contains(&counter_bits)
+                    || unix_ms >> 48 != 0
+                    || (c0 + n as u64 - 1) >> counter_bits != 0
+                {
+                    return 0;
+                }
+                expand_v7(unix_ms, c0, counter_bits, out, rng);
+                n
+            }
+        }
+    }
+}
+
+/// v1 or v6 UUIDs of the timestamps from `t0` on (the last within 60 bits, checked by the
+/// caller). The timestamp's lowest field (v1: `time_low`, 32 bits at the top; v6: 12 bits
+/// below the version) counts up by one per UUID until it wraps, so within each stretch
+/// between wraps a UUID is the stretch's first plus a multiple of that field's unit.
+fn expand_ticks(v: TimeVersion, t0: u64, clock_seq: u16, node: [u8; 6], out: &mut [Uuid]) {
+    let (low_bits, shift) = if v == TimeVersion::V1 {
+        (32, 96)
+    } else {
+        (12, 64)
+    };
+    let mut t = t0;
+    let mut rest = out;
+    while !rest.is_empty() {
+        let room = (1u64 << low_bits) - (t & ((1 << low_bits) - 1));
+        let n = rest.len().min(usize::try_from(room).unwrap_or(usize::MAX));
+        let (now, later) = rest.split_at_mut(n);
+        let first = if v == TimeVersion::V1 {
+            Uuid::from_v1_parts(t, clock_seq, node)
+        } else {
+            Uuid::from_v6_parts(t, clock_seq, node)
+        }
+        .as_u128();
+        for (k, slot) in now.iter_mut().enumerate() {
+            *slot = Uuid::from_u128(first + ((k as u128) << shift));
+        }
+        t += n as u64;
+        rest = later;
+    }
+}
+
+/// UUIDs of millisecond `unix_ms` with the counters from `c0` on (of `counter_bits` bits,
+/// checked by the caller), random bits from `rng` drawn in chunks.
+fn expand_v7<R: RandomSource + ?Sized>(
+    unix_ms: u64,
+    c0: u64,
+    counter_bits: u8,
+    out: &mut [Uuid],
+    rng: &mut R,
+) {
+    let random_bits = 74 - u32::from(counter_bits);
+    // The timestamp, version and variant bits, fixed for the block.
+    let fixed = Uuid::from_v7_parts(unix_ms, 0, 0).as_u128();
+    // The 74 bits after the timestamp go around the version (4 bits) and variant (2 bits)
+    // fields; the random bits (at most 62) all fall below them, where no spreading is needed.
+    let spread = |bits: u128| ((bits >> 62) << 64) | (bits & ((1 << 62) - 1));
+    let place = |k: usize| fixed | spread(u128::from(c0 + k as u64) << random_bits);
+    if random_bits <= 32 {
+        // 4 random bytes per UUID (the durable generator's 42-bit counter leaves 32 bits).
+        let mask = (1u64 << random_bits) - 1;
+        fill_chunks::<4, R>(out, rng, |k, b| {
+            place(k) | u128::from(u64::from(u32::from_le_bytes(b)) & mask)
+        });
+    } else {
+        let mask = (1u64 << random_bits) - 1;
+        fill_chunks::<8, R>(out, rng, |k, b| {
+            place(k) | u128::from(u64::from_le_bytes(b) & mask)
+        });
+    }
+}
+
+/// Fills `out[k]` with `make(k, W random bytes)`, drawing the bytes 64 UUIDs at a time.
+fn fill_chunks<const W: usize, R: RandomSource + ?Sized>(
+    out: &mut [Uuid],
+    rng: &mut R,
+    make: impl Fn(usize, [u8; W]) -> u128,
+) {
+    const CHUNK: usize = 64;
+    let mut bytes = [0u8; CHUNK * 8];
+    for (c, chunk) in out.chunks_mut(CHUNK).enumerate() {
+        let drawn = &mut bytes[..chunk.len() * W];
+        rng.fill_bytes(drawn);
+        for (i, (slot, b)) in chunk.iter_mut().zip(drawn.chunks_exact(W)).enumerate() {
+            let mut w = [0u8; W];
+            w.copy_from_slice(b);
+            *slot = Uuid::from_u128(make(c * CHUNK + i, w));
+        }
+    }
 }
 
 /// The body of an info reply.
@@ -589,6 +1167,34 @@ mod tests {
         // Extra bytes are room for later versions.
         let r = Request::parse(&[1, 1, 6, 0, 0, 0, 1, 0, 0xAA, 0xBB]).unwrap();
         assert_eq!(r, Request::generate(TimeVersion::V6, 256));
+    }
+
+    #[test]
+    fn ranges_expand_as_their_uuids_across_field_wraps() {
+        use uuidkit::gen::rng::ReplayRandom;
+        for v in [TimeVersion::V1, TimeVersion::V6] {
+            // Across a wrap of v6's 12-bit and of v1's 32-bit lowest timestamp field.
+            for first_ticks in [0xFFF - 5, 0xFFFF_FFFF - 5, (1 << 60) - 20] {
+                let t = crate::state::TickRange {
+                    first_ticks,
+                    count: 20,
+                    clock_seq: 0x2345,
+                    node: [7; 6],
+                    safety: Safety::Durable,
+                };
+                let r = Range::ticks(v, &t);
+                let mut out = [Uuid::NIL; 20];
+                assert_eq!(r.expand(0, &mut out, &mut ReplayRandom::new([1])), 20);
+                for (k, u) in out.iter().enumerate() {
+                    let want = if v == TimeVersion::V1 {
+                        t.v1(k as u32)
+                    } else {
+                        t.v6(k as u32)
+                    };
+                    assert_eq!(Some(*u), want, "{v} from {first_ticks:#x}, UUID {k}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -3,8 +3,9 @@
 //! service's reply) must carry on on its own: a fresh connection, no cache, no wait on the
 //! lock that the vanished thread held.
 //!
-//! A stand-in service holds its reply to the parent's thread until the test lets it go, and
-//! answers any later connection (the child's) at once. The parent waits for the child's
+//! A stand-in service (of protocol 1, so that the UUIDs travel and can be compared) holds its
+//! reply to the parent's thread until the test lets it go, and answers any later request (the
+//! child's) at once. The parent waits for the child's
 //! answer with a bound; a child that does not answer within it is killed and the test fails.
 #![cfg(target_os = "linux")]
 
@@ -17,7 +18,7 @@ use std::time::Duration;
 
 use uuidkit::Uuid;
 use uuidkit_service::client::{ClientConfig, Source, SystemGenerator};
-use uuidkit_service::protocol::uuids_frame;
+use uuidkit_service::protocol::{error_frame, uuids_frame, Status};
 use uuidkit_service::state::TimeVersion;
 
 #[path = "common/tempdir.rs"]
@@ -61,30 +62,42 @@ fn child_carries_on_while_a_parent_thread_is_inside(how: Call) {
     uuidkit::gen::global::v7_batch(&mut made);
     let (for_parent, for_child) = (frame(&made[..2]), frame(&made[2..]));
 
-    // The stand-in: the first connection (the parent's thread) gets its reply when `release`
-    // says so; every later one (the child's) at once.
+    // The stand-in, a server of protocol 1 only: a range request (protocol 2) is refused with
+    // BadProtocol and its connection closed, as such a server does, and the client asks again
+    // for a list on a new connection. The first list request (the parent's thread) gets its
+    // reply when `release` says so; every later one (the child's) at once.
     let (got_request, request_seen) = mpsc::channel::<()>();
     let (release, released) = mpsc::channel::<()>();
     std::thread::spawn(move || {
-        let Ok((mut first, _)) = listener.accept() else {
-            return;
-        };
-        let mut req = [0u8; 12];
-        if first.read_exact(&mut req).is_err() {
-            return;
-        }
-        let _ = got_request.send(());
-        std::thread::spawn(move || {
-            let _ = released.recv();
-            let _ = first.write_all(&for_parent);
-        });
+        let mut held = false;
+        let mut released = Some(released);
+        let mut for_parent = Some(for_parent);
         while let Ok((mut s, _)) = listener.accept() {
-            if s.read_exact(&mut req).is_ok() {
-                let _ = s.write_all(&for_child);
+            let mut req = [0u8; 12];
+            if s.read_exact(&mut req).is_err() {
+                continue;
             }
+            if req[4] != 1 {
+                let mut f = Vec::new();
+                error_frame(Status::BadProtocol, 0, "protocol 1 only", &mut f);
+                let _ = s.write_all(&f);
+                continue;
+            }
+            if held {
+                let _ = s.write_all(&for_child);
+                continue;
+            }
+            held = true;
+            let _ = got_request.send(());
+            let (released, reply) = (released.take(), for_parent.take());
+            std::thread::spawn(move || {
+                if let (Some(r), Some(reply)) = (released, reply) {
+                    let _ = r.recv();
+                    let _ = s.write_all(&reply);
+                }
+            });
         }
     });
-
     let gen = SystemGenerator::new(ClientConfig::new(&sock).block(2));
     std::thread::scope(|scope| {
         let inside = scope.spawn(|| call(&gen, how));

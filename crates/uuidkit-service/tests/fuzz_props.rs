@@ -47,6 +47,23 @@ proptest! {
                     p.extend(extra);
                     p
                 }),
+            // Mostly well-formed range replies (header and body), out-of-range fields included.
+            (1u8..4, 0u8..2, 0u8..3, prop_oneof![Just(1u8), Just(6), Just(7), any::<u8>()],
+             prop_oneof![0u32..70_000, any::<u32>()], any::<u64>(), 0u8..64, any::<u8>(), any::<u64>(), 14usize..18)
+                .prop_map(|(v, st, fl, uv, n, a, shift, bits, c, len)| {
+                    let mut p = vec![v, st, fl, uv];
+                    p.extend_from_slice(&n.to_be_bytes());
+                    let a = a >> shift;
+                    p.extend_from_slice(&a.to_be_bytes());
+                    p.extend_from_slice(&(c >> (shift % 64)).to_be_bytes());
+                    if uv == 7 {
+                        p[8..14].copy_from_slice(&(a >> 16).to_be_bytes()[2..]);
+                        p[14] = bits % 48;
+                        p[15] = if bits > 250 { bits } else { 0 };
+                    }
+                    p.truncate(8 + len);
+                    p
+                }),
         ],
     ) {
         service_checks::check_frame(&data);

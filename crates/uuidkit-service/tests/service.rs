@@ -307,6 +307,8 @@ fn malformed_frames_get_an_error_or_a_closed_connection_and_the_service_carries_
     // Errors that keep the connection: unknown op, UUID version, flags.
     for (frame, want) in [
         ([0, 0, 0, 8, 1, 9, 7, 0, 0, 0, 0, 1], Status::BadOp),
+        // Range is protocol 2's: in protocol 1 an unknown operation, as it always was.
+        ([0, 0, 0, 8, 1, 3, 7, 0, 0, 0, 0, 1], Status::BadOp),
         ([0, 0, 0, 8, 1, 1, 4, 0, 0, 0, 0, 1], Status::BadUuidVersion),
         ([0, 0, 0, 8, 1, 1, 7, 0x80, 0, 0, 0, 1], Status::BadFlags),
     ] {
@@ -324,7 +326,7 @@ fn malformed_frames_get_an_error_or_a_closed_connection_and_the_service_carries_
         vec![0, 0, 0, 0],
         vec![0xFF, 0xFF, 0xFF, 0xFF],
         vec![0, 0, 1, 1],
-        vec![0, 0, 0, 8, 2, 1, 7, 0, 0, 0, 0, 1],
+        vec![0, 0, 0, 8, 3, 1, 7, 0, 0, 0, 0, 1],
     ] {
         let mut s = raw(&r.sock);
         s.write_all(&frame).unwrap();

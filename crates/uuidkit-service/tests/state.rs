@@ -313,6 +313,41 @@ fn reserved_ticks_never_overlap_and_survive_crashes() {
 }
 
 #[test]
+fn reserved_v7_ranges_survive_crashes_in_order() {
+    let d = TempDir::new();
+    let p = d.path("state");
+    let mut v7_max = Uuid::NIL;
+    // Crashed runs at one clock reading (restarts faster than the clock), then one after the
+    // clock went back an hour: every v7 of a run, ranges and single ones, above the runs
+    // before, and increasing in issue order.
+    for (run, ms) in [T0_MS, T0_MS, T0_MS, T0_MS - 3_600_000]
+        .into_iter()
+        .enumerate()
+    {
+        let got = crash_child_with(&p, ms, |g| {
+            let mut out = vec![g.next(TimeVersion::V7).unwrap().0];
+            for count in [1, 50_000, 3] {
+                let r = g.reserve_v7(count).unwrap();
+                assert_eq!((r.count, r.safety), (count, Safety::Durable));
+                let s = State::read(g.path()).unwrap();
+                assert!(s.v7_unix_ms >= r.unix_ms, "covered before it is handed out");
+                // The ends, with the lowest and the highest random bits.
+                out.push(r.uuid(0, 0).unwrap());
+                out.push(r.uuid(count - 1, u64::MAX).unwrap());
+                out.push(g.next(TimeVersion::V7).unwrap().0);
+            }
+            out
+        });
+        assert!(
+            got.windows(2).all(|w| w[0] < w[1]),
+            "run {run}: v7 out of order: {got:?}"
+        );
+        assert!(got[0] > v7_max, "run {run}: {} not above {v7_max}", got[0]);
+        v7_max = got[got.len() - 1];
+    }
+}
+
+#[test]
 fn reserved_ticks_follow_the_write_rules_and_strict_mode() {
     let d = TempDir::new();
     let p = d.path("state");

@@ -163,7 +163,10 @@ impl ClientConfig {
     }
 
     /// How many UUIDs [`SystemGenerator::next`](crate::client::SystemGenerator::next) fetches at
-    /// once and hands out one by one (1 to [`MAX_COUNT`]; 1 disables the cache).
+    /// once and hands out one by one (1 to [`MAX_COUNT`]; 1 disables the cache). From a
+    /// server that sends range replies (protocol 2) the block grows: it doubles each time one
+    /// is used up within [`max_age`](Self::max_age), up to
+    /// [`MAX_RANGE`](crate::protocol::MAX_RANGE), and is back to `n` after one that was not.
     ///
     /// ```
     /// use uuidkit_service::client::{ClientConfig, SystemGenerator};
@@ -197,7 +200,9 @@ impl ClientConfig {
     }
 
     /// How long a cached block may be used: older UUIDs are dropped so that embedded times
-    /// stay close to the time of use (default 1 s).
+    /// stay close to the time of use (default 1 s). The age is read from a clock cheap enough
+    /// to read for every UUID (on Linux `CLOCK_MONOTONIC_COARSE`), so it may be short by the
+    /// kernel's tick (1 to 10 ms).
     ///
     /// ```
     /// use std::time::Duration;

@@ -1,4 +1,6 @@
-//! One blocking connection to the service: a request frame out, a reply frame in, checked.
+//! One blocking connection to the service: a request frame out, a reply frame in, checked;
+//! range replies (protocol 2) expanded here, and the fall back to protocol 1 for an older
+//! server.
 
 use core::fmt;
 use std::io::{self, Read, Write};
@@ -7,12 +9,14 @@ use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use uuidkit::gen::ThreadRng;
 use uuidkit::{Uuid, Variant};
 
 use super::connect::connect_within;
 use super::error::{ServiceError, ServiceErrorKind};
 use crate::protocol::{
-    Info, ReplyHeader, Request, Status, FLAG_DURABLE, MAX_COUNT, MAX_REPLY_LEN, REPLY_HEADER_LEN,
+    Info, Range, ReplyHeader, Request, Status, FLAG_DURABLE, MAX_COUNT, MAX_RANGE, MAX_REPLY_LEN,
+    OLDEST_PROTOCOL_VERSION, REPLY_HEADER_LEN,
 };
 use crate::state::{Safety, TimeVersion};
 use crate::sys;
@@ -62,6 +66,9 @@ pub struct Connection {
     path: PathBuf,
     buf: Vec<u8>,
     timeout: Duration,
+    server_uid: Option<u32>,
+    /// Whether the server sends ranges (protocol 2): unknown until the first range request.
+    ranges: Option<bool>,
 }
 
 impl Connection {
@@ -169,7 +176,24 @@ impl Connection {
             path: path.to_path_buf(),
             buf: Vec::new(),
             timeout: t,
+            server_uid,
+            ranges: None,
         })
+    }
+
+    /// Connects again (after a server that speaks only protocol 1 closed the connection), on
+    /// the same descriptor number: a [`SystemGenerator`](crate::client::SystemGenerator) has
+    /// published it for a forked child to close its copy, so it must stay this connection's.
+    fn reconnect(&mut self) -> Result<(), ServiceError> {
+        let fresh = Connection::connect_trusting(&self.path, self.timeout, self.server_uid)?;
+        // SAFETY: both descriptors are open and owned (by `fresh.stream` and `self.stream`);
+        // dup2 atomically makes ours refer to the new socket (closing the old one), and
+        // `fresh` then closes only its own descriptor.
+        let r = unsafe { libc::dup2(fresh.stream.as_raw_fd(), self.stream.as_raw_fd()) };
+        if r < 0 {
+            return Err(self.io_err("connecting again", io::Error::last_os_error()));
+        }
+        Ok(())
     }
 
     /// The socket's descriptor (for a forked child to close its copy without the lock that
@@ -207,8 +231,32 @@ impl Connection {
         )
     }
 
-    /// Sends a request and reads the reply's header and body into `self.buf`.
+    /// Sends a request and reads the reply's header and body into `self.buf`; an error status
+    /// is an error.
     fn round_trip(&mut self, req: &Request) -> Result<ReplyHeader, ServiceError> {
+        let h = self.exchange(req)?;
+        self.check_status(&h)?;
+        Ok(h)
+    }
+
+    fn check_status(&self, h: &ReplyHeader) -> Result<(), ServiceError> {
+        if h.status != Status::Ok {
+            let msg = String::from_utf8_lossy(self.buf.get(REPLY_HEADER_LEN..).unwrap_or(&[]));
+            return Err(ServiceError::server(
+                h.status,
+                format!(
+                    "uuidkit service at {}: {:?}: {msg}",
+                    self.path.display(),
+                    h.status
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Sends a request and reads the reply's header and body into `self.buf`, whatever its
+    /// status.
+    fn exchange(&mut self, req: &Request) -> Result<ReplyHeader, ServiceError> {
         let sent = self.stream.write_all(&req.encode());
         let mut len = [0u8; 4];
         match (sent, self.stream.read_exact(&mut len)) {
@@ -231,18 +279,134 @@ impl Connection {
         self.buf = buf;
         read.map_err(|e| self.io_err("reading the reply", e))?;
         let h = ReplyHeader::parse(&self.buf).map_err(|m| self.proto_err(m))?;
-        if h.status != Status::Ok {
-            let msg = String::from_utf8_lossy(self.buf.get(REPLY_HEADER_LEN..).unwrap_or(&[]));
-            return Err(ServiceError::server(
-                h.status,
-                format!(
-                    "uuidkit service at {}: {:?}: {msg}",
-                    self.path.display(),
-                    h.status
-                ),
-            ));
+        if h.protocol != req.protocol && h.status == Status::Ok {
+            return Err(self.proto_err(format_args!(
+                "reply in protocol {} to a request in protocol {}",
+                h.protocol, req.protocol
+            )));
         }
         Ok(h)
+    }
+
+    /// Asks for a block of `count` UUIDs of `version` described by a range reply (protocol 2;
+    /// the server sends at most [`MAX_RANGE`], and fewer when a v7 millisecond's counter runs
+    /// out), checked ([`Range::parse`], the version asked, no more than asked). `None` when
+    /// the server speaks only protocol 1: it answers the first range request with
+    /// [`Status::BadProtocol`] and closes the connection; this connection then connects again
+    /// and never asks it for a range again ([`fill`](Self::fill) then asks for UUIDs).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit::gen::ThreadRng;
+    /// use uuidkit::Uuid;
+    /// use uuidkit_service::client::Connection;
+    /// use uuidkit_service::state::TimeVersion;
+    /// # use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-range", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// let mut c = Connection::connect(&sock, Duration::from_secs(5))?;
+    /// let r = c.range(TimeVersion::V7, 8192)?.expect("this server speaks protocol 2");
+    /// assert_eq!((r.count, r.durable), (8192, true));
+    /// let mut out = vec![Uuid::NIL; 8192];
+    /// r.expand(0, &mut out, &mut ThreadRng); // 16 bytes came over the wire, not 128 KiB
+    /// assert!(out.windows(2).all(|w| w[0] < w[1]));
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn range(
+        &mut self,
+        version: TimeVersion,
+        count: u32,
+    ) -> Result<Option<Range>, ServiceError> {
+        if self.ranges == Some(false) {
+            return Ok(None);
+        }
+        let h = self.exchange(&Request::range(version, count))?;
+        if h.status == Status::BadProtocol
+            && h.protocol == OLDEST_PROTOCOL_VERSION
+            && self.ranges.is_none()
+        {
+            // A server of protocol 1 only; it has closed the connection.
+            self.ranges = Some(false);
+            self.reconnect()?;
+            return Ok(None);
+        }
+        self.check_status(&h)?;
+        let body = self.buf.get(REPLY_HEADER_LEN..).unwrap_or(&[]);
+        let r = Range::parse(&h, body).map_err(|m| self.proto_err(m))?;
+        if r.version != version {
+            return Err(self.proto_err(format_args!(
+                "range of version {} to a request for {version}",
+                r.version
+            )));
+        }
+        if r.count > count.min(MAX_RANGE) {
+            return Err(self.proto_err(format_args!(
+                "range of {} UUIDs for a request of {count}",
+                r.count
+            )));
+        }
+        self.ranges = Some(true);
+        Ok(Some(r))
+    }
+
+    /// Whether the server sends ranges: `None` until the first [`range`](Self::range) request
+    /// has told.
+    pub fn sends_ranges(&self) -> Option<bool> {
+        self.ranges
+    }
+
+    /// Fills the front of `out` with UUIDs of `version`, increasing (v1: by timestamp): a
+    /// range reply expanded here (the random bits of v7 drawn from the library's CSPRNG,
+    /// [`ThreadRng`]) when the server sends ranges, else the UUIDs themselves as
+    /// [`generate`](Self::generate) gets them; how many came (at most [`MAX_RANGE`], or
+    /// [`MAX_COUNT`] without ranges) and whether the server's state file covers them.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit::Uuid;
+    /// use uuidkit_service::client::Connection;
+    /// use uuidkit_service::state::{Safety, TimeVersion};
+    /// # use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-cfill", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// let mut c = Connection::connect(&sock, Duration::from_secs(5))?;
+    /// let mut out = vec![Uuid::NIL; 10_000];
+    /// assert_eq!(c.fill(TimeVersion::V1, &mut out)?, (10_000, Safety::Durable));
+    /// assert!(out.windows(2).all(|w| w[0].gregorian_ticks() < w[1].gregorian_ticks()));
+    /// assert_eq!(c.sends_ranges(), Some(true));
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn fill(
+        &mut self,
+        version: TimeVersion,
+        out: &mut [Uuid],
+    ) -> Result<(usize, Safety), ServiceError> {
+        let count = u32::try_from(out.len()).unwrap_or(u32::MAX);
+        match self.range(version, count)? {
+            Some(r) => {
+                let n = r.expand(0, out, &mut ThreadRng);
+                Ok((n, r.safety()))
+            }
+            None => self.generate_into(version, out),
+        }
     }
 
     /// Asks for `count` UUIDs of `version` (the server sends at most

@@ -18,14 +18,18 @@ use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
-use uuidkit::gen::{fork_generation, global, GenError};
+use uuidkit::gen::{fork_generation, global, GenError, ThreadRng};
 use uuidkit::Uuid;
 
 use super::config::{ClientConfig, SOCKET_ENV};
 use super::connection::Connection;
 use super::error::{ServiceError, ServiceErrorKind};
-use crate::protocol::{Info, Status, MAX_COUNT};
+use crate::protocol::{Info, Range, Status, MAX_RANGE};
 use crate::state::{Safety, TimeVersion};
+use crate::sys;
+
+/// How many UUIDs of a cached range are laid out at a time.
+const CHUNK: usize = 64;
 
 /// Which generator produced a UUID.
 ///
@@ -135,18 +139,59 @@ impl Filled {
     }
 }
 
+/// The block of one version being handed out: UUIDs ready (`uuids[pos..]`), and, from a range
+/// reply, the rest of the range still to lay out (from index `next`).
 #[derive(Debug)]
 struct Cache {
     uuids: Vec<Uuid>,
     pos: usize,
+    range: Option<Range>,
+    next: u32,
     safety: Safety,
-    fetched: Instant,
+    /// When it was fetched ([`sys::coarse_monotonic_nanos`]).
+    fetched: u64,
+}
+
+impl Cache {
+    /// The next UUID, laying out the next chunk of the range when the ready ones are used up.
+    fn take(&mut self) -> Option<Uuid> {
+        if self.pos >= self.uuids.len() {
+            let r = self.range.as_ref()?;
+            self.uuids.resize(CHUNK, Uuid::NIL);
+            let n = r.expand(self.next, &mut self.uuids, &mut ThreadRng);
+            self.uuids.truncate(n);
+            self.next += n as u32;
+            self.pos = 0;
+        }
+        let u = self.uuids.get(self.pos).copied()?;
+        self.pos += 1;
+        Some(u)
+    }
+
+    /// Moves up to `out.len()` UUIDs to the front of `out`, in order; how many.
+    fn take_into(&mut self, out: &mut [Uuid]) -> usize {
+        let ready = self.uuids.get(self.pos..).unwrap_or(&[]);
+        let n = ready.len().min(out.len());
+        out[..n].copy_from_slice(&ready[..n]);
+        self.pos += n;
+        let mut done = n;
+        if let Some(r) = &self.range {
+            let m = r.expand(self.next, &mut out[done..], &mut ThreadRng);
+            self.next += m as u32;
+            done += m;
+        }
+        done
+    }
 }
 
 #[derive(Debug)]
 struct Inner {
     conn: Option<Connection>,
     caches: [Option<Cache>; 3],
+    /// The size of the next block per version: it doubles (up to [`MAX_RANGE`]) each time a
+    /// block from a range reply is used up before its age runs out, and goes back to the
+    /// configured size when one is not.
+    blocks: [u32; 3],
     failed_at: Option<Instant>,
 }
 
@@ -163,12 +208,13 @@ struct Shared {
 }
 
 impl Shared {
-    fn new(fork_gen: u64) -> Shared {
+    fn new(fork_gen: u64, block: u32) -> Shared {
         Shared {
             fork_gen,
             inner: Mutex::new(Inner {
                 conn: None,
                 caches: [None, None, None],
+                blocks: [block; 3],
                 failed_at: None,
             }),
             conn_fd: AtomicI32::new(-1),
@@ -225,9 +271,14 @@ fn slot(v: TimeVersion) -> usize {
 /// its [`Source`].
 ///
 /// [`next`](Self::next) fetches a block and hands it out one by one (RFC 9562 §6.3 "allocate a
-/// block of timestamps"); [`fill`](Self::fill) asks for exactly as many as needed. The cache is
-/// dropped in a forked child (and so is the connection, which the parent still uses), and
-/// blocks older than [`max_age`](ClientConfig::max_age) are not used.
+/// block of timestamps"); [`fill`](Self::fill) asks for exactly as many as needed. From a
+/// server of protocol 2 a block is a range reply (the first timestamp or v7 counter and a
+/// count), laid out here 64 UUIDs at a time, v7's random bits drawn from the library's CSPRNG
+/// ([`ThreadRng`]); blocks for `next` then grow while they are used up quickly (see
+/// [`ClientConfig::block`]). From a server of protocol 1 (found on the first range request,
+/// which it refuses) blocks are lists of UUIDs, as before. The cache is dropped in a forked
+/// child (and so is the connection, which the parent still uses), and blocks older than
+/// [`max_age`](ClientConfig::max_age) are not used.
 ///
 /// # Order
 ///
@@ -293,9 +344,13 @@ impl SystemGenerator {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn new(cfg: ClientConfig) -> SystemGenerator {
+        let block = cfg.block;
         SystemGenerator {
             cfg,
-            state: AtomicPtr::new(Box::into_raw(Box::new(Shared::new(fork_generation())))),
+            state: AtomicPtr::new(Box::into_raw(Box::new(Shared::new(
+                fork_generation(),
+                block,
+            )))),
         }
     }
 
@@ -329,7 +384,7 @@ impl SystemGenerator {
     #[cold]
     #[inline(never)]
     fn renew(&self, mut seen: *mut Shared, fg: u64) -> &Shared {
-        let fresh = Box::into_raw(Box::new(Shared::new(fg)));
+        let fresh = Box::into_raw(Box::new(Shared::new(fg, self.cfg.block)));
         loop {
             match self
                 .state
@@ -421,14 +476,13 @@ impl SystemGenerator {
         ))
     }
 
-    /// Runs a request on the connection, connecting first if needed, and reconnecting once
-    /// when an existing connection turns out dead (a restarted server).
-    fn request(
+    /// Runs a request (`op`) on the connection, connecting first if needed, and reconnecting
+    /// once when an existing connection turns out dead (a restarted server).
+    fn request<T>(
         &self,
         inner: &mut Locked<'_>,
-        v: TimeVersion,
-        out: &mut [Uuid],
-    ) -> Result<(usize, Safety), ServiceError> {
+        mut op: impl FnMut(&mut Connection) -> Result<T, ServiceError>,
+    ) -> Result<T, ServiceError> {
         if self.cfg.fallback && inner.conn.is_none() {
             if let Some(t) = inner.failed_at {
                 if t.elapsed() < self.cfg.retry {
@@ -452,7 +506,7 @@ impl SystemGenerator {
                     return Err(e);
                 }
             };
-            match conn.generate_into(v, out) {
+            match op(conn) {
                 Ok(got) => {
                     inner.failed_at = None;
                     return Ok(got);
@@ -523,40 +577,67 @@ impl SystemGenerator {
     pub fn next(&self, version: TimeVersion) -> Result<Generated, ServiceError> {
         let mut inner = self.lock();
         let i = slot(version);
+        let max_age = u64::try_from(self.cfg.max_age.as_nanos()).unwrap_or(u64::MAX);
         if let Some(c) = &mut inner.caches[i] {
-            if c.pos < c.uuids.len() && c.fetched.elapsed() <= self.cfg.max_age {
-                let uuid = c.uuids[c.pos];
-                c.pos += 1;
-                return Ok(Generated {
-                    uuid,
-                    source: Source::Service,
-                    safety: c.safety,
-                });
+            let fresh = sys::coarse_monotonic_nanos().saturating_sub(c.fetched) < max_age;
+            if fresh {
+                if let Some(uuid) = c.take() {
+                    return Ok(Generated {
+                        uuid,
+                        source: Source::Service,
+                        safety: c.safety,
+                    });
+                }
             }
+            // A block from a range used up while fresh: the next one is twice as large;
+            // otherwise back to the configured size (1: no cache, no growth).
+            let grow = c.range.is_some() && self.cfg.block > 1;
+            inner.blocks[i] = if fresh && grow {
+                inner.blocks[i].saturating_mul(2).min(MAX_RANGE)
+            } else {
+                self.cfg.block
+            };
         }
+        let block = inner.blocks[i];
         let mut uuids = inner.caches[i].take().map(|c| c.uuids).unwrap_or_default();
-        uuids.clear();
-        uuids.resize(self.cfg.block as usize, Uuid::NIL);
-        match self.request(&mut inner, version, &mut uuids) {
-            Ok((n, safety)) if n > 0 => {
+        let fetched = self.request(&mut inner, |conn| {
+            Ok(match conn.range(version, block)? {
+                Some(r) => (Some(r), 0, r.safety()),
+                None => {
+                    uuids.clear();
+                    uuids.resize(block.min(crate::protocol::MAX_COUNT) as usize, Uuid::NIL);
+                    let (n, safety) = conn.generate_into(version, &mut uuids)?;
+                    (None, n, safety)
+                }
+            })
+        });
+        match fetched {
+            Ok((range, n, safety)) => {
                 uuids.truncate(n);
-                let uuid = uuids[0];
-                inner.caches[i] = Some(Cache {
+                if range.is_some() {
+                    uuids.clear();
+                }
+                let mut c = Cache {
                     uuids,
-                    pos: 1,
+                    pos: 0,
+                    range,
+                    next: 0,
                     safety,
-                    fetched: Instant::now(),
-                });
+                    fetched: sys::coarse_monotonic_nanos(),
+                };
+                let Some(uuid) = c.take() else {
+                    return Err(ServiceError::new(
+                        ServiceErrorKind::Protocol,
+                        "the uuidkit service sent no UUIDs",
+                    ));
+                };
+                inner.caches[i] = Some(c);
                 Ok(Generated {
                     uuid,
                     source: Source::Service,
                     safety,
                 })
             }
-            Ok(_) => Err(ServiceError::new(
-                ServiceErrorKind::Protocol,
-                "the uuidkit service sent no UUIDs",
-            )),
             Err(e) if self.cfg.fallback && e.is_unreachable() => {
                 drop(inner);
                 let mut one = [Uuid::NIL];
@@ -603,13 +684,11 @@ impl SystemGenerator {
         let i = slot(version);
         let mut done = 0;
         let mut safety = Safety::Durable;
+        let max_age = u64::try_from(self.cfg.max_age.as_nanos()).unwrap_or(u64::MAX);
         if let Some(c) = &mut inner.caches[i] {
-            if c.fetched.elapsed() <= self.cfg.max_age {
-                let n = (c.uuids.len() - c.pos).min(out.len());
-                out[..n].copy_from_slice(&c.uuids[c.pos..c.pos + n]);
-                c.pos += n;
-                done = n;
-                if n > 0 {
+            if sys::coarse_monotonic_nanos().saturating_sub(c.fetched) < max_age {
+                done = c.take_into(out);
+                if done > 0 {
                     safety = safety.and(c.safety);
                 }
             } else {
@@ -617,8 +696,8 @@ impl SystemGenerator {
             }
         }
         while done < out.len() {
-            let want = (out.len() - done).min(MAX_COUNT as usize);
-            match self.request(&mut inner, version, &mut out[done..done + want]) {
+            let rest = &mut out[done..];
+            match self.request(&mut inner, |conn| conn.fill(version, rest)) {
                 Ok((n, s)) if n > 0 => {
                     done += n;
                     safety = safety.and(s);

@@ -27,8 +27,9 @@ use super::activation::ListenerKind;
 use super::config::ServerConfig;
 use super::pool::Pool;
 use crate::protocol::{
-    error_frame, info_frame, request_payload_len, uuids_frame, Info, Request, Status, MAX_COUNT,
-    MAX_REQUEST_LEN,
+    error_frame, error_frame_in, info_frame_in, request_payload_len, uuids_frame_in, Info, Op,
+    Range, Request, Status, MAX_COUNT, MAX_RANGE, MAX_REQUEST_LEN, OLDEST_PROTOCOL_VERSION,
+    PROTOCOL_VERSION,
 };
 use crate::state::{DurableGenerator, StateErrorKind, TimeVersion};
 use crate::sys;
@@ -491,6 +492,7 @@ fn serve_connection<C: Clock>(shared: &Shared<C>, s: &UnixStream, id: u64) {
     }
     let mut small = Buffers::default();
     let mut frames = Frames::new(timeout);
+    let (mut served, mut ranges) = (0u64, 0u64);
     let why = loop {
         let (a, b) = match frames.next(s, timeout, frame_time) {
             Next::Frame(a, b) => (a, b),
@@ -504,10 +506,17 @@ fn serve_connection<C: Clock>(shared: &Shared<C>, s: &UnixStream, id: u64) {
                 break format!("malformed frame (length {len})");
             }
         };
+        // A reply is in the protocol of the request when the server speaks it, else in 1.
+        let protocol = frames
+            .buf
+            .get(a)
+            .copied()
+            .filter(|p| (OLDEST_PROTOCOL_VERSION..=PROTOCOL_VERSION).contains(p))
+            .unwrap_or(OLDEST_PROTOCOL_VERSION);
         let request = match Request::parse(&frames.buf[a..b]) {
             Ok(r) => r,
             Err(rej) => {
-                error_frame(rej.status, 0, &rej.message, &mut small.out);
+                error_frame_in(protocol, rej.status, 0, &rej.message, &mut small.out);
                 if verbose {
                     shared.log(format_args!("connection {id}: rejected: {}", rej.message));
                 }
@@ -521,24 +530,30 @@ fn serve_connection<C: Clock>(shared: &Shared<C>, s: &UnixStream, id: u64) {
                 continue;
             }
         };
-        // Request::parse gives a UUID version to generate requests, and to them only.
-        let sent = match request.version {
-            Some(v) => {
+        served += 1;
+        // Request::parse gives a UUID version to generate and range requests, and to them only.
+        let sent = match (request.op, request.version) {
+            (Op::Range, Some(v)) => {
+                ranges += 1;
+                range(shared, v, request.count.min(MAX_RANGE), &mut small.out);
+                write_by(s, &small.out, timeout, Instant::now() + timeout)
+            }
+            (_, Some(v)) => {
                 let want = request.count.min(MAX_COUNT) as usize;
                 if want > SMALL_COUNT && shared.reserve_large(reply_bytes(want)) {
                     // Buffers of this reply's size, freed as soon as it is written.
                     let mut large = Buffers::default();
-                    generate(shared, v, want, &mut large);
+                    generate(shared, protocol, v, want, &mut large);
                     let sent = write_by(s, &large.out, timeout, Instant::now() + timeout);
                     drop(large);
                     shared.release_large(reply_bytes(want));
                     sent
                 } else {
-                    generate(shared, v, want.min(SMALL_COUNT), &mut small);
+                    generate(shared, protocol, v, want.min(SMALL_COUNT), &mut small);
                     write_by(s, &small.out, timeout, Instant::now() + timeout)
                 }
             }
-            None => {
+            (_, None) => {
                 let g = shared.gen();
                 let info = Info {
                     max_count: MAX_COUNT,
@@ -547,7 +562,7 @@ fn serve_connection<C: Clock>(shared: &Shared<C>, s: &UnixStream, id: u64) {
                     strict: g.is_strict(),
                 };
                 drop(g);
-                info_frame(&info, &mut small.out);
+                info_frame_in(protocol, &info, &mut small.out);
                 write_by(s, &small.out, timeout, Instant::now() + timeout)
             }
         };
@@ -556,11 +571,19 @@ fn serve_connection<C: Clock>(shared: &Shared<C>, s: &UnixStream, id: u64) {
         }
     };
     if verbose {
-        shared.log(format_args!("connection {id}: {why}"));
+        shared.log(format_args!(
+            "connection {id}: {why}; {served} requests served, {ranges} of them ranges"
+        ));
     }
 }
 
-fn generate<C: Clock>(shared: &Shared<C>, v: TimeVersion, n: usize, bufs: &mut Buffers) {
+fn generate<C: Clock>(
+    shared: &Shared<C>,
+    protocol: u8,
+    v: TimeVersion,
+    n: usize,
+    bufs: &mut Buffers,
+) {
     bufs.uuids.clear();
     bufs.uuids.resize(n, Uuid::NIL);
     // Exactly the frame's size: no doubling past the budget.
@@ -574,17 +597,47 @@ fn generate<C: Clock>(shared: &Shared<C>, v: TimeVersion, n: usize, bufs: &mut B
         shared.log(format_args!("{}", super::log::durability(&c)));
     }
     match result {
-        Ok(safety) => uuids_frame(v, safety.is_durable(), &bufs.uuids, &mut bufs.out),
-        Err(e) => {
-            let status = if e.kind() == StateErrorKind::Closed {
-                Status::ShuttingDown
-            } else {
-                Status::Generator
-            };
-            if status == Status::Generator {
-                shared.log(format_args!("generating {n} {v}: {e}"));
-            }
-            error_frame(status, v.as_u8(), &e.to_string(), &mut bufs.out);
-        }
+        Ok(safety) => uuids_frame_in(protocol, v, safety.is_durable(), &bufs.uuids, &mut bufs.out),
+        Err(e) => generator_error(shared, protocol, v, n, &e, &mut bufs.out),
     }
+}
+
+/// A range reply (protocol 2): a block of `n` UUIDs reserved on the generator's sequence and
+/// covered by the state file, described instead of carried.
+fn range<C: Clock>(shared: &Shared<C>, v: TimeVersion, n: u32, out: &mut Vec<u8>) {
+    let (result, change) = {
+        let mut g = shared.gen();
+        let r = match v {
+            TimeVersion::V7 => g.reserve_v7(n).map(|r| Range::v7(&r)),
+            _ => g.reserve_ticks(n).map(|r| Range::ticks(v, &r)),
+        };
+        (r, g.durability_change())
+    };
+    if let Some(c) = change {
+        shared.log(format_args!("{}", super::log::durability(&c)));
+    }
+    match result {
+        Ok(r) => r.encode_frame(out),
+        Err(e) => generator_error(shared, 2, v, n as usize, &e, out),
+    }
+}
+
+/// The reply to a request the generator failed: shutting down, or a generator error (logged).
+fn generator_error<C: Clock>(
+    shared: &Shared<C>,
+    protocol: u8,
+    v: TimeVersion,
+    n: usize,
+    e: &crate::state::StateError,
+    out: &mut Vec<u8>,
+) {
+    let status = if e.kind() == StateErrorKind::Closed {
+        Status::ShuttingDown
+    } else {
+        Status::Generator
+    };
+    if status == Status::Generator {
+        shared.log(format_args!("generating {n} {v}: {e}"));
+    }
+    error_frame_in(protocol, status, v.as_u8(), &e.to_string(), out);
 }

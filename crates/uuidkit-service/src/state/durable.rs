@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use uuidkit::gen::{
     fork_generation, v1, Clock, GregorianBuilder, SystemClock, ThreadRng, V6Generator, V7Builder,
-    V7Generator,
+    V7Generator, V7Method,
 };
 use uuidkit::{Timestamp, Uuid};
 
@@ -21,6 +21,11 @@ use super::restart::{
 use super::safety::Safety;
 use super::version::TimeVersion;
 use super::writer::Writer;
+
+/// The width of the v7 counter after the millisecond (RFC 9562 §6.2 Method 1): the rest of
+/// the 74 bits after the timestamp, 32, is random in every UUID. A [`V7Range`] says it, so
+/// that a client lays out the UUIDs of a range as this generator would.
+pub const V7_COUNTER_BITS: u8 = 42;
 
 /// In non-strict mode, how often a failed write is tried again.
 const RETRY_INTERVAL: Duration = Duration::from_secs(1);
@@ -333,6 +338,9 @@ impl<C: Clock> DurableGenerator<C> {
             .build_v6(SharedClock(Arc::clone(&clock)), ThreadRng)
             .map_err(|e| StateError::gen(path, e))?;
         let gen7 = V7Builder::new()
+            .method(V7Method::Counter {
+                bits: V7_COUNTER_BITS,
+            })
             .regression_threshold(Duration::MAX)
             .build(SharedClock(Arc::clone(&clock)), ThreadRng)
             .map_err(|e| StateError::gen(path, e))?;
@@ -782,6 +790,77 @@ impl<C: Clock> DurableGenerator<C> {
         })
     }
 
+    /// Reserves up to `count` consecutive v7 counter values of one millisecond for one caller,
+    /// who lays the UUIDs out itself, drawing their random bits (a range reply): the v7 UUIDs
+    /// whose 48-bit timestamp is `unix_ms` and whose [`V7_COUNTER_BITS`]-bit counter (right
+    /// after it) runs from `first_counter` to `first_counter + count - 1`. They come from the
+    /// one v7 sequence (as [`fill`](Self::fill) would take them), so every v7 issued before
+    /// is less and every v7 issued after is greater than all of them, and the state file
+    /// covers them as it covers a fill: no restart or crash issues a v7 at or below them
+    /// again. In strict mode a range the file does not cover is never returned. Fewer than
+    /// `count` come when the millisecond's counter runs out first (it starts below half its
+    /// range, so more than 2^41 fit); a `count` of 0 reserves nothing (an empty range).
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// use uuidkit_service::state::{DurableGenerator, Safety, State, StateOptions, TimeVersion};
+    /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-reserve_v7-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("state");
+    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// let (before, _) = gen.next(TimeVersion::V7)?;
+    /// let r = gen.reserve_v7(4096)?;
+    /// assert_eq!((r.count, r.safety), (4096, Safety::Durable));
+    /// // The caller expands it with random bits of its own.
+    /// let first = r.uuid(0, 0xdead_beef).unwrap();
+    /// let last = r.uuid(4095, 0).unwrap();
+    /// assert!(before < first && first < last);
+    /// assert!(State::read(&path)?.v7_unix_ms >= r.unix_ms); // covered
+    /// let (after, _) = gen.next(TimeVersion::V7)?;
+    /// assert!(after > r.uuid(4095, u64::MAX).unwrap());
+    /// # drop(gen);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reserve_v7(&mut self, count: u32) -> Result<V7Range, StateError> {
+        self.check_open()?;
+        let empty = |unix_ms| V7Range {
+            unix_ms,
+            first_counter: 0,
+            count: 0,
+            counter_bits: V7_COUNTER_BITS,
+            safety: Safety::Durable,
+        };
+        if count == 0 {
+            return Ok(empty(0));
+        }
+        let gen_err = |s: &Self, e| StateError::gen(&s.file.path, e);
+        // The first of the range as any v7 (a new millisecond, a counter overflow, the clock
+        // going back: all as for a fill), its random bits thrown away; the rest follow it in
+        // the same millisecond, and the generator goes on after the last.
+        self.gen7.next().map_err(|e| gen_err(self, e))?;
+        self.v7_issued = true;
+        let (Some(unix_ms), Some(first)) = (self.gen7.last_unix_ms(), self.gen7.last_counter())
+        else {
+            return Ok(empty(0));
+        };
+        let max = (1u128 << V7_COUNTER_BITS) - 1;
+        let n = (max - first.min(max) + 1).min(count.into());
+        let last = first + n - 1;
+        if n > 1 {
+            self.gen7.resume_after(unix_ms, Some(last));
+        }
+        let safety = self.cover(None, self.v7_high())?;
+        Ok(V7Range {
+            unix_ms,
+            // The counter has V7_COUNTER_BITS (< 64) bits.
+            first_counter: first as u64,
+            count: n as u32,
+            counter_bits: V7_COUNTER_BITS,
+            safety,
+        })
+    }
+
     /// Writes the exact last positions (marked clean), so that the next run continues right
     /// after them instead of after the reservation. Generation may go on afterwards (the next
     /// UUID renews the reservation). In a forked child, does nothing.
@@ -1193,6 +1272,58 @@ impl TickRange {
         } else {
             None
         }
+    }
+}
+
+/// A block of `count` consecutive v7 counter values of one millisecond, reserved for one
+/// caller ([`DurableGenerator::reserve_v7`]), who draws the random bits.
+///
+/// UUID `i` of the block has the 48-bit timestamp `unix_ms`, then the `counter_bits`-bit
+/// counter `first_counter + i` (in `rand_a` and the top of `rand_b`, RFC 9562 §6.2 Method 1),
+/// then `74 - counter_bits` random bits. So the block's UUIDs increase with `i` whatever the
+/// random bits, and sort between the v7 issued before and after it.
+///
+/// ```
+/// use uuidkit_service::state::{Safety, V7Range};
+/// let r = V7Range { unix_ms: 0x017F22E279B0, first_counter: 7, count: 2, counter_bits: 42, safety: Safety::Durable };
+/// let (a, b) = (r.uuid(0, u64::MAX).unwrap(), r.uuid(1, 0).unwrap());
+/// assert!(a < b); // the counter decides, not the random bits
+/// assert_eq!((a.version_num(), a.unix_ts_ms()), (7, Some(0x017F22E279B0)));
+/// assert_eq!(r.uuid(2, 0), None);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct V7Range {
+    /// The millisecond (since the Unix epoch, 48 bits) of every UUID of the block.
+    pub unix_ms: u64,
+    /// The counter of the first UUID.
+    pub first_counter: u64,
+    /// How many UUIDs the block holds.
+    pub count: u32,
+    /// The counter's width (12 to 42; the generator's is [`V7_COUNTER_BITS`]).
+    pub counter_bits: u8,
+    /// Whether the state file covers the block.
+    pub safety: Safety,
+}
+
+impl V7Range {
+    /// UUID `i` of the block with `random` as its random bits (the low `74 - counter_bits`
+    /// bits are used); `None` beyond the block or for fields out of range.
+    pub fn uuid(&self, i: u32, random: u64) -> Option<Uuid> {
+        if i >= self.count || !(12..=42).contains(&self.counter_bits) || self.unix_ms >> 48 != 0 {
+            return None;
+        }
+        let counter = self.first_counter.checked_add(i.into())?;
+        if counter >> self.counter_bits != 0 {
+            return None;
+        }
+        let random_bits = 74 - u32::from(self.counter_bits);
+        let r = u128::from(random) & ((1u128 << random_bits) - 1);
+        let bits = (u128::from(counter) << random_bits) | r;
+        Some(Uuid::from_v7_parts(
+            self.unix_ms,
+            (bits >> 62) as u16,
+            bits as u64 & ((1 << 62) - 1),
+        ))
     }
 }
 

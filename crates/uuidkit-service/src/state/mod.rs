@@ -17,7 +17,8 @@
 //! bound the run started from — not the last v7 plus the reserve: while v7 runs ahead of the
 //! clock, the bound stays at the millisecond being issued. A block of consecutive v1/v6
 //! timestamps reserved for one caller ([`DurableGenerator::reserve_ticks`], a range reply
-//! that the client expands) is covered in the same way before it is returned. Under steady load that is two writes a second, whatever the rate. A clean
+//! that the client expands), or of v7 counter values ([`DurableGenerator::reserve_v7`]), is
+//! covered in the same way before it is returned. Under steady load that is two writes a second, whatever the rate. A clean
 //! [`flush`](DurableGenerator::flush) writes the exact last values instead.
 //!
 //! # After a restart (or a crash at any moment)
@@ -100,7 +101,7 @@ mod safety;
 mod version;
 mod writer;
 
-pub use durable::{DurabilityChange, DurableGenerator, TickRange};
+pub use durable::{DurabilityChange, DurableGenerator, TickRange, V7Range, V7_COUNTER_BITS};
 pub use error::{StateError, StateErrorKind, StateWarning, WarningKind};
 pub use file::default_state_path;
 pub use format::{State, FORMAT_VERSION, STATE_LEN};

@@ -1,7 +1,9 @@
 //! An impostor server for the credential tests (`defences.rs` and the CLI's
 //! `tests/serve_defences.rs`, which include this file by path): it binds the socket `sock` as
 //! whoever runs it and answers every request with the same two v7 UUIDs, as an impostor handing
-//! out repeats would. Prints `READY` once bound; ends the process after 60 s.
+//! out repeats would. It speaks protocol 1 only (a range request, protocol 2, is refused and its
+//! connection closed, as such a server does; the client then asks for a list). Prints `READY`
+//! once bound; ends the process after 60 s.
 
 use std::fs;
 use std::io::{Read, Write};
@@ -10,7 +12,7 @@ use std::os::unix::net::UnixListener;
 use std::time::Duration;
 
 use uuidkit::Uuid;
-use uuidkit_service::protocol::uuids_frame;
+use uuidkit_service::protocol::{error_frame, uuids_frame, Status};
 use uuidkit_service::state::TimeVersion;
 
 pub fn serve_forged(sock: &str) {
@@ -29,6 +31,11 @@ pub fn serve_forged(sock: &str) {
             let mut req = [0u8; 12];
             while s.read_exact(&mut req).is_ok() {
                 let mut out = Vec::new();
+                if req[4] != 1 {
+                    error_frame(Status::BadProtocol, 0, "protocol 1 only", &mut out);
+                    let _ = s.write_all(&out);
+                    break;
+                }
                 uuids_frame(TimeVersion::V7, true, &forged, &mut out);
                 if s.write_all(&out).is_err() {
                     break;
