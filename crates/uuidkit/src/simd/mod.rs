@@ -15,6 +15,7 @@
 //! Without `std` there is no run-time detection and the table is chosen at compile time from the
 //! enabled target features; without the `simd` feature the scalar table is used directly.
 
+use crate::diagnose;
 use crate::error::Error;
 use crate::text::{Case, Format};
 use crate::Uuid;
@@ -53,15 +54,19 @@ pub(crate) enum Level {
 ///   every rejected input to the slow path (`diagnose.rs`) for the error;
 /// - `encode_*` write exactly what `scalar::encode_hyphenated` / `encode_simple` return.
 ///
-/// The entries return the final `Result` so that the caller has nothing left to repack. They
-/// are `unsafe fn` because a SIMD kernel may only run on a CPU with its features; a
+/// The parsing entries write the 16 bytes to an output and return whether the input was
+/// accepted: a `bool` in a register, where a `Result` (larger than two registers) would be
+/// written to memory by the callee and copied by the caller. The methods below build the
+/// `Result` and are always inlined, so a caller that stores the value, keeps the `Result` or
+/// only looks at it gets it built in place, and only a rejected input calls the slow path
+/// (`diagnose.rs`) for its error. The entries are `unsafe fn` because a SIMD kernel may only run on a CPU with its features; a
 /// `&'static Kernels` is only ever handed out for a supported level (see [`Level::kernels`]),
 /// which is what makes the safe wrappers below sound.
 pub(crate) struct Kernels {
     pub(crate) level: Level,
-    parse: unsafe fn(&[u8]) -> Result<Uuid, Error>,
-    hyphenated: unsafe fn(&[u8]) -> Result<Uuid, Error>,
-    simple: unsafe fn(&[u8]) -> Result<Uuid, Error>,
+    parse: unsafe fn(&[u8], &mut [u8; 16]) -> bool,
+    hyphenated: unsafe fn(&[u8], &mut [u8; 16]) -> bool,
+    simple: unsafe fn(&[u8], &mut [u8; 16]) -> bool,
     encode_hyphenated: unsafe fn(&[u8; 16], Case, &mut [u8; 36]),
     encode_simple: unsafe fn(&[u8; 16], Case, &mut [u8; 32]),
     encode_lines: unsafe fn(&[Uuid], Format, Case, &mut [u8]) -> usize,
@@ -71,23 +76,38 @@ impl Kernels {
     /// Any of the four text forms (hyphenated, simple, braced, URN).
     #[inline(always)]
     pub(crate) fn parse(&self, s: &[u8]) -> Result<Uuid, Error> {
+        let mut out = [0u8; 16];
         // SAFETY: `self` is a table of a level this CPU supports (type invariant of `Kernels`
         // references, see the struct docs).
-        unsafe { (self.parse)(s) }
+        if unsafe { (self.parse)(s, &mut out) } {
+            Ok(Uuid::from_bytes(out))
+        } else {
+            Err(diagnose::diagnose_cold(s))
+        }
     }
 
     /// The bare hyphenated form only.
     #[inline(always)]
     pub(crate) fn hyphenated(&self, s: &[u8]) -> Result<Uuid, Error> {
+        let mut out = [0u8; 16];
         // SAFETY: as in `parse`.
-        unsafe { (self.hyphenated)(s) }
+        if unsafe { (self.hyphenated)(s, &mut out) } {
+            Ok(Uuid::from_bytes(out))
+        } else {
+            Err(diagnose::hyphenated_error_cold(s))
+        }
     }
 
     /// The 32-digit simple form only.
     #[inline(always)]
     pub(crate) fn simple(&self, s: &[u8]) -> Result<Uuid, Error> {
+        let mut out = [0u8; 16];
         // SAFETY: as in `parse`.
-        unsafe { (self.simple)(s) }
+        if unsafe { (self.simple)(s, &mut out) } {
+            Ok(Uuid::from_bytes(out))
+        } else {
+            Err(diagnose::simple_error_cold(s))
+        }
     }
 
     /// Writes the hyphenated form.
@@ -122,21 +142,31 @@ impl Kernels {
 // ---- the scalar level: the reference code itself ------------------------------------------------
 
 mod scalar_level {
-    use crate::error::Error;
     use crate::scalar;
     use crate::text::{Case, Format};
     use crate::Uuid;
 
-    pub(super) fn parse(s: &[u8]) -> Result<Uuid, Error> {
-        scalar::parse(s)
+    /// `out` and `true` for what the fast path accepts.
+    fn put(u: Option<Uuid>, out: &mut [u8; 16]) -> bool {
+        match u {
+            Some(u) => {
+                *out = u.into_bytes();
+                true
+            }
+            None => false,
+        }
     }
 
-    pub(super) fn hyphenated(s: &[u8]) -> Result<Uuid, Error> {
-        scalar::parse_hyphenated(s)
+    pub(super) fn parse(s: &[u8], out: &mut [u8; 16]) -> bool {
+        put(scalar::parse_fast(s), out)
     }
 
-    pub(super) fn simple(s: &[u8]) -> Result<Uuid, Error> {
-        scalar::parse_simple(s)
+    pub(super) fn hyphenated(s: &[u8], out: &mut [u8; 16]) -> bool {
+        put(scalar::parse_hyphenated(s).ok(), out)
+    }
+
+    pub(super) fn simple(s: &[u8], out: &mut [u8; 16]) -> bool {
+        put(scalar::parse_simple(s).ok(), out)
     }
 
     pub(super) fn encode_hyphenated(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {
@@ -284,7 +314,6 @@ fn best() -> &'static Kernels {
 #[cfg(all(feature = "simd", feature = "std"))]
 mod select {
     use super::{best, Kernels, Level};
-    use crate::error::Error;
     use crate::text::{Case, Format};
     use crate::Uuid;
     use core::sync::atomic::{AtomicPtr, Ordering};
@@ -300,14 +329,17 @@ mod select {
         k
     }
 
-    fn detect_parse(s: &[u8]) -> Result<Uuid, Error> {
-        choose().parse(s)
+    fn detect_parse(s: &[u8], out: &mut [u8; 16]) -> bool {
+        // SAFETY: `choose` returns a table of a level this CPU supports.
+        unsafe { (choose().parse)(s, out) }
     }
-    fn detect_hyphenated(s: &[u8]) -> Result<Uuid, Error> {
-        choose().hyphenated(s)
+    fn detect_hyphenated(s: &[u8], out: &mut [u8; 16]) -> bool {
+        // SAFETY: as above.
+        unsafe { (choose().hyphenated)(s, out) }
     }
-    fn detect_simple(s: &[u8]) -> Result<Uuid, Error> {
-        choose().simple(s)
+    fn detect_simple(s: &[u8], out: &mut [u8; 16]) -> bool {
+        // SAFETY: as above.
+        unsafe { (choose().simple)(s, out) }
     }
     fn detect_encode_hyphenated(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {
         choose().encode_hyphenated(b, case, out)
