@@ -213,7 +213,7 @@ const fn is_urn_prefix(s: &[u8; 9]) -> bool {
 }
 
 /// The fast path: `None` on any failure.
-#[inline]
+#[inline(always)]
 pub(crate) const fn parse_fast(s: &[u8]) -> Option<Uuid> {
     let bytes = match s.len() {
         32 => match s.first_chunk::<32>() {
@@ -246,7 +246,8 @@ pub(crate) const fn parse_fast(s: &[u8]) -> Option<Uuid> {
     }
 }
 
-/// Parses any of the four forms, with a detailed error.
+/// Parses any of the four forms, with a detailed error (the slow path out of line).
+#[inline]
 pub(crate) const fn parse(s: &[u8]) -> Result<Uuid, Error> {
     match parse_fast(s) {
         Some(u) => Ok(u),
