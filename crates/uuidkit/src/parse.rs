@@ -44,8 +44,9 @@ impl Uuid {
     ///     Err(_) => panic!("not a UUID"),
     /// };
     /// assert_eq!(Uuid::parse_str("67e55044-10b1-426f-9247-bb680e5fe0c8"), Ok(A));
-    /// const E: Result<Uuid, uuidkit::Error> = Uuid::parse_str_const("67e55044");
-    /// assert_eq!(E.unwrap_err().to_string(), "invalid length: expected 32, 36, 38 or 45 bytes, found 8");
+    /// const E: Result<Uuid, uuidkit::Error> = Uuid::parse_str_const("67e55044-10b1-426f-9247-bb680e5fe0cX");
+    /// assert_eq!(E.unwrap_err().to_string(), "invalid character 'X' at byte 35: expected a hexadecimal digit");
+    /// assert_eq!(E, Uuid::parse_str("67e55044-10b1-426f-9247-bb680e5fe0cX"));
     /// ```
     #[inline]
     pub const fn parse_str_const(s: &str) -> Result<Uuid, Error> {

@@ -1,13 +1,16 @@
 //! The scalar text codec: `const fn` code that writes the four forms and reads a valid one.
 //!
-//! It is the reference: every SIMD level (`simd/`) accepts exactly what [`parse_fast`] accepts
-//! and writes exactly what [`encode_hyphenated`] and [`encode_simple`] write, and it is what
-//! runs at compile time ([`Uuid::parse_str`](crate::Uuid::parse_str), [`uuid!`](crate::uuid!),
-//! the `const` encoders) and as the scalar level.
+//! Every SIMD level (`simd/`) accepts exactly what [`parse_fast`] accepts and writes exactly
+//! what [`encode_hyphenated`] and [`encode_simple`] write; this code runs at compile time
+//! ([`Uuid::parse_str_const`](crate::Uuid::parse_str_const), [`uuid!`](crate::uuid!), the
+//! `const` encoders) and as the scalar level. The tests check it and every SIMD level against
+//! `reference` (test builds only), the table-driven code it replaced (one lookup per digit).
 //!
 //! Reading dispatches on the length alone (32, 36, 38 or 45 bytes; anything else is rejected
-//! before a byte is looked at) and decodes with a table lookup per digit. Only when that fails
-//! does `diagnose.rs` re-scan the input to say what is wrong and where.
+//! before a byte is looked at) and decodes eight digits at a time in the lanes of a `u64`
+//! (SWAR: validation and conversion by arithmetic on the whole word, no table, no branch per
+//! digit); writing likewise makes eight digits per word. Only when reading fails does
+//! `diagnose.rs` re-scan the input to say what is wrong and where.
 
 use crate::diagnose;
 use crate::error::Error;

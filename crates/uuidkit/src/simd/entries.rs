@@ -111,7 +111,7 @@ macro_rules! parse_entries {
         );
 
         #[target_feature(enable = $feature)]
-        pub(super) unsafe fn $parse(s: &[u8], out: &mut [u8; 16]) -> bool {
+        pub(super) unsafe fn $parse(s: &[u8], out: &mut core::mem::MaybeUninit<[u8; 16]>) -> bool {
             let bytes = match s.len() {
                 36 => match s.first_chunk::<36>() {
                     // SAFETY: this function has the target features the kernel needs.
@@ -145,7 +145,7 @@ macro_rules! parse_entries {
             };
             match bytes {
                 Some(b) => {
-                    *out = b;
+                    out.write(b);
                     true
                 }
                 None => false,
@@ -156,12 +156,15 @@ macro_rules! parse_entries {
     ($feature:literal, $hyphenated:ident, $simple:ident,
      $hyphenated_body:path, $simple_body:path) => {
         #[target_feature(enable = $feature)]
-        pub(super) unsafe fn $hyphenated(s: &[u8], out: &mut [u8; 16]) -> bool {
+        pub(super) unsafe fn $hyphenated(
+            s: &[u8],
+            out: &mut core::mem::MaybeUninit<[u8; 16]>,
+        ) -> bool {
             if let Some(body) = s.first_chunk::<36>() {
                 if s.len() == 36 {
                     // SAFETY: this function has the target features the kernel needs.
                     if let Some(b) = unsafe { $hyphenated_body(body) } {
-                        *out = b;
+                        out.write(b);
                         return true;
                     }
                 }
@@ -170,12 +173,12 @@ macro_rules! parse_entries {
         }
 
         #[target_feature(enable = $feature)]
-        pub(super) unsafe fn $simple(s: &[u8], out: &mut [u8; 16]) -> bool {
+        pub(super) unsafe fn $simple(s: &[u8], out: &mut core::mem::MaybeUninit<[u8; 16]>) -> bool {
             if let Some(body) = s.first_chunk::<32>() {
                 if s.len() == 32 {
                     // SAFETY: this function has the target features the kernel needs.
                     if let Some(b) = unsafe { $simple_body(body) } {
-                        *out = b;
+                        out.write(b);
                         return true;
                     }
                 }

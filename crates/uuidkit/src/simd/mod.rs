@@ -15,6 +15,8 @@
 //! Without `std` there is no run-time detection and the table is chosen at compile time from the
 //! enabled target features; without the `simd` feature the scalar table is used directly.
 
+use core::mem::MaybeUninit;
+
 use crate::diagnose;
 use crate::error::Error;
 use crate::text::{Case, Format};
@@ -64,12 +66,25 @@ pub(crate) enum Level {
 /// which is what makes the safe wrappers below sound.
 pub(crate) struct Kernels {
     pub(crate) level: Level,
-    parse: unsafe fn(&[u8], &mut [u8; 16]) -> bool,
-    hyphenated: unsafe fn(&[u8], &mut [u8; 16]) -> bool,
-    simple: unsafe fn(&[u8], &mut [u8; 16]) -> bool,
+    parse: unsafe fn(&[u8], &mut MaybeUninit<[u8; 16]>) -> bool,
+    hyphenated: unsafe fn(&[u8], &mut MaybeUninit<[u8; 16]>) -> bool,
+    simple: unsafe fn(&[u8], &mut MaybeUninit<[u8; 16]>) -> bool,
     encode_hyphenated: unsafe fn(&[u8; 16], Case, &mut [u8; 36]),
     encode_simple: unsafe fn(&[u8; 16], Case, &mut [u8; 32]),
     encode_lines: unsafe fn(&[Uuid], Format, Case, &mut [u8]) -> usize,
+}
+
+/// `Err(e)`, with the fact that it is not an `Ok` made known to the optimiser. `Result<Uuid,
+/// Error>` keeps its tag in a niche of the error's detail, so without this a caller's
+/// `if let Ok(u)` also tests the error path's tag, and the two paths merge into one `Uuid`
+/// that goes through the stack before it is stored (measured: the bytes of an accepted input
+/// made two extra trips through memory).
+#[inline(always)]
+fn rejected(e: Error) -> Result<Uuid, Error> {
+    let r = Err(e);
+    // SAFETY: `r` was built as an `Err` on the line above.
+    unsafe { core::hint::assert_unchecked(r.is_err()) };
+    r
 }
 
 /// Calls a parsing entry of the table `$k`: on x86-64 a direct call when `$k` is the AVX2
@@ -98,37 +113,40 @@ impl Kernels {
     /// Any of the four text forms (hyphenated, simple, braced, URN).
     #[inline(always)]
     pub(crate) fn parse(&self, s: &[u8]) -> Result<Uuid, Error> {
-        let mut out = [0u8; 16];
+        let mut out = MaybeUninit::uninit();
         // SAFETY: `self` is a table of a level this CPU supports (type invariant of `Kernels`
-        // references, see the struct docs).
+        // references, see the struct docs); an entry that returns `true` has written `out`.
         if unsafe { direct!(self, parse, parse_avx2, s, &mut out) } {
-            Ok(Uuid::from_bytes(out))
+            // SAFETY: as above.
+            Ok(Uuid::from_bytes(unsafe { out.assume_init() }))
         } else {
-            Err(diagnose::diagnose_cold(s))
+            rejected(diagnose::diagnose_cold(s))
         }
     }
 
     /// The bare hyphenated form only.
     #[inline(always)]
     pub(crate) fn hyphenated(&self, s: &[u8]) -> Result<Uuid, Error> {
-        let mut out = [0u8; 16];
+        let mut out = MaybeUninit::uninit();
         // SAFETY: as in `parse`.
         if unsafe { direct!(self, hyphenated, hyphenated_avx2, s, &mut out) } {
-            Ok(Uuid::from_bytes(out))
+            // SAFETY: as in `parse`.
+            Ok(Uuid::from_bytes(unsafe { out.assume_init() }))
         } else {
-            Err(diagnose::hyphenated_error_cold(s))
+            rejected(diagnose::hyphenated_error_cold(s))
         }
     }
 
     /// The 32-digit simple form only.
     #[inline(always)]
     pub(crate) fn simple(&self, s: &[u8]) -> Result<Uuid, Error> {
-        let mut out = [0u8; 16];
+        let mut out = MaybeUninit::uninit();
         // SAFETY: as in `parse`.
         if unsafe { direct!(self, simple, simple_avx2, s, &mut out) } {
-            Ok(Uuid::from_bytes(out))
+            // SAFETY: as in `parse`.
+            Ok(Uuid::from_bytes(unsafe { out.assume_init() }))
         } else {
-            Err(diagnose::simple_error_cold(s))
+            rejected(diagnose::simple_error_cold(s))
         }
     }
 
@@ -167,27 +185,28 @@ mod scalar_level {
     use crate::scalar;
     use crate::text::{Case, Format};
     use crate::Uuid;
+    use core::mem::MaybeUninit;
 
     /// `out` and `true` for what the fast path accepts.
-    fn put(u: Option<Uuid>, out: &mut [u8; 16]) -> bool {
+    fn put(u: Option<Uuid>, out: &mut MaybeUninit<[u8; 16]>) -> bool {
         match u {
             Some(u) => {
-                *out = u.into_bytes();
+                out.write(u.into_bytes());
                 true
             }
             None => false,
         }
     }
 
-    pub(super) fn parse(s: &[u8], out: &mut [u8; 16]) -> bool {
+    pub(super) fn parse(s: &[u8], out: &mut MaybeUninit<[u8; 16]>) -> bool {
         put(scalar::parse_fast(s), out)
     }
 
-    pub(super) fn hyphenated(s: &[u8], out: &mut [u8; 16]) -> bool {
+    pub(super) fn hyphenated(s: &[u8], out: &mut MaybeUninit<[u8; 16]>) -> bool {
         put(scalar::parse_hyphenated(s).ok(), out)
     }
 
-    pub(super) fn simple(s: &[u8], out: &mut [u8; 16]) -> bool {
+    pub(super) fn simple(s: &[u8], out: &mut MaybeUninit<[u8; 16]>) -> bool {
         put(scalar::parse_simple(s).ok(), out)
     }
 
@@ -338,6 +357,7 @@ mod select {
     use super::{best, Kernels, Level};
     use crate::text::{Case, Format};
     use crate::Uuid;
+    use core::mem::MaybeUninit;
     use core::sync::atomic::{AtomicPtr, Ordering};
 
     /// Points at [`DETECT`] until the first call, then at the chosen table for good. Relaxed
@@ -351,15 +371,15 @@ mod select {
         k
     }
 
-    fn detect_parse(s: &[u8], out: &mut [u8; 16]) -> bool {
+    fn detect_parse(s: &[u8], out: &mut MaybeUninit<[u8; 16]>) -> bool {
         // SAFETY: `choose` returns a table of a level this CPU supports.
         unsafe { (choose().parse)(s, out) }
     }
-    fn detect_hyphenated(s: &[u8], out: &mut [u8; 16]) -> bool {
+    fn detect_hyphenated(s: &[u8], out: &mut MaybeUninit<[u8; 16]>) -> bool {
         // SAFETY: as above.
         unsafe { (choose().hyphenated)(s, out) }
     }
-    fn detect_simple(s: &[u8], out: &mut [u8; 16]) -> bool {
+    fn detect_simple(s: &[u8], out: &mut MaybeUninit<[u8; 16]>) -> bool {
         // SAFETY: as above.
         unsafe { (choose().simple)(s, out) }
     }

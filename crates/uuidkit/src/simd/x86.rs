@@ -464,7 +464,7 @@ const _: () = {
 /// it): the length picks a row of [`FORMS`], and every form runs the same instructions.
 /// Accepts exactly what `scalar::parse_fast` accepts (checked in `simd::tests`).
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn parse_avx2(s: &[u8], out: &mut [u8; 16]) -> bool {
+pub(super) unsafe fn parse_avx2(s: &[u8], out: &mut core::mem::MaybeUninit<[u8; 16]>) -> bool {
     // A bit test and a table lookup rather than a `match`, which would compile to the very
     // branch on the form this function avoids; the remaining branch (a valid length?) predicts
     // well.
@@ -498,7 +498,7 @@ pub(super) unsafe fn parse_avx2(s: &[u8], out: &mut [u8; 16]) -> bool {
     let bad = (!dash & form.hyphens) | u32::from(ends != 0);
     match pack32_avx2(y, bad) {
         Some(bytes) => {
-            *out = bytes;
+            out.write(bytes);
             true
         }
         None => false,
