@@ -117,35 +117,15 @@ pub(crate) enum Expected {
 ///     "invalid character 'X' at byte 35: expected a hexadecimal digit"
 /// );
 /// ```
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Error {
-    detail: NoNiche,
+    pub(crate) detail: Detail,
     pub(crate) pos: usize,
-}
-
-/// The [`Detail`] of an [`Error`], in a union so that it lends `Result<_, Error>` no niche:
-/// the `Result` then has a tag of its own, and code that built an `Err` knows it is not an
-/// `Ok`. With the tag in the detail's niche, an inlined parser's `if let Ok(u) = ...` also
-/// tested the error path's tag, and the two paths merged into one value that went through the
-/// stack before it was stored (measured on the parse-into-an-array loop).
-#[derive(Clone, Copy)]
-union NoNiche {
-    detail: Detail,
 }
 
 impl Error {
     pub(crate) const fn new(detail: Detail, pos: usize) -> Self {
-        Error {
-            detail: NoNiche { detail },
-            pos,
-        }
-    }
-
-    /// The detail (the union's only field).
-    const fn detail(&self) -> Detail {
-        // SAFETY: `detail` is the union's only field, written by `Error::new`, the only
-        // constructor.
-        unsafe { self.detail.detail }
+        Error { detail, pos }
     }
 
     /// The kind of problem.
@@ -158,7 +138,7 @@ impl Error {
     /// assert_eq!(Uuid::parse_str("").unwrap_err().kind(), ErrorKind::Length);
     /// ```
     pub const fn kind(&self) -> ErrorKind {
-        match self.detail() {
+        match self.detail {
             Detail::Length { .. } => ErrorKind::Length,
             Detail::Char { .. } => ErrorKind::Char,
             Detail::Hyphen { .. } => ErrorKind::Hyphen,
@@ -315,36 +295,10 @@ impl Error {
     }
 }
 
-// By the detail and the position, as `derive` would (the detail sits in a union, which has no
-// derives of its own).
-impl fmt::Debug for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Error")
-            .field("detail", &self.detail())
-            .field("pos", &self.pos)
-            .finish()
-    }
-}
-
-impl PartialEq for Error {
-    fn eq(&self, other: &Error) -> bool {
-        self.detail() == other.detail() && self.pos == other.pos
-    }
-}
-
-impl Eq for Error {}
-
-impl core::hash::Hash for Error {
-    fn hash<H: core::hash::Hasher>(&self, h: &mut H) {
-        self.detail().hash(h);
-        self.pos.hash(h);
-    }
-}
-
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let pos = self.pos;
-        match self.detail() {
+        match self.detail {
             Detail::Length { found, expected } => {
                 if expected == 0 {
                     write!(

@@ -15,9 +15,6 @@
 //! Without `std` there is no run-time detection and the table is chosen at compile time from the
 //! enabled target features; without the `simd` feature the scalar table is used directly.
 
-use core::mem::MaybeUninit;
-
-use crate::diagnose;
 use crate::error::Error;
 use crate::text::{Case, Format};
 use crate::Uuid;
@@ -56,98 +53,41 @@ pub(crate) enum Level {
 ///   every rejected input to the slow path (`diagnose.rs`) for the error;
 /// - `encode_*` write exactly what `scalar::encode_hyphenated` / `encode_simple` return.
 ///
-/// The parsing entries write the 16 bytes to an output and return whether the input was
-/// accepted: a `bool` in a register, where a `Result` (larger than two registers) would be
-/// written to memory by the callee and copied by the caller. The methods below build the
-/// `Result` and are always inlined, so a caller that stores the value, keeps the `Result` or
-/// only looks at it gets it built in place, and only a rejected input calls the slow path
-/// (`diagnose.rs`) for its error. The entries are `unsafe fn` because a SIMD kernel may only run on a CPU with its features; a
+/// The entries return the final `Result` so that the caller has nothing left to repack. They
+/// are `unsafe fn` because a SIMD kernel may only run on a CPU with its features; a
 /// `&'static Kernels` is only ever handed out for a supported level (see [`Level::kernels`]),
 /// which is what makes the safe wrappers below sound.
 pub(crate) struct Kernels {
     pub(crate) level: Level,
-    parse: unsafe fn(&[u8], &mut MaybeUninit<[u8; 16]>) -> bool,
-    hyphenated: unsafe fn(&[u8], &mut MaybeUninit<[u8; 16]>) -> bool,
-    simple: unsafe fn(&[u8], &mut MaybeUninit<[u8; 16]>) -> bool,
+    parse: unsafe fn(&[u8]) -> Result<Uuid, Error>,
+    hyphenated: unsafe fn(&[u8]) -> Result<Uuid, Error>,
+    simple: unsafe fn(&[u8]) -> Result<Uuid, Error>,
     encode_hyphenated: unsafe fn(&[u8; 16], Case, &mut [u8; 36]),
     encode_simple: unsafe fn(&[u8; 16], Case, &mut [u8; 32]),
     encode_lines: unsafe fn(&[Uuid], Format, Case, &mut [u8]) -> usize,
-}
-
-/// `Err(e)`, with the fact that it is not an `Ok` made known to the optimiser. `Result<Uuid,
-/// Error>` keeps its tag in a niche of the error's detail, so without this a caller's
-/// `if let Ok(u)` also tests the error path's tag, and the two paths merge into one `Uuid`
-/// that goes through the stack before it is stored (measured: the bytes of an accepted input
-/// made two extra trips through memory).
-#[inline(always)]
-fn rejected(e: Error) -> Result<Uuid, Error> {
-    let r = Err(e);
-    // SAFETY: `r` was built as an `Err` on the line above.
-    unsafe { core::hint::assert_unchecked(r.is_err()) };
-    r
-}
-
-/// Calls a parsing entry of the table `$k`: on x86-64 a direct call when `$k` is the AVX2
-/// table (the common case, one compare of the table's address; a direct call is one fewer
-/// dependent load than a call through the table, and its target is known to the caller's
-/// optimiser), else a call through the table. `unsafe`: `$k` must be a `Kernels` reference
-/// (supported level).
-#[cfg(all(feature = "simd", target_arch = "x86_64"))]
-macro_rules! direct {
-    ($k:expr, $entry:ident, $avx2:ident, $($arg:expr),*) => {
-        if core::ptr::eq($k, &AVX2) {
-            x86::$avx2($($arg),*)
-        } else {
-            ($k.$entry)($($arg),*)
-        }
-    };
-}
-#[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
-macro_rules! direct {
-    ($k:expr, $entry:ident, $avx2:ident, $($arg:expr),*) => {
-        ($k.$entry)($($arg),*)
-    };
 }
 
 impl Kernels {
     /// Any of the four text forms (hyphenated, simple, braced, URN).
     #[inline(always)]
     pub(crate) fn parse(&self, s: &[u8]) -> Result<Uuid, Error> {
-        let mut out = MaybeUninit::uninit();
         // SAFETY: `self` is a table of a level this CPU supports (type invariant of `Kernels`
-        // references, see the struct docs); an entry that returns `true` has written `out`.
-        if unsafe { direct!(self, parse, parse_avx2, s, &mut out) } {
-            // SAFETY: as above.
-            Ok(Uuid::from_bytes(unsafe { out.assume_init() }))
-        } else {
-            rejected(diagnose::diagnose_cold(s))
-        }
+        // references, see the struct docs).
+        unsafe { (self.parse)(s) }
     }
 
     /// The bare hyphenated form only.
     #[inline(always)]
     pub(crate) fn hyphenated(&self, s: &[u8]) -> Result<Uuid, Error> {
-        let mut out = MaybeUninit::uninit();
         // SAFETY: as in `parse`.
-        if unsafe { direct!(self, hyphenated, hyphenated_avx2, s, &mut out) } {
-            // SAFETY: as in `parse`.
-            Ok(Uuid::from_bytes(unsafe { out.assume_init() }))
-        } else {
-            rejected(diagnose::hyphenated_error_cold(s))
-        }
+        unsafe { (self.hyphenated)(s) }
     }
 
     /// The 32-digit simple form only.
     #[inline(always)]
     pub(crate) fn simple(&self, s: &[u8]) -> Result<Uuid, Error> {
-        let mut out = MaybeUninit::uninit();
         // SAFETY: as in `parse`.
-        if unsafe { direct!(self, simple, simple_avx2, s, &mut out) } {
-            // SAFETY: as in `parse`.
-            Ok(Uuid::from_bytes(unsafe { out.assume_init() }))
-        } else {
-            rejected(diagnose::simple_error_cold(s))
-        }
+        unsafe { (self.simple)(s) }
     }
 
     /// Writes the hyphenated form.
@@ -182,32 +122,21 @@ impl Kernels {
 // ---- the scalar level: the reference code itself ------------------------------------------------
 
 mod scalar_level {
+    use crate::error::Error;
     use crate::scalar;
     use crate::text::{Case, Format};
     use crate::Uuid;
-    use core::mem::MaybeUninit;
 
-    /// `out` and `true` for what the fast path accepts.
-    fn put(u: Option<Uuid>, out: &mut MaybeUninit<[u8; 16]>) -> bool {
-        match u {
-            Some(u) => {
-                out.write(u.into_bytes());
-                true
-            }
-            None => false,
-        }
+    pub(super) fn parse(s: &[u8]) -> Result<Uuid, Error> {
+        scalar::parse(s)
     }
 
-    pub(super) fn parse(s: &[u8], out: &mut MaybeUninit<[u8; 16]>) -> bool {
-        put(scalar::parse_fast(s), out)
+    pub(super) fn hyphenated(s: &[u8]) -> Result<Uuid, Error> {
+        scalar::parse_hyphenated(s)
     }
 
-    pub(super) fn hyphenated(s: &[u8], out: &mut MaybeUninit<[u8; 16]>) -> bool {
-        put(scalar::parse_hyphenated(s).ok(), out)
-    }
-
-    pub(super) fn simple(s: &[u8], out: &mut MaybeUninit<[u8; 16]>) -> bool {
-        put(scalar::parse_simple(s).ok(), out)
+    pub(super) fn simple(s: &[u8]) -> Result<Uuid, Error> {
+        scalar::parse_simple(s)
     }
 
     pub(super) fn encode_hyphenated(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {
@@ -355,9 +284,9 @@ fn best() -> &'static Kernels {
 #[cfg(all(feature = "simd", feature = "std"))]
 mod select {
     use super::{best, Kernels, Level};
+    use crate::error::Error;
     use crate::text::{Case, Format};
     use crate::Uuid;
-    use core::mem::MaybeUninit;
     use core::sync::atomic::{AtomicPtr, Ordering};
 
     /// Points at [`DETECT`] until the first call, then at the chosen table for good. Relaxed
@@ -371,17 +300,14 @@ mod select {
         k
     }
 
-    fn detect_parse(s: &[u8], out: &mut MaybeUninit<[u8; 16]>) -> bool {
-        // SAFETY: `choose` returns a table of a level this CPU supports.
-        unsafe { (choose().parse)(s, out) }
+    fn detect_parse(s: &[u8]) -> Result<Uuid, Error> {
+        choose().parse(s)
     }
-    fn detect_hyphenated(s: &[u8], out: &mut MaybeUninit<[u8; 16]>) -> bool {
-        // SAFETY: as above.
-        unsafe { (choose().hyphenated)(s, out) }
+    fn detect_hyphenated(s: &[u8]) -> Result<Uuid, Error> {
+        choose().hyphenated(s)
     }
-    fn detect_simple(s: &[u8], out: &mut MaybeUninit<[u8; 16]>) -> bool {
-        // SAFETY: as above.
-        unsafe { (choose().simple)(s, out) }
+    fn detect_simple(s: &[u8]) -> Result<Uuid, Error> {
+        choose().simple(s)
     }
     fn detect_encode_hyphenated(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {
         choose().encode_hyphenated(b, case, out)
