@@ -28,7 +28,8 @@ const FORMATS: [Format; 4] = [
 
 /// `parse_str`, `try_parse_ascii`, `FromStr`, the one-form parsers and `ldap::validate`
 /// accept exactly what the reference accepts, with the same value; every error points into the
-/// input (or just past it) and has a message.
+/// input (or just past it) and has a message; the `const` parser (`parse_str_const`) gives
+/// exactly the run-time parser's answer, error included.
 pub fn check_parse(s: &[u8]) {
     let want = reference::any_form(s);
     match (Uuid::try_parse_ascii(s), want) {
@@ -46,6 +47,11 @@ pub fn check_parse(s: &[u8]) {
     if let Ok(t) = std::str::from_utf8(s) {
         let got = |r: Result<Uuid, uuidkit::Error>| r.ok().map(|u| u.as_u128());
         assert_eq!(got(Uuid::parse_str(t)), want, "parse_str {t:?}");
+        assert_eq!(
+            Uuid::parse_str_const(t),
+            Uuid::parse_str(t),
+            "parse_str_const {t:?}"
+        );
         assert_eq!(got(t.parse::<Uuid>()), want, "FromStr {t:?}");
         assert_eq!(got(Uuid::try_from(t)), want, "TryFrom {t:?}");
         assert_eq!(

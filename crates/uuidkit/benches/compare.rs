@@ -337,6 +337,8 @@ fn main() {
         ));
     }
 
+    text_api_rows(&mut rows, &wanted, ids, peer_ids, &hyphenated);
+
     if wanted("v4") {
         rows.push(row(
             "v4",
@@ -511,6 +513,186 @@ fn main() {
     }
 
     print_table(&rows, !args.iter().any(|a| a == "--rows"));
+}
+
+/// The names a user calls to read and write text (issue 18): `parse_str`, `try_parse`,
+/// `FromStr`, `TryFrom<&str>`, the `const` parser and encoder called at run time, `Display` and
+/// `to_string`, beside uuid's `parse_str`, `encode_lower`, `Display` and `to_string`; and parsing
+/// into stored values in three shapes beside uuid-simd's `parse_hyphenated`.
+fn text_api_rows(
+    rows: &mut Vec<Row>,
+    wanted: &dyn Fn(&str) -> bool,
+    ids: &[Uuid],
+    peer_ids: &[uuid::Uuid],
+    hyphenated: &[String],
+) {
+    use std::fmt::Write as _;
+
+    // uuid's `parse_str` on the same input, the peer of every run-time parsing name.
+    let uuid_parse = || {
+        sampler(1, |i| {
+            let s = black_box(hyphenated[i].as_str());
+            black_box(uuid::Uuid::parse_str(s).ok());
+        })
+    };
+    // One row per name, each a direct call (a macro, not a function pointer, so that the call
+    // inlines as it does in a user's code).
+    macro_rules! parse_row {
+        ($op:expr, $bound:expr, $parse:expr) => {
+            if wanted($op) {
+                rows.push(row(
+                    $op,
+                    Target::Uuid($bound),
+                    sampler(1, |i| {
+                        let s: &str = black_box(hyphenated[i].as_str());
+                        black_box($parse(s).ok());
+                    }),
+                    Some(uuid_parse()),
+                    None,
+                ));
+            }
+        };
+    }
+    parse_row!("parse_str (hyphenated input)", 0.3, Uuid::parse_str);
+    parse_row!("try_parse (hyphenated input)", 0.3, Uuid::try_parse);
+    parse_row!("FromStr (hyphenated input)", 0.3, |s: &str| s
+        .parse::<Uuid>());
+    parse_row!("TryFrom<&str> (hyphenated input)", 0.3, Uuid::try_from);
+    parse_row!(
+        "const parser parse_str_const at run time (hyphenated input)",
+        0.5,
+        Uuid::parse_str_const
+    );
+
+    if wanted("const encoder") {
+        rows.push(row(
+            "const encoder encode_hyphenated at run time",
+            Target::Uuid(1.0),
+            sampler(1, {
+                let mut buf = Out::<36>::new();
+                move |i| {
+                    let u = black_box(&ids[i]);
+                    buf.0 = u.encode_hyphenated(Case::Lower);
+                    black_box(&mut buf);
+                }
+            }),
+            Some(sampler(1, {
+                let mut buf = Out::<36>::new();
+                move |i| {
+                    let u = black_box(&peer_ids[i]);
+                    u.hyphenated().encode_lower(&mut buf.0);
+                    black_box(&mut buf);
+                }
+            })),
+            None,
+        ));
+    }
+
+    if wanted("Display") {
+        rows.push(row(
+            "Display (write! into a reused String)",
+            Target::Uuid(0.5),
+            sampler(1, {
+                let mut out = String::with_capacity(64);
+                move |i| {
+                    out.clear();
+                    let _ = write!(out, "{}", black_box(&ids[i]));
+                    black_box(&mut out);
+                }
+            }),
+            Some(sampler(1, {
+                let mut out = String::with_capacity(64);
+                move |i| {
+                    out.clear();
+                    let _ = write!(out, "{}", black_box(&peer_ids[i]));
+                    black_box(&mut out);
+                }
+            })),
+            None,
+        ));
+    }
+
+    if wanted("to_string") {
+        rows.push(row(
+            "to_string",
+            Target::Uuid(0.5),
+            sampler(1, |i| {
+                black_box(black_box(&ids[i]).to_string());
+            }),
+            Some(sampler(1, |i| {
+                black_box(black_box(&peer_ids[i]).to_string());
+            })),
+            None,
+        ));
+    }
+
+    // Parsing into stored values: uuidkit's `parse_hyphenated` and uuid-simd's, the same job.
+    if wanted("stored parse") {
+        rows.push(row(
+            "stored parse, value used (parse_hyphenated)",
+            Target::Simd(1.0),
+            sampler(1, |i| {
+                let s = black_box(hyphenated[i].as_str());
+                if let Ok(u) = Uuid::parse_hyphenated(s) {
+                    black_box(u);
+                }
+            }),
+            None,
+            Some(sampler(1, |i| {
+                let s = black_box(hyphenated[i].as_bytes());
+                let mut out = [0u8; 16];
+                if uuid_simd::parse_hyphenated(s, out.as_out()).is_ok() {
+                    black_box(out);
+                }
+            })),
+        ));
+        rows.push(row(
+            "stored parse, into an array of UUIDs (parse_hyphenated)",
+            Target::Simd(1.0),
+            sampler(1, {
+                let mut arr = vec![Uuid::NIL; N];
+                move |i| {
+                    let s = black_box(hyphenated[i].as_str());
+                    if let Ok(u) = Uuid::parse_hyphenated(s) {
+                        arr[i] = u;
+                    }
+                    black_box(&mut arr);
+                }
+            }),
+            None,
+            Some(sampler(1, {
+                let mut arr = vec![[0u8; 16]; N];
+                move |i| {
+                    let s = black_box(hyphenated[i].as_bytes());
+                    let _ = uuid_simd::parse_hyphenated(s, arr[i].as_out());
+                    black_box(&mut arr);
+                }
+            })),
+        ));
+        rows.push(row(
+            "stored parse, Result kept in an array (parse_hyphenated)",
+            Target::Simd(1.0),
+            sampler(1, {
+                let mut arr: Vec<Result<Uuid, uuidkit::Error>> = vec![Ok(Uuid::NIL); N];
+                move |i| {
+                    let s = black_box(hyphenated[i].as_str());
+                    arr[i] = Uuid::parse_hyphenated(s);
+                    black_box(&mut arr);
+                }
+            }),
+            None,
+            Some(sampler(1, {
+                let mut arr: Vec<Result<[u8; 16], uuid_simd::Error>> =
+                    (0..N).map(|_| Ok([0u8; 16])).collect();
+                move |i| {
+                    let s = black_box(hyphenated[i].as_bytes());
+                    let mut out = [0u8; 16];
+                    arr[i] = uuid_simd::parse_hyphenated(s, out.as_out()).map(|b| *b);
+                    black_box(&mut arr);
+                }
+            })),
+        ));
+    }
 }
 
 /// Nanoseconds per 16 bytes of the `chacha20` crate's keystream `C`, in 64 KiB runs.

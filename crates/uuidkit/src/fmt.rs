@@ -173,17 +173,59 @@ impl fmt::UpperHex for Formatted {
 /// assert_eq!(format!("{u:X}"), "6BA7B812-9DAD-11D1-80B4-00C04FD430C8");
 /// ```
 impl fmt::Display for Uuid {
+    #[inline]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.hyphenated().write(f, Case::Lower)
+        self.write_hyphenated(f, Case::Lower)
     }
 }
 impl fmt::LowerHex for Uuid {
+    #[inline]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.hyphenated().write(f, Case::Lower)
+        self.write_hyphenated(f, Case::Lower)
     }
 }
 impl fmt::UpperHex for Uuid {
+    #[inline]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.hyphenated().write(f, Case::Upper)
+        self.write_hyphenated(f, Case::Upper)
+    }
+}
+
+impl Uuid {
+    /// The hyphenated form through one `Formatter::pad` of a 36-byte stack buffer filled by
+    /// the SIMD encoder (`pad` is a plain `write_str` unless a width or precision is given).
+    #[inline]
+    fn write_hyphenated(&self, f: &mut fmt::Formatter<'_>, case: Case) -> fmt::Result {
+        let mut buf = [0u8; 36];
+        simd::active().encode_hyphenated(self.as_bytes(), case, &mut buf);
+        debug_assert!(buf.is_ascii());
+        // SAFETY: the encoder writes only ASCII (see `Uuid::encode`).
+        f.pad(unsafe { core::str::from_utf8_unchecked(&buf) })
+    }
+}
+
+#[cfg(feature = "std")]
+impl Uuid {
+    /// The lower-case hyphenated form in a new `String`: the same text as `Display` (and as
+    /// [`ToString::to_string`], which this inherent method shadows for `Uuid` values), made with
+    /// one allocation of exactly 36 bytes filled by the SIMD encoder, without the formatting
+    /// machinery.
+    ///
+    /// ```
+    /// let u = uuidkit::Uuid::NAMESPACE_DNS;
+    /// assert_eq!(u.to_string(), "6ba7b810-9dad-11d1-80b4-00c04fd430c8");
+    /// assert_eq!(u.to_string(), format!("{u}"));
+    /// assert_eq!(u.to_string().capacity(), 36);
+    /// ```
+    // The same text as `Display` by construction (the same encoder); the lint guards against an
+    // inherent `to_string` that differs from `Display`.
+    #[allow(clippy::inherent_to_string_shadow_display)]
+    #[inline]
+    pub fn to_string(&self) -> String {
+        let mut buf = [0u8; 36];
+        simd::active().encode_hyphenated(self.as_bytes(), Case::Lower, &mut buf);
+        debug_assert!(buf.is_ascii());
+        // SAFETY: the encoder writes only ASCII (see `Uuid::encode`).
+        unsafe { String::from_utf8_unchecked(buf.to_vec()) }
     }
 }

@@ -1,8 +1,9 @@
 //! Reading the four text forms of RFC 9562 §4 (hyphenated, simple, braced, URN): the public
-//! API. At compile time (`Uuid::parse_str`, [`uuid!`](crate::uuid!)) it runs the scalar `const
-//! fn` code (`scalar.rs`); at run time it calls the CPU's SIMD level (`simd/`). Either way a
-//! rejected input gets its error from the same slow path (`diagnose.rs`, where the rules for
-//! choosing the message are written down), so the errors are the same everywhere.
+//! API. At compile time (`Uuid::parse_str_const`, [`uuid!`](crate::uuid!)) it runs the scalar
+//! `const fn` code (`scalar.rs`); every run-time entry point (`Uuid::parse_str`, `try_parse`,
+//! `FromStr`, `TryFrom<&str>`, ...) calls the CPU's SIMD level (`simd/`). Either way a rejected
+//! input gets its error from the same slow path (`diagnose.rs`, where the rules for choosing
+//! the message are written down), so the errors are the same everywhere.
 
 use crate::error::Error;
 use crate::{scalar, simd, Uuid};
@@ -12,10 +13,10 @@ impl Uuid {
     ///
     /// Nothing else is accepted: no surrounding whitespace, no `0x`, no other hyphens.
     ///
-    /// A `const fn`, so that it also works at compile time (it is what [`uuid!`](crate::uuid!)
-    /// uses), and therefore scalar. At run time [`str::parse`], `Uuid::try_from(&str)` and
-    /// [`Uuid::try_parse_ascii`] give the same results several times faster, with the SIMD
-    /// instructions of the CPU.
+    /// Uses the CPU's SIMD instructions, as do [`str::parse`], `Uuid::try_from(&str)`,
+    /// [`Uuid::try_parse`] and [`Uuid::try_parse_ascii`] (all the same parser). In `const`
+    /// context use [`Uuid::parse_str_const`] or [`uuid!`](crate::uuid!), which give the same
+    /// results and errors.
     ///
     /// ```
     /// use uuidkit::Uuid;
@@ -26,12 +27,33 @@ impl Uuid {
     /// assert!(Uuid::parse_str(" 67e55044-10b1-426f-9247-bb680e5fe0c8").is_err());
     /// assert_eq!("67e55044-10b1-426f-9247-bb680e5fe0c8".parse::<Uuid>(), Ok(a));
     /// ```
-    pub const fn parse_str(s: &str) -> Result<Uuid, Error> {
+    #[inline]
+    pub fn parse_str(s: &str) -> Result<Uuid, Error> {
+        simd::active().parse(s.as_bytes())
+    }
+
+    /// [`Uuid::parse_str`] as a `const fn`, for `const` items and other compile-time contexts
+    /// (it is what [`uuid!`](crate::uuid!) uses): the same results and errors, computed with
+    /// scalar code (eight digits at a time in the lanes of a `u64`). At run time
+    /// [`Uuid::parse_str`] is faster.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// const A: Uuid = match Uuid::parse_str_const("67e55044-10b1-426f-9247-bb680e5fe0c8") {
+    ///     Ok(u) => u,
+    ///     Err(_) => panic!("not a UUID"),
+    /// };
+    /// assert_eq!(Uuid::parse_str("67e55044-10b1-426f-9247-bb680e5fe0c8"), Ok(A));
+    /// const E: Result<Uuid, uuidkit::Error> = Uuid::parse_str_const("67e55044-10b1-426f-9247-bb680e5fe0cX");
+    /// assert_eq!(E.unwrap_err().to_string(), "invalid character 'X' at byte 35: expected a hexadecimal digit");
+    /// assert_eq!(E, Uuid::parse_str("67e55044-10b1-426f-9247-bb680e5fe0cX"));
+    /// ```
+    #[inline]
+    pub const fn parse_str_const(s: &str) -> Result<Uuid, Error> {
         scalar::parse(s.as_bytes())
     }
 
-    /// Like [`Uuid::parse_str`] on bytes that need not be UTF-8, using the CPU's SIMD
-    /// instructions (same results and errors, not `const`).
+    /// Like [`Uuid::parse_str`] on bytes that need not be UTF-8 (same results and errors).
     ///
     /// ```
     /// let e = uuidkit::Uuid::try_parse_ascii(b"67e55044-10b1-426f-9247-bb680e5fe0c\xff").unwrap_err();
@@ -130,7 +152,7 @@ impl TryFrom<&str> for Uuid {
 #[macro_export]
 macro_rules! uuid {
     ($s:expr $(,)?) => {{
-        const OUTPUT: $crate::Uuid = match $crate::Uuid::parse_str($s) {
+        const OUTPUT: $crate::Uuid = match $crate::Uuid::parse_str_const($s) {
             ::core::result::Result::Ok(u) => u,
             ::core::result::Result::Err(e) => panic!("{}", e.kind_str()),
         };

@@ -1,137 +1,246 @@
 //! The scalar text codec: `const fn` code that writes the four forms and reads a valid one.
 //!
-//! It is the reference: every SIMD level (`simd/`) accepts exactly what [`parse_fast`] accepts
-//! and writes exactly what [`encode_hyphenated`] and [`encode_simple`] write, and it is what
-//! runs at compile time ([`Uuid::parse_str`](crate::Uuid::parse_str), [`uuid!`](crate::uuid!),
-//! the `const` encoders) and as the scalar level.
+//! Every SIMD level (`simd/`) accepts exactly what [`parse_fast`] accepts and writes exactly
+//! what [`encode_hyphenated`] and [`encode_simple`] write; this code runs at compile time
+//! ([`Uuid::parse_str_const`](crate::Uuid::parse_str_const), [`uuid!`](crate::uuid!), the
+//! `const` encoders) and as the scalar level. The tests check it and every SIMD level against
+//! `reference` (test builds only), the table-driven code it replaced (one lookup per digit).
 //!
 //! Reading dispatches on the length alone (32, 36, 38 or 45 bytes; anything else is rejected
-//! before a byte is looked at) and decodes with a table lookup per digit. Only when that fails
-//! does `diagnose.rs` re-scan the input to say what is wrong and where.
+//! before a byte is looked at) and decodes eight digits at a time in the lanes of a `u64`
+//! (SWAR: validation and conversion by arithmetic on the whole word, no table, no branch per
+//! digit); writing likewise makes eight digits per word. Only when reading fails does
+//! `diagnose.rs` re-scan the input to say what is wrong and where.
 
 use crate::diagnose;
 use crate::error::Error;
-use crate::text::{Case, HEX, URN_PREFIX};
+use crate::text::{Case, URN_LETTERS, URN_PREFIX, URN_WORD};
 use crate::Uuid;
 
-const LOWER: &[u8; 16] = b"0123456789abcdef";
-const UPPER: &[u8; 16] = b"0123456789ABCDEF";
+// ---- writing: SWAR (eight digits in the lanes of one u64) -----------------------------------
 
-const fn table(case: Case) -> &'static [u8; 16] {
-    match case {
-        Case::Lower => LOWER,
-        Case::Upper => UPPER,
-    }
+/// The eight hex digits of four bytes (the first byte in the lowest byte of `x`) as the
+/// little-endian word of their text (the first digit in the lowest byte), in `case`.
+///
+/// The bytes are spread into 16-bit lanes, each lane's high nibble moved to its low byte and its
+/// low nibble to its high byte (the digits' order in memory); then each nibble `n` becomes
+/// `'0' + n`, plus the distance from `'9' + 1` to `'a'` (or `'A'`) where `n >= 10`, which is
+/// where `n + 0x76` reaches the lane's top bit (no lane carries: `n + 0x76 <= 0x85`).
+#[inline(always)]
+const fn hex_digits8(x: u32, case: Case) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let y = x as u64;
+    let y = (y | (y << 16)) & 0x0000_ffff_0000_ffff;
+    let y = (y | (y << 8)) & 0x00ff_00ff_00ff_00ff;
+    let n = ((y >> 4) & 0x000f_000f_000f_000f) | ((y & 0x000f_000f_000f_000f) << 8);
+    let letter = ((n + 0x76 * ONES) >> 7) & ONES;
+    let gap = match case {
+        Case::Lower => b'a' - b'9' - 1,
+        Case::Upper => b'A' - b'9' - 1,
+    };
+    n + b'0' as u64 * ONES + letter * gap as u64
 }
 
-/// Writes 32 digits at `out[at..at + 32]`.
-const fn write_simple(b: &[u8; 16], t: &[u8; 16], out: &mut [u8], at: usize) {
+/// The 32 digits of 16 bytes as four words of text (see [`hex_digits8`]).
+#[inline(always)]
+const fn hex_words(b: &[u8; 16], case: Case) -> [[u8; 8]; 4] {
+    let mut w = [[0u8; 8]; 4];
     let mut i = 0;
-    while i < 16 {
-        out[at + 2 * i] = t[(b[i] >> 4) as usize];
-        out[at + 2 * i + 1] = t[(b[i] & 0x0f) as usize];
+    while i < 4 {
+        let x = u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]);
+        w[i] = hex_digits8(x, case).to_le_bytes();
         i += 1;
     }
-}
-
-/// Writes the 36-byte hyphenated form at `out[at..at + 36]`.
-const fn write_hyphenated(b: &[u8; 16], t: &[u8; 16], out: &mut [u8], at: usize) {
-    let mut i = 0;
-    let mut o = at;
-    while i < 16 {
-        if i == 4 || i == 6 || i == 8 || i == 10 {
-            out[o] = b'-';
-            o += 1;
-        }
-        out[o] = t[(b[i] >> 4) as usize];
-        out[o + 1] = t[(b[i] & 0x0f) as usize];
-        o += 2;
-        i += 1;
-    }
+    w
 }
 
 /// The 32 digits of the simple form.
+#[inline]
 pub(crate) const fn encode_simple(b: &[u8; 16], case: Case) -> [u8; 32] {
-    let mut out = [0u8; 32];
-    write_simple(b, table(case), &mut out, 0);
-    out
+    let w = hex_words(b, case);
+    // SAFETY: `[[u8; 8]; 4]` and `[u8; 32]` have the same size and alignment, and every bit
+    // pattern is valid for both; the words are the digits in order.
+    unsafe { core::mem::transmute::<[[u8; 8]; 4], [u8; 32]>(w) }
+}
+
+/// The hyphenated form's pieces in order, for [`encode_hyphenated`]: the same 36 bytes as a
+/// `[u8; 36]` (every field is a byte array, so there is no padding), written a piece at a time.
+#[repr(C)]
+struct HyphenatedText {
+    g1: [u8; 8],
+    h1: u8,
+    g2: [u8; 4],
+    h2: u8,
+    g3: [u8; 4],
+    h3: u8,
+    g4: [u8; 4],
+    h4: u8,
+    g5: [u8; 12],
+}
+
+/// Half of an eight-byte word of text.
+#[inline(always)]
+const fn half(w: &[u8; 8], at: usize) -> [u8; 4] {
+    [w[at], w[at + 1], w[at + 2], w[at + 3]]
 }
 
 /// The 36 bytes of the hyphenated form.
+#[inline]
 pub(crate) const fn encode_hyphenated(b: &[u8; 16], case: Case) -> [u8; 36] {
-    let mut out = [0u8; 36];
-    write_hyphenated(b, table(case), &mut out, 0);
-    out
+    let w = hex_words(b, case);
+    let [w2a, w2b] = [half(&w[2], 0), half(&w[2], 4)];
+    let t = HyphenatedText {
+        g1: w[0],
+        h1: b'-',
+        g2: half(&w[1], 0),
+        h2: b'-',
+        g3: half(&w[1], 4),
+        h3: b'-',
+        g4: w2a,
+        h4: b'-',
+        g5: [
+            w2b[0], w2b[1], w2b[2], w2b[3], w[3][0], w[3][1], w[3][2], w[3][3], w[3][4], w[3][5],
+            w[3][6], w[3][7],
+        ],
+    };
+    // SAFETY: `HyphenatedText` is `repr(C)` with only byte-array fields, 36 bytes without
+    // padding (checked below), alignment 1, like `[u8; 36]`; every bit pattern is valid.
+    unsafe { core::mem::transmute::<HyphenatedText, [u8; 36]>(t) }
 }
 
-/// Where each of the 16 bytes' two digits start in the hyphenated form.
-const HYPHENATED_OFFSETS: [usize; 16] = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
+const _: () = assert!(core::mem::size_of::<HyphenatedText>() == 36);
 
+// ---- reading: SWAR (eight digits in the lanes of one u64) -----------------------------------
+
+/// Eight ASCII hex digits (the first in the lowest byte of `w`) to their four bytes (the first
+/// in the lowest byte of the result), and a word that is zero exactly when all eight are hex
+/// digits. Branch-free arithmetic on the whole word:
+///
+/// - Each byte `c` is first cut to 7 bits (`x`; a byte >= 0x80 is rejected by the last step), so
+///   that adding a constant <= 0x80 to a lane never carries into the next one: `x + (0x80 - k)`
+///   has the lane's top bit set exactly when `x >= k`.
+/// - `c` is a decimal digit when `x >= '0'` and not `x >= ':'`; a letter `a`-`f` in either case
+///   when `x | 0x20 >= 'a'` and not `x | 0x20 >= 'g'` (OR-ing 0x20 maps `A`-`F` and nothing else
+///   onto `a`-`f`).
+/// - A digit's value is its low nibble, plus 9 for a letter (bit 6 set, which no decimal digit
+///   has).
+/// - Pairs of nibbles are joined in 16-bit lanes (the first one high), then the four bytes are
+///   gathered from the lanes by two shift-and-mask steps.
 #[inline(always)]
-const fn byte_at(s: &[u8], i: usize) -> Option<u8> {
-    let hi = HEX[s[i] as usize];
-    let lo = HEX[s[i + 1] as usize];
-    if (hi | lo) & 0xf0 != 0 {
-        None
-    } else {
-        Some((hi << 4) | lo)
-    }
+const fn hex8(w: u64) -> (u32, u64) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const TOP: u64 = 0x8080_8080_8080_8080;
+    let x = w & !TOP;
+    let digit = (x + (0x80 - 0x30) * ONES) & !(x + (0x80 - 0x3a) * ONES);
+    let l = x | (0x20 * ONES);
+    let letter = (l + (0x80 - 0x61) * ONES) & !(l + (0x80 - 0x67) * ONES);
+    let bad = (!(digit | letter) | w) & TOP;
+    let nib = (w & (0x0f * ONES)) + ((w >> 6) & ONES) * 9;
+    let t = ((nib << 4) | (nib >> 8)) & 0x00ff_00ff_00ff_00ff;
+    let t = (t | (t >> 8)) & 0x0000_ffff_0000_ffff;
+    let t = t | (t >> 16);
+    (t as u32, bad)
 }
 
-/// 32 hex digits starting at `start`.
-const fn decode_simple(s: &[u8], start: usize) -> Option<[u8; 16]> {
-    let mut out = [0u8; 16];
-    let mut i = 0;
-    while i < 16 {
-        match byte_at(s, start + 2 * i) {
-            Some(b) => out[i] = b,
-            None => return None,
-        }
-        i += 1;
-    }
-    Some(out)
+/// The little-endian word of `s[at..at + 8]`.
+#[inline(always)]
+const fn word8(s: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes([
+        s[at],
+        s[at + 1],
+        s[at + 2],
+        s[at + 3],
+        s[at + 4],
+        s[at + 5],
+        s[at + 6],
+        s[at + 7],
+    ])
 }
 
-/// The 36-byte hyphenated form starting at `start`.
-const fn decode_hyphenated(s: &[u8], start: usize) -> Option<[u8; 16]> {
-    if s[start + 8] != b'-'
-        || s[start + 13] != b'-'
-        || s[start + 18] != b'-'
-        || s[start + 23] != b'-'
-    {
+/// The little-endian word of `s[a..a + 4]` followed by `s[b..b + 4]`.
+#[inline(always)]
+const fn word4x2(s: &[u8], a: usize, b: usize) -> u64 {
+    u64::from_le_bytes([
+        s[a],
+        s[a + 1],
+        s[a + 2],
+        s[a + 3],
+        s[b],
+        s[b + 1],
+        s[b + 2],
+        s[b + 3],
+    ])
+}
+
+/// Four words of eight digits each to the 16 bytes, if every digit is one.
+#[inline(always)]
+const fn decode_words(w: [u64; 4], extra_bad: u64) -> Option<[u8; 16]> {
+    let (a, bad_a) = hex8(w[0]);
+    let (b, bad_b) = hex8(w[1]);
+    let (c, bad_c) = hex8(w[2]);
+    let (d, bad_d) = hex8(w[3]);
+    if bad_a | bad_b | bad_c | bad_d | extra_bad != 0 {
         return None;
     }
-    let mut out = [0u8; 16];
-    let mut i = 0;
-    while i < 16 {
-        match byte_at(s, start + HYPHENATED_OFFSETS[i]) {
-            Some(b) => out[i] = b,
-            None => return None,
-        }
-        i += 1;
-    }
-    Some(out)
+    let v = (a as u128) | (b as u128) << 32 | (c as u128) << 64 | (d as u128) << 96;
+    Some(v.to_le_bytes())
 }
 
-const fn is_urn_prefix(s: &[u8]) -> bool {
-    let mut i = 0;
-    while i < 9 {
-        if s[i].to_ascii_lowercase() != URN_PREFIX[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
+/// 32 hex digits: `s[0..32]`.
+#[inline(always)]
+const fn decode_simple(s: &[u8; 32]) -> Option<[u8; 16]> {
+    decode_words([word8(s, 0), word8(s, 8), word8(s, 16), word8(s, 24)], 0)
+}
+
+/// The 36-byte hyphenated form: `s[0..36]`.
+#[inline(always)]
+const fn decode_hyphenated(s: &[u8; 36]) -> Option<[u8; 16]> {
+    // Zero exactly when the four hyphen slots hold `-`.
+    let hyphens = u32::from_le_bytes([s[8], s[13], s[18], s[23]]) ^ u32::from_le_bytes([b'-'; 4]);
+    decode_words(
+        [
+            word8(s, 0),
+            word4x2(s, 9, 14),
+            word4x2(s, 19, 24),
+            word8(s, 28),
+        ],
+        hyphens as u64,
+    )
+}
+
+/// `urn:uuid:` in any letter case: the first eight bytes as one word with the letters'
+/// case bit set (see `text::URN_WORD`), then the last `:`.
+#[inline(always)]
+const fn is_urn_prefix(s: &[u8; 9]) -> bool {
+    (word8(s, 0) | URN_LETTERS) == URN_WORD && s[8] == URN_PREFIX[8]
 }
 
 /// The fast path: `None` on any failure.
-#[inline]
+#[inline(always)]
 pub(crate) const fn parse_fast(s: &[u8]) -> Option<Uuid> {
     let bytes = match s.len() {
-        32 => decode_simple(s, 0),
-        36 => decode_hyphenated(s, 0),
-        38 if s[0] == b'{' && s[37] == b'}' => decode_hyphenated(s, 1),
-        45 if is_urn_prefix(s) => decode_hyphenated(s, 9),
+        32 => match s.first_chunk::<32>() {
+            Some(b) => decode_simple(b),
+            None => None,
+        },
+        36 => match s.first_chunk::<36>() {
+            Some(b) => decode_hyphenated(b),
+            None => None,
+        },
+        38 => match s.split_first_chunk::<1>() {
+            Some(([b'{'], rest)) => match rest.split_first_chunk::<36>() {
+                Some((b, [b'}'])) => decode_hyphenated(b),
+                _ => None,
+            },
+            _ => None,
+        },
+        45 => match s.split_first_chunk::<9>() {
+            Some((prefix, rest)) if is_urn_prefix(prefix) => match rest.first_chunk::<36>() {
+                Some(b) => decode_hyphenated(b),
+                None => None,
+            },
+            _ => None,
+        },
         _ => None,
     };
     match bytes {
@@ -140,7 +249,8 @@ pub(crate) const fn parse_fast(s: &[u8]) -> Option<Uuid> {
     }
 }
 
-/// Parses any of the four forms, with a detailed error.
+/// Parses any of the four forms, with a detailed error (the slow path out of line).
+#[inline]
 pub(crate) const fn parse(s: &[u8]) -> Result<Uuid, Error> {
     match parse_fast(s) {
         Some(u) => Ok(u),
@@ -150,9 +260,11 @@ pub(crate) const fn parse(s: &[u8]) -> Result<Uuid, Error> {
 
 /// Parses exactly the hyphenated form (no braces, no prefix).
 pub(crate) const fn parse_hyphenated(s: &[u8]) -> Result<Uuid, Error> {
-    if s.len() == 36 {
-        if let Some(b) = decode_hyphenated(s, 0) {
-            return Ok(Uuid::from_bytes(b));
+    if let Some(body) = s.first_chunk::<36>() {
+        if s.len() == 36 {
+            if let Some(b) = decode_hyphenated(body) {
+                return Ok(Uuid::from_bytes(b));
+            }
         }
     }
     Err(diagnose::hyphenated_error(s))
@@ -160,10 +272,92 @@ pub(crate) const fn parse_hyphenated(s: &[u8]) -> Result<Uuid, Error> {
 
 /// Parses exactly the simple form (32 hex digits).
 pub(crate) const fn parse_simple(s: &[u8]) -> Result<Uuid, Error> {
-    if s.len() == 32 {
-        if let Some(b) = decode_simple(s, 0) {
-            return Ok(Uuid::from_bytes(b));
+    if let Some(body) = s.first_chunk::<32>() {
+        if s.len() == 32 {
+            if let Some(b) = decode_simple(body) {
+                return Ok(Uuid::from_bytes(b));
+            }
         }
     }
     Err(diagnose::simple_error(s))
+}
+
+/// The table-driven codec this module had before its SWAR code: one table lookup per digit.
+/// Kept as the reference the SWAR code and every SIMD level are tested against.
+#[cfg(test)]
+pub(crate) mod reference {
+    use crate::text::{Case, HEX, URN_PREFIX};
+    use crate::Uuid;
+
+    /// The 32 digits of the simple form.
+    pub(crate) fn encode_simple(b: &[u8; 16], case: Case) -> [u8; 32] {
+        let t = table(case);
+        let mut out = [0u8; 32];
+        for i in 0..16 {
+            out[2 * i] = t[(b[i] >> 4) as usize];
+            out[2 * i + 1] = t[(b[i] & 0x0f) as usize];
+        }
+        out
+    }
+
+    /// The 36 bytes of the hyphenated form.
+    pub(crate) fn encode_hyphenated(b: &[u8; 16], case: Case) -> [u8; 36] {
+        let t = table(case);
+        let mut out = [0u8; 36];
+        let mut o = 0;
+        for (i, byte) in b.iter().enumerate() {
+            if i == 4 || i == 6 || i == 8 || i == 10 {
+                out[o] = b'-';
+                o += 1;
+            }
+            out[o] = t[(byte >> 4) as usize];
+            out[o + 1] = t[(byte & 0x0f) as usize];
+            o += 2;
+        }
+        out
+    }
+
+    fn table(case: Case) -> &'static [u8; 16] {
+        match case {
+            Case::Lower => b"0123456789abcdef",
+            Case::Upper => b"0123456789ABCDEF",
+        }
+    }
+
+    /// Where each of the 16 bytes' two digits start in the hyphenated form.
+    const HYPHENATED_OFFSETS: [usize; 16] =
+        [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
+
+    fn byte_at(s: &[u8], i: usize) -> Option<u8> {
+        let hi = HEX[s[i] as usize];
+        let lo = HEX[s[i + 1] as usize];
+        ((hi | lo) & 0xf0 == 0).then_some((hi << 4) | lo)
+    }
+
+    fn decode(s: &[u8], start: usize, offsets: impl Fn(usize) -> usize) -> Option<[u8; 16]> {
+        let mut out = [0u8; 16];
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = byte_at(s, start + offsets(i))?;
+        }
+        Some(out)
+    }
+
+    fn decode_hyphenated(s: &[u8], start: usize) -> Option<[u8; 16]> {
+        if [8, 13, 18, 23].iter().any(|&h| s[start + h] != b'-') {
+            return None;
+        }
+        decode(s, start, |i| HYPHENATED_OFFSETS[i])
+    }
+
+    /// The fast path's answer: `None` on any failure.
+    pub(crate) fn parse_fast(s: &[u8]) -> Option<Uuid> {
+        let bytes = match s.len() {
+            32 => decode(s, 0, |i| 2 * i),
+            36 => decode_hyphenated(s, 0),
+            38 if s[0] == b'{' && s[37] == b'}' => decode_hyphenated(s, 1),
+            45 if s[..9].to_ascii_lowercase() == URN_PREFIX[..] => decode_hyphenated(s, 9),
+            _ => None,
+        };
+        bytes.map(Uuid::from_bytes)
+    }
 }

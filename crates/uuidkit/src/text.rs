@@ -81,18 +81,10 @@ pub(crate) const HEX: [u8; 256] = {
 pub(crate) const URN_PREFIX: &[u8; 9] = b"urn:uuid:";
 /// The first 8 bytes of [`URN_PREFIX`] as a little-endian word, and the bits that OR-ed into a
 /// word lower-case exactly its letter positions (0x20 in each byte holding a letter, nothing at
-/// the `:`): the SIMD levels check the prefix as `(word | URN_LETTERS) == URN_WORD`, then the
+/// the `:`): the scalar code and the SIMD levels check the prefix as `(word | URN_LETTERS) == URN_WORD`, then the
 /// last `:` alone. The bytes that OR 0x20 turns into a lower-case letter are that letter in
 /// either case, so this accepts what the scalar `is_urn_prefix` accepts.
-#[cfg_attr(
-    not(all(feature = "simd", any(target_arch = "x86_64", target_arch = "aarch64"))),
-    allow(dead_code)
-)]
 pub(crate) const URN_WORD: u64 = urn_word().0;
-#[cfg_attr(
-    not(all(feature = "simd", any(target_arch = "x86_64", target_arch = "aarch64"))),
-    allow(dead_code)
-)]
 pub(crate) const URN_LETTERS: u64 = urn_word().1;
 
 /// [`URN_WORD`] and [`URN_LETTERS`], computed from [`URN_PREFIX`].

@@ -828,8 +828,8 @@ fn single_form_parsers() {
 
 #[test]
 fn errors_are_computed_in_const_context() {
-    const BAD: Result<Uuid, Error> = Uuid::parse_str("67e55044-10b1-426f-9247-bb680e5fe0cX");
-    const GOOD: Result<Uuid, Error> = Uuid::parse_str("67e55044-10b1-426f-9247-bb680e5fe0c8");
+    const BAD: Result<Uuid, Error> = Uuid::parse_str_const("67e55044-10b1-426f-9247-bb680e5fe0cX");
+    const GOOD: Result<Uuid, Error> = Uuid::parse_str_const("67e55044-10b1-426f-9247-bb680e5fe0c8");
     let e = BAD.unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Char);
     assert_eq!(e.position(), 35);

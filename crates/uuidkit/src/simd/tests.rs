@@ -1,11 +1,14 @@
-//! Every level this machine runs, checked against the scalar `const fn` code (the reference):
-//! same acceptance, same bytes, on valid text, on every single-byte corruption of it, and on
-//! random bytes; the same text out of every encoder.
+//! Every level this machine runs, checked against the table-driven scalar code
+//! (`scalar::reference`, the reference): same acceptance, same bytes, on valid text, on every
+//! single-byte corruption of it, and on random bytes; the same text out of every encoder. The
+//! scalar level is the SWAR `const fn` code of `scalar.rs`, so it is checked the same way, and
+//! the `const` parser (`Uuid::parse_str_const`) must give exactly the run-time parser's answer,
+//! error kind, position and message included.
 
 use proptest::prelude::*;
 
 use super::{for_each_level, Kernels, Level};
-use crate::scalar::{self as parse, parse_fast};
+use crate::scalar::{self as parse, reference};
 use crate::text::{Case, Format};
 use crate::Uuid;
 
@@ -22,9 +25,9 @@ fn text(u: Uuid, format: Format, case: Case) -> Vec<u8> {
     buf[..n].to_vec()
 }
 
-/// The reference answer for any input: the scalar fast path's bytes.
+/// The reference answer for any input: the table-driven fast path's bytes.
 fn scalar(s: &[u8]) -> Option<[u8; 16]> {
-    parse_fast(s).map(Uuid::into_bytes)
+    reference::parse_fast(s).map(Uuid::into_bytes)
 }
 
 /// Checks one input on one level: every parsing entry returns what the scalar `const fn`
@@ -58,6 +61,29 @@ fn check(k: &Kernels, s: &[u8]) -> Result<(), TestCaseError> {
 }
 
 fn check_all(s: &[u8]) -> Result<(), TestCaseError> {
+    // The SWAR fast path against the table-driven one.
+    prop_assert_eq!(
+        parse::parse_fast(s).map(Uuid::into_bytes),
+        scalar(s),
+        "SWAR fast path {:?}",
+        s
+    );
+    // The `const` parser against the run-time one, errors included (kind, position, detail).
+    let runtime = Uuid::try_parse_ascii(s);
+    prop_assert_eq!(parse::parse(s), runtime, "const vs run-time {:?}", s);
+    if let Ok(text) = core::str::from_utf8(s) {
+        let c = Uuid::parse_str_const(text);
+        prop_assert_eq!(c, Uuid::parse_str(text), "parse_str_const {:?}", text);
+        prop_assert_eq!(c, runtime, "parse_str_const {:?}", text);
+        if let Err(e) = c {
+            prop_assert_eq!(
+                e.to_string(),
+                Uuid::parse_str(text).unwrap_err().to_string(),
+                "message of {:?}",
+                text
+            );
+        }
+    }
     let mut r = Ok(());
     for_each_level(|k| {
         if r.is_ok() {
@@ -185,10 +211,14 @@ fn check_encode(b: [u8; 16]) -> Result<(), TestCaseError> {
             for case in [Case::Lower, Case::Upper] {
                 let mut h = [0u8; 36];
                 k.encode_hyphenated(&b, case, &mut h);
-                prop_assert_eq!(h, u.encode_hyphenated(case), "{:?} {:?}", k.level, case);
+                let want_h = reference::encode_hyphenated(&b, case);
+                prop_assert_eq!(h, want_h, "{:?} {:?}", k.level, case);
+                prop_assert_eq!(u.encode_hyphenated(case), want_h, "const {:?}", case);
                 let mut s = [0u8; 32];
                 k.encode_simple(&b, case, &mut s);
-                prop_assert_eq!(s, u.encode_simple(case), "{:?} {:?}", k.level, case);
+                let want_s = reference::encode_simple(&b, case);
+                prop_assert_eq!(s, want_s, "{:?} {:?}", k.level, case);
+                prop_assert_eq!(u.encode_simple(case), want_s, "const {:?}", case);
             }
             Ok(())
         })();

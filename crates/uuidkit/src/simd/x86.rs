@@ -312,6 +312,7 @@ parse_entries!(
 
 /// How to read one form in [`parse_avx2`]: the same two loads, shuffles and checks for all four,
 /// with these parameters, so that the form costs no branch.
+#[derive(Clone, Copy)]
 struct Form {
     /// Where the two 32-byte loads start.
     at_z: usize,
@@ -330,7 +331,7 @@ struct Form {
     b_and: u8,
     b_want: u8,
     /// The input length all the reads above need: computed by [`Form::need`] from the
-    /// offsets; the assertion after [`FORMS`] checks that it is the length that picks the row.
+    /// offsets; the assertion after [`FORM_OF_LEN`] checks that it is the length that picks the row.
     need: usize,
 }
 
@@ -364,18 +365,8 @@ const BODY_X: [[i8; 16]; 2] = [
 const IDENTITY: [i8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 const NONE: [i8; 16] = [Z; 16];
 
-/// The index in [`FORMS`] of each input length up to 45; 255 (none) for the other lengths.
-static FORM_OF_LEN: [u8; 46] = {
-    let mut t = [255u8; 46];
-    t[32] = 0;
-    t[36] = 1;
-    t[38] = 2;
-    t[45] = 3;
-    t
-};
-
 /// Forms by index: 0 simple, 1 hyphenated, 2 braced, 3 URN.
-static FORMS: [Form; 4] = [
+const FORMS: [Form; 4] = [
     Form {
         at_z: 0,
         at_x: 0,
@@ -439,16 +430,34 @@ static FORMS: [Form; 4] = [
     .need(),
 ];
 
-// Every length that picks a row of `FORMS` is exactly the length that row's reads need, so
-// `parse_avx2` needs no bounds check of its own (see its SAFETY comment). Checked at compile
-// time: a row or offset changed without the other fails the build.
+/// The shortest and longest accepted input.
+const MIN_LEN: usize = 32;
+const MAX_LEN: usize = 45;
+/// Bit `n` set for each accepted length `n` (32, 36, 38, 45).
+const VALID_LENS: u64 = (1 << 32) | (1 << 36) | (1 << 38) | (1 << 45);
+
+/// The row of [`FORMS`] for each length from [`MIN_LEN`] to [`MAX_LEN`], indexed by the length
+/// minus `MIN_LEN`: the length picks its row with one load (no index table in between, which
+/// would put a second load before the data loads). Lengths not in [`VALID_LENS`] get the
+/// simple form's row; they are rejected before it is read.
+static FORM_OF_LEN: [Form; MAX_LEN - MIN_LEN + 1] = {
+    let mut t = [FORMS[0]; MAX_LEN - MIN_LEN + 1];
+    t[36 - MIN_LEN] = FORMS[1];
+    t[38 - MIN_LEN] = FORMS[2];
+    t[45 - MIN_LEN] = FORMS[3];
+    t
+};
+
+// Every accepted length picks a row whose reads need exactly that length, so `parse_avx2`
+// needs no bounds check of its own (see its SAFETY comment). Checked at compile time: a row
+// or offset changed without the other fails the build.
 const _: () = {
-    let mut len = 0;
-    while len < FORM_OF_LEN.len() {
-        let i = FORM_OF_LEN[len] as usize;
-        assert!(i == 255 || (i < FORMS.len() && FORMS[i].need == len));
+    let mut len = MIN_LEN;
+    while len <= MAX_LEN {
+        assert!((VALID_LENS >> len) & 1 == 0 || FORM_OF_LEN[len - MIN_LEN].need == len);
         len += 1;
     }
+    assert!(VALID_LENS >> (MAX_LEN + 1) == 0 && VALID_LENS & ((1 << MIN_LEN) - 1) == 0);
 };
 
 /// The any-form parser without a branch on the form (inputs of mixed forms would mispredict
@@ -456,17 +465,19 @@ const _: () = {
 /// Accepts exactly what `scalar::parse_fast` accepts (checked in `simd::tests`).
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn parse_avx2(s: &[u8]) -> Result<Uuid, crate::error::Error> {
-    // A table lookup rather than a `match`, which would compile to the very branch on the
-    // form this function avoids; the remaining branch (a valid length?) predicts well.
-    let Some(form) = FORM_OF_LEN
-        .get(s.len())
-        .and_then(|&i| FORMS.get(usize::from(i)))
-    else {
+    // A bit test and a table lookup rather than a `match`, which would compile to the very
+    // branch on the form this function avoids; the remaining branch (a valid length?) predicts
+    // well.
+    let len = s.len();
+    if len > MAX_LEN || (VALID_LENS >> len) & 1 == 0 {
+        return Err(crate::diagnose::diagnose_cold(s));
+    }
+    let Some(form) = FORM_OF_LEN.get(len.wrapping_sub(MIN_LEN)) else {
         return Err(crate::diagnose::diagnose_cold(s));
     };
     let p = s.as_ptr();
-    // SAFETY: `form` is the row `FORM_OF_LEN` gives for `s.len()`, and the compile-time
-    // assertion after `FORMS` guarantees that its `need` (computed by `Form::need` from the very
+    // SAFETY: `form` is the row `FORM_OF_LEN` gives for `s.len()`, an accepted length, and the
+    // compile-time assertion after `FORM_OF_LEN` guarantees that its `need` (computed by `Form::need` from the very
     // offsets used here) equals that length, so both 32-byte loads, the 8-byte word and the
     // byte lie inside `s`. All reads are unaligned.
     let (z, x, w, b) = unsafe {

@@ -1,0 +1,132 @@
+//! One text operation of uuidkit, `uuid` or `uuid-simd`, called N times in a loop: the program
+//! `scripts/bench-callgrind` runs under `valgrind --tool=callgrind` to count instructions per
+//! call (it runs each operation twice with different N and divides the difference).
+//!
+//! Usage: `codec_calls OPERATION N`; `codec_calls list` prints the operations.
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+
+use uuid_simd::{AsOut, AsciiCase};
+use uuidkit::{Case, Format, Uuid};
+
+/// Inputs cycled through (a power of two).
+const K: usize = 64;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let ops: &[&str] = &[
+        "uuidkit parse_str",
+        "uuidkit parse_str_const",
+        "uuidkit parse_hyphenated into array",
+        "uuid parse_str",
+        "uuid-simd parse_hyphenated into array",
+        "uuidkit encode (SIMD)",
+        "uuidkit encode_hyphenated (const)",
+        "uuid encode_lower",
+        "uuid-simd format_hyphenated",
+        "uuidkit Display",
+        "uuid Display",
+        "uuidkit to_string",
+        "uuid to_string",
+    ];
+    let (op, n) = match (
+        args.first(),
+        args.get(1).and_then(|n| n.parse::<usize>().ok()),
+    ) {
+        (Some(op), Some(n)) if ops.contains(&op.as_str()) => (op.as_str(), n),
+        _ => {
+            for op in ops {
+                println!("{op}");
+            }
+            return;
+        }
+    };
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    };
+    let ids: Vec<Uuid> = (0..K)
+        .map(|_| Uuid::from_u64_pair(next(), next()))
+        .collect();
+    let peer: Vec<uuid::Uuid> = ids
+        .iter()
+        .map(|u| uuid::Uuid::from_bytes(u.into_bytes()))
+        .collect();
+    let texts: Vec<String> = ids.iter().map(|u| u.to_string()).collect();
+    let mut arr = vec![Uuid::NIL; K];
+    let mut raw = vec![[0u8; 16]; K];
+    let mut buf = [0u8; uuidkit::MAX_ENCODED_LEN];
+    let mut s = String::with_capacity(64);
+    // One loop per operation (the choice is made once, outside the loop).
+    macro_rules! each {
+        ($j:ident => $body:block) => {
+            for i in 0..n {
+                let $j = i & (K - 1);
+                $body
+            }
+        };
+    }
+    match op {
+        "uuidkit parse_str" => each!(j => {
+            black_box(Uuid::parse_str(black_box(&texts[j])).ok());
+        }),
+        "uuidkit parse_str_const" => each!(j => {
+            black_box(Uuid::parse_str_const(black_box(&texts[j])).ok());
+        }),
+        "uuidkit parse_hyphenated into array" => each!(j => {
+            if let Ok(u) = Uuid::parse_hyphenated(black_box(&texts[j])) {
+                arr[j] = u;
+            }
+            black_box(&mut arr);
+        }),
+        "uuid parse_str" => each!(j => {
+            black_box(uuid::Uuid::parse_str(black_box(&texts[j])).ok());
+        }),
+        "uuid-simd parse_hyphenated into array" => each!(j => {
+            let _ =
+                uuid_simd::parse_hyphenated(black_box(texts[j].as_bytes()), raw[j].as_out());
+            black_box(&mut raw);
+        }),
+        "uuidkit encode (SIMD)" => each!(j => {
+            black_box(&ids[j]).encode(Format::Hyphenated, Case::Lower, &mut buf);
+            black_box(&mut buf);
+        }),
+        "uuidkit encode_hyphenated (const)" => each!(j => {
+            black_box(black_box(&ids[j]).encode_hyphenated(Case::Lower));
+        }),
+        "uuid encode_lower" => each!(j => {
+            black_box(&peer[j]).hyphenated().encode_lower(&mut buf);
+            black_box(&mut buf);
+        }),
+        "uuid-simd format_hyphenated" => each!(j => {
+            let out: &mut [u8; 36] = buf.first_chunk_mut().expect("45 >= 36");
+            let _ = uuid_simd::format_hyphenated(
+                black_box(&ids[j]).as_bytes(),
+                out.as_out(),
+                AsciiCase::Lower,
+            );
+            black_box(&mut buf);
+        }),
+        "uuidkit Display" => each!(j => {
+            s.clear();
+            let _ = write!(s, "{}", black_box(&ids[j]));
+            black_box(&mut s);
+        }),
+        "uuid Display" => each!(j => {
+            s.clear();
+            let _ = write!(s, "{}", black_box(&peer[j]));
+            black_box(&mut s);
+        }),
+        "uuidkit to_string" => each!(j => {
+            black_box(black_box(&ids[j]).to_string());
+        }),
+        "uuid to_string" => each!(j => {
+            black_box(black_box(&peer[j]).to_string());
+        }),
+        _ => unreachable!("checked against the list above"),
+    }
+}
