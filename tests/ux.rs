@@ -965,3 +965,36 @@ fn mixed_forms_convert_and_validate_line_by_line() {
         (0..5000).filter(|i| i % 7 == 3).count()
     );
 }
+
+/// `gen` and `gen v4` (one UUID, answered before the full option parser) print what
+/// `gen v4 -C 1` (the general path) prints: one lower-case v4 line; same statuses for a closed
+/// and an unwritable standard output.
+#[test]
+fn gen_one_random_uuid_as_the_general_path() {
+    for args in [&["gen"][..], &["gen", "v4"], &["gen", "v4", "-C", "1"]] {
+        let o = run(args, b"");
+        assert_eq!(code(&o), 0, "{args:?}");
+        let out = text(&o.stdout);
+        let u: uuidkit::Uuid = out.trim_end().parse().expect("a UUID");
+        assert_eq!((u.version_num(), out.len()), (4, 37), "{args:?}");
+        assert_eq!(out.trim_end(), out.trim_end().to_lowercase());
+        assert!(o.stderr.is_empty());
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let o = std::process::Command::new(common::bin())
+            .args(args)
+            .stdout(full)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&o.stderr).starts_with("error: writing standard output"),
+            "{args:?}"
+        );
+        let (_, status) = first_line_then_close(args, Vec::new());
+        assert_eq!(status, 0, "{args:?}");
+    }
+}
