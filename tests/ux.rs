@@ -950,7 +950,7 @@ fn mixed_forms_convert_and_validate_line_by_line() {
         input.push_str(if i % 2 == 0 { &u } else { &s });
         input.push('\n');
         if i % 7 == 3 {
-            input.push_str("\n");
+            input.push('\n');
         }
         want.push_str(&s);
         want.push('\n');
