@@ -44,8 +44,9 @@
 //!     compare-and-swap's, so a UUID is greater than every UUID whose call returned before
 //!     this one started, on any thread; a slot is written only for an epoch the word has not
 //!     entered yet, and a reader whose slot shows another epoch drops its value and retries.
-//!     (The tag check could only be fooled by 64 new bases taken between two adjacent
-//!     instructions of one thread.)
+//!     (The tag check, and the compare-and-swap on the word, could only be fooled by 64 new
+//!     bases, each 37 days of clock or a clock jump, taken while one thread is stopped inside
+//!     a call.)
 //!
 //!   The unit tests drive this core with a fixed or stepped clock and a layout of 4 counter
 //!   and 6 offset bits, where carries and new bases come every few calls.
@@ -781,6 +782,16 @@ mod tests {
         epoch_bits: 2,
     };
 
+    /// [`SMALL`] with 16 epoch bits, for threads: with 2, the whole word has 4,096 values, and
+    /// a thread stopped inside a call (the machine is busy) can find the word back at the very
+    /// value it saw four new bases ago, which the process-wide layout (64 epochs, 2^64 values)
+    /// rules out in practice.
+    const SMALL_THREADS: V7Layout = V7Layout {
+        ctr_bits: 4,
+        off_bits: 6,
+        epoch_bits: 16,
+    };
+
     /// The (millisecond, counter) pairs of one reservation, as one sortable key each.
     fn take(core: &V7Core, lay: V7Layout, now: u64, want: u64, seed: u64) -> Vec<u128> {
         let run = core.reserve(lay, now, want, &mut || seed).unwrap();
@@ -951,7 +962,7 @@ mod tests {
     fn every_uuid_is_greater_than_all_returned_before_on_any_thread() {
         const THREADS: usize = 4;
         const CALLS: usize = 20_000;
-        let core = V7Core::new(SMALL);
+        let core = V7Core::new(SMALL_THREADS);
         let clock = AtomicU64::new(1_000);
         let log: Mutex<Vec<u128>> = Mutex::new(Vec::new());
         let checks: Vec<Vec<(usize, u128)>> = std::thread::scope(|s| {
@@ -980,10 +991,12 @@ mod tests {
                             let now = clock.load(Ordering::Relaxed);
                             let before = log.lock().unwrap().len();
                             let want = if r % 4 == 0 { 1 + (r >> 4) % 5 } else { 1 };
-                            let run = core.reserve(SMALL, now, want, &mut || r >> 7).unwrap();
+                            let run = core
+                                .reserve(SMALL_THREADS, now, want, &mut || r >> 7)
+                                .unwrap();
                             let keys: Vec<u128> = (0..run.n)
                                 .map(|i| {
-                                    let (m, c) = run.at(SMALL, i);
+                                    let (m, c) = run.at(SMALL_THREADS, i);
                                     ((m as u128) << 64) | c as u128
                                 })
                                 .collect();
