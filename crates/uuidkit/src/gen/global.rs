@@ -961,7 +961,7 @@ mod tests {
     #[test]
     fn every_uuid_is_greater_than_all_returned_before_on_any_thread() {
         const THREADS: usize = 4;
-        const CALLS: usize = 20_000;
+        const CALLS: usize = 10_000;
         let core = V7Core::new(SMALL_THREADS);
         let clock = AtomicU64::new(1_000);
         let log: Mutex<Vec<u128>> = Mutex::new(Vec::new());
