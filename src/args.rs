@@ -603,12 +603,12 @@ Versions:
   out, the timestamp moves ahead of the clock (v2: at most 64 UUIDs per time
   step of about 7 minutes). --time fixes the clock; ticks or counter values
   after that instant are then handed out one by one.
-  v7 --method: 1 counter (--counter-bits 12-42, default 16), 2 random
+  v7 --method: 1 counter (--counter-bits 12-42, default 26), 2 random
   increment, 3 12-bit sub-millisecond fraction (plus a counter of
   --counter-bits 0 for none, the default, or 12-42: RFC 9562 §6.2).
-  The default, method 1 with 16 counter bits, is the layout of the library's
-  uuidkit::v7(): the counter starts at a random 15-bit value each millisecond
-  and the other 58 bits are random in every UUID.
+  The default, method 1 with 26 counter bits, is the layout of the library's
+  uuidkit::v7(): the counter starts at a random 25-bit value each millisecond
+  and the other 48 bits are random in every UUID.
   A flag the chosen version does not use is a usage error.
 
 Examples:
@@ -667,7 +667,7 @@ pub struct GenArgs {
     /// 1 a counter, 2 a random increment, 3 sub-millisecond time in rand_a.
     #[arg(long, value_name = "1|2|3")]
     pub method: Option<u8>,
-    /// v7 --method 1: the counter's width in bits, 12 to 42 (default 16, as
+    /// v7 --method 1: the counter's width in bits, 12 to 42 (default 26, as
     /// `uuidkit::v7()`); --method 3: 0 (no counter, the default) or 12 to 42 (RFC 9562 §6.2).
     #[arg(long, value_name = "BITS")]
     pub counter_bits: Option<u8>,

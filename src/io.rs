@@ -66,6 +66,13 @@ pub fn invalid() -> Status {
 /// reader, `head` or a pager, has what it wanted), or with 1 when an invalid input was seen
 /// before it closed (see [`invalid`]).
 pub fn finish(result: CmdResult) -> ExitCode {
+    let code = exit_code(result);
+    // Buffered error reports (see `ui::buffer_stderr`) go out last, after the output.
+    crate::ui::flush_stderr();
+    code
+}
+
+fn exit_code(result: CmdResult) -> ExitCode {
     match result {
         Ok(Status::Ok) => ExitCode::from(EXIT_OK),
         Ok(Status::Invalid) => ExitCode::from(EXIT_INVALID),
@@ -484,18 +491,23 @@ impl Lines {
         self.no
     }
 
-    /// Takes the lines of standard input that follow while they are `len` bytes long and
-    /// `accept` takes them, without searching for their ends; returns how many it took. See
+    /// Takes the lines of standard input that follow while they are `len` or `alt` bytes long
+    /// and `accept` takes them, without searching for their ends; returns how many it took. See
     /// [`Blocks::take_run`], whose rule `accept` must follow: it refuses any bytes holding a
     /// `\n` or ending in `\r` (every UUID parser does). Arguments are never taken here.
     #[inline(always)]
-    pub fn take_run(&mut self, len: usize, accept: impl FnMut(&[u8]) -> bool) -> u64 {
+    pub fn take_run(
+        &mut self,
+        len: &mut usize,
+        alt: &mut usize,
+        accept: impl FnMut(&[u8]) -> bool,
+    ) -> u64 {
         if self.tokens.is_some() {
             return 0;
         }
         match &mut self.src {
             Source::Stdin(blocks) => {
-                let n = blocks.take_run(len, accept);
+                let n = blocks.take_run(len, alt, accept);
                 self.no += n;
                 n
             }
@@ -578,43 +590,58 @@ impl<R: io::Read> Blocks<R> {
         }
     }
 
-    /// Hands `accept` each following line that is `len` bytes long (then `\n`, or `\r\n`),
-    /// and takes it if `accept` returns true; stops at the first line it does not take and at
-    /// the end of the buffered bytes (it never reads). Returns how many lines it took, which
-    /// are then exactly what [`Blocks::next_line`] would have returned.
+    /// Hands `accept` each following line that is `len` or `alt` bytes long (then `\n`, or
+    /// `\r\n`), and takes it if `accept` returns true; stops at the first line it does not take
+    /// and at the end of the buffered bytes (it never reads). Returns how many lines it took,
+    /// which are then exactly what [`Blocks::next_line`] would have returned. A line taken at
+    /// `alt` makes `alt` the length tried first for the next (the two lengths trade places).
     ///
-    /// This is the fast path of `validate` and `convert`: in a file of UUIDs the lines have the
-    /// same length, so one byte comparison finds a line's end instead of a search. The price is
-    /// a rule for `accept`: it must refuse bytes that hold a `\n` (the line may really end
-    /// earlier) or end in `\r` (that `\r` belongs to the line end). No UUID form holds either.
+    /// This is the fast path of `validate` and `convert`: in a file of UUIDs the lines have
+    /// one length (or two, hyphenated and simple forms mixed), so a byte comparison or two
+    /// finds a line's end instead of a search. The price is a rule for `accept`: it must
+    /// refuse bytes that hold a `\n` (the line may really end earlier) or end in `\r` (that
+    /// `\r` belongs to the line end). No UUID form holds either.
     #[inline(always)]
-    pub fn take_run(&mut self, len: usize, mut accept: impl FnMut(&[u8]) -> bool) -> u64 {
+    pub fn take_run(
+        &mut self,
+        len: &mut usize,
+        alt: &mut usize,
+        mut accept: impl FnMut(&[u8]) -> bool,
+    ) -> u64 {
         let mut n = 0;
-        if len > MAX_LINE {
+        if (*len).max(*alt) > MAX_LINE {
             return 0;
         }
-        loop {
-            let at = self.start + len;
-            // `at + 1 < end` leaves room for the `\n` of a `\r\n`; only the last line of the
-            // block misses the fast path for it.
-            if at + 1 >= self.end {
-                break;
+        'lines: loop {
+            for first in [true, false] {
+                let l = if first { *len } else { *alt };
+                let at = self.start + l;
+                // `at + 1 < end` leaves room for the `\n` of a `\r\n`; only the last line of
+                // the block misses the fast path for it.
+                if at + 1 >= self.end {
+                    break 'lines;
+                }
+                let (Some(line), Some(&[end, next])) =
+                    (self.buf.get(self.start..at), self.buf.get(at..at + 2))
+                else {
+                    break 'lines;
+                };
+                let step = match (end, next) {
+                    (b'\n', _) => l + 1,
+                    (b'\r', b'\n') => l + 2,
+                    _ => continue,
+                };
+                if !accept(line) {
+                    continue;
+                }
+                if !first {
+                    std::mem::swap(len, alt);
+                }
+                self.start += step;
+                n += 1;
+                continue 'lines;
             }
-            let (Some(line), Some(&[end, next])) =
-                (self.buf.get(self.start..at), self.buf.get(at..at + 2))
-            else {
-                break;
-            };
-            let step = match (end, next) {
-                (b'\n', _) => len + 1,
-                (b'\r', b'\n') => len + 2,
-                _ => break,
-            };
-            if !accept(line) {
-                break;
-            }
-            self.start += step;
-            n += 1;
+            break;
         }
         n
     }
@@ -834,13 +861,13 @@ mod tests {
     }
 
     /// The lines of `input` as `validate` and `convert` read them: runs of lines of the last
-    /// taken length through `take_run`, the rest through `next_line`.
+    /// two taken lengths through `take_run`, the rest through `next_line`.
     fn run_lines(input: &[u8], accept: impl Fn(&[u8]) -> bool) -> Vec<(Vec<u8>, usize)> {
         let mut b = Blocks::new(input);
         let mut out = Vec::new();
-        let mut guess = 3;
+        let (mut guess, mut alt) = (3, 2);
         loop {
-            b.take_run(guess, |l| {
+            b.take_run(&mut guess, &mut alt, |l| {
                 if accept(l) {
                     out.push((l.to_vec(), l.len()));
                     true
@@ -851,7 +878,8 @@ mod tests {
             let Some((line, n)) = b.next_line().unwrap() else {
                 break;
             };
-            if accept(line) {
+            if accept(line) && line.len() != guess {
+                alt = guess;
                 guess = line.len();
             }
             out.push((line.to_vec(), n));

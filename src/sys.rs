@@ -32,6 +32,39 @@ pub fn utc_offset(unix_secs: i64) -> i64 {
     i64::from(tm.tm_gmtoff)
 }
 
+/// Whether standard output and standard error lead to the same place where the order of
+/// their lines can be seen: the same open file, pipe or terminal (`2>&1`), but not both
+/// `/dev/null`. When they cannot be compared, they are taken to meet.
+#[cfg(unix)]
+// `dev_t` is `u64` on Linux, narrower elsewhere.
+#[allow(clippy::unnecessary_cast)]
+pub fn stdout_and_stderr_meet() -> bool {
+    let stat = |fd| {
+        let mut st = std::mem::MaybeUninit::<libc::stat>::zeroed();
+        // SAFETY: `st` points to writable memory of a `struct stat`; fstat keeps no pointer.
+        let r = unsafe { libc::fstat(fd, st.as_mut_ptr()) };
+        // SAFETY: fstat succeeded, so it filled `st` (zeroed before in any case).
+        (r == 0).then(|| unsafe { st.assume_init() })
+    };
+    match (stat(1), stat(2)) {
+        (Some(o), Some(e)) => {
+            let same = o.st_dev == e.st_dev && o.st_ino == e.st_ino;
+            let null = std::fs::metadata("/dev/null").is_ok_and(|n| {
+                use std::os::unix::fs::MetadataExt;
+                n.rdev() == o.st_rdev as u64 && (o.st_mode & libc::S_IFMT) == libc::S_IFCHR
+            });
+            same && !null
+        }
+        _ => true,
+    }
+}
+
+/// Elsewhere: taken to meet (reports are written at once).
+#[cfg(not(unix))]
+pub fn stdout_and_stderr_meet() -> bool {
+    true
+}
+
 /// Without a C library zone database: UTC.
 #[cfg(not(unix))]
 pub fn utc_offset(_unix_secs: i64) -> i64 {

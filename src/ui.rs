@@ -6,7 +6,7 @@
 //! appear only when the stream they go to is a terminal, and the report's first line is the
 //! same whether colour is on or not.
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
@@ -198,6 +198,25 @@ pub struct Excerpt {
 /// end of the input). `cut` says the input continued beyond `bytes`, so the excerpt ends in
 /// `...`. At most [`EXCERPT_WIDTH`] columns of input are shown.
 pub fn excerpt(bytes: &[u8], pos: usize, cut: bool) -> Excerpt {
+    // Printable ASCII that fits (most bad input): one column per byte, shown whole; the same
+    // as the general path below, without a string per byte.
+    if bytes.len() <= EXCERPT_WIDTH && bytes.iter().all(|b| (0x20..=0x7e).contains(b)) {
+        let mut text = String::with_capacity(bytes.len() + 3);
+        text.push_str(std::str::from_utf8(bytes).unwrap_or_default());
+        if cut {
+            text.push_str("...");
+        }
+        return Excerpt {
+            text,
+            caret_col: pos.min(bytes.len()),
+            caret_len: 1,
+        };
+    }
+    excerpt_general(bytes, pos, cut)
+}
+
+/// [`excerpt`] for any bytes.
+fn excerpt_general(bytes: &[u8], pos: usize, cut: bool) -> Excerpt {
     let units = units(bytes);
     // Column where each unit starts, plus the end.
     let mut cols = Vec::with_capacity(units.len() + 1);
@@ -255,14 +274,21 @@ pub fn excerpt(bytes: &[u8], pos: usize, cut: bool) -> Excerpt {
 pub fn excerpt_lines(bytes: &[u8], pos: usize, cut: bool, color: bool) -> String {
     let e = excerpt(bytes, pos, cut);
     let caret = "^".repeat(e.caret_len);
-    let mut s = String::with_capacity(e.text.len() + e.caret_col + 8);
-    let _ = writeln!(s, "  {}", e.text);
-    let _ = writeln!(
-        s,
-        "  {}{}",
-        " ".repeat(e.caret_col),
-        paint(color, Paint::Error, &caret)
-    );
+    let mut s = String::with_capacity(e.text.len() + e.caret_col + e.caret_len + 16);
+    s.push_str("  ");
+    s.push_str(&e.text);
+    s.push_str("\n  ");
+    const SPACES: &str = "                                                                ";
+    match SPACES.get(..e.caret_col) {
+        Some(sp) => s.push_str(sp),
+        None => s.extend(std::iter::repeat_n(' ', e.caret_col)),
+    }
+    if color {
+        s.push_str(&paint(color, Paint::Error, &caret));
+    } else {
+        s.push_str(&caret);
+    }
+    s.push('\n');
     s
 }
 
@@ -282,11 +308,34 @@ pub fn input_report(
     msg: &dyn fmt::Display,
     color: bool,
 ) -> String {
-    let mut s = format!(
-        "{} {} {msg}\n",
-        paint(color, Paint::Error, "error:"),
-        paint(color, Paint::Location, &format!("{} {no}:", origin.word())),
-    );
+    let mut s = if color {
+        format!(
+            "{} {} {msg}\n",
+            paint(color, Paint::Error, "error:"),
+            paint(color, Paint::Location, &format!("{} {no}:", origin.word())),
+        )
+    } else {
+        // The same text without the `fmt` machinery for its fixed parts.
+        let mut s = String::with_capacity(160);
+        s.push_str("error: ");
+        s.push_str(origin.word());
+        s.push(' ');
+        let mut digits = [0u8; 20];
+        let mut i = digits.len();
+        let mut n = no;
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        s.push_str(std::str::from_utf8(&digits[i..]).unwrap_or_default());
+        s.push_str(": ");
+        let _ = fmt::Write::write_fmt(&mut s, format_args!("{msg}\n"));
+        s
+    };
     s.push_str(&excerpt_lines(bytes, pos, cut, color));
     s
 }
@@ -314,14 +363,53 @@ pub fn report_error(msg: &dyn fmt::Display) {
     write_stderr(&text);
 }
 
-/// Writes to standard error, clearing a progress line first. Failures are ignored: there is
-/// nowhere left to report them.
+/// Writes to standard error, clearing a progress line first, or into the standard-error
+/// buffer while [`buffer_stderr`] is on. Failures are ignored: there is nowhere left to report
+/// them.
 fn write_stderr(text: &str) {
+    if STDERR_BUFFERED.load(Ordering::Relaxed) {
+        let mut buf = STDERR_BUF.lock().unwrap_or_else(|p| p.into_inner());
+        buf.extend_from_slice(text.as_bytes());
+        if buf.len() >= STDERR_BUF_SIZE {
+            let _ = io::stderr().lock().write_all(&buf);
+            buf.clear();
+        }
+        return;
+    }
     let mut err = io::stderr().lock();
     if PROGRESS_SHOWN.swap(false, Ordering::Relaxed) {
         let _ = err.write_all(CLEAR_LINE.as_bytes());
     }
     let _ = err.write_all(text.as_bytes());
+}
+
+/// Standard error's buffer while [`buffer_stderr`] is on.
+static STDERR_BUF: std::sync::Mutex<Vec<u8>> = std::sync::Mutex::new(Vec::new());
+static STDERR_BUFFERED: AtomicBool = AtomicBool::new(false);
+const STDERR_BUF_SIZE: usize = 16 * 1024;
+
+/// Whether error reports may be buffered instead of written one by one: when nobody can see
+/// in what order the two streams' lines come, i.e. standard error is not a terminal and does
+/// not go where standard output goes (or both go to `/dev/null`). Then a command need not
+/// flush its output before each report either. Otherwise (a terminal, `2>&1`) every report is
+/// written at once, after the output of the lines before it.
+pub fn stderr_may_buffer() -> bool {
+    !Stream::Stderr.is_terminal() && !crate::sys::stdout_and_stderr_meet()
+}
+
+/// Turns buffering of standard error on (see [`stderr_may_buffer`]); [`flush_stderr`] writes
+/// the buffer out, as [`crate::io::finish`] does on every way out of a command.
+pub fn buffer_stderr() {
+    STDERR_BUFFERED.store(true, Ordering::Relaxed);
+}
+
+/// Writes out what standard error's buffer holds.
+pub fn flush_stderr() {
+    let mut buf = STDERR_BUF.lock().unwrap_or_else(|p| p.into_inner());
+    if !buf.is_empty() {
+        let _ = io::stderr().lock().write_all(&buf);
+        buf.clear();
+    }
 }
 
 // ---- progress --------------------------------------------------------------------------------
@@ -579,6 +667,32 @@ pub fn render(what: &str, done: u64, total: Option<u64>, elapsed: Duration) -> S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn excerpt_of_short_printable_ascii_is_the_general_one() {
+        let mut x = 7u64;
+        for len in 0..=EXCERPT_WIDTH + 2 {
+            for _ in 0..20 {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| {
+                        x = x
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        0x20 + ((x >> 33) % 95) as u8
+                    })
+                    .collect();
+                for pos in [0, len / 2, len.saturating_sub(1), len] {
+                    for cut in [false, true] {
+                        assert_eq!(
+                            excerpt(&bytes, pos, cut),
+                            excerpt_general(&bytes, pos, cut),
+                            "{bytes:?} at {pos}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn colour_rule_follows_no_color_then_force_then_terminal() {

@@ -511,3 +511,50 @@ fn install_links_refuses_to_overwrite() {
         .unwrap();
     assert!(text(&out.stdout).starts_with("uuidparse from uuidkit "));
 }
+
+/// One random UUID per process (answered before the full option parser): `uuidgen`,
+/// `uuidgen -r` and `uuidgen --random` print one lower-case v4 line and nothing else, as
+/// `uuidgen -C 1` (the general path) does; a closed standard output is a quiet success and an
+/// unwritable one status 2 with the usual message.
+#[test]
+fn uuidgen_one_random_uuid_as_the_general_path() {
+    let links = Links::new("one");
+    let shape = |s: &str| {
+        s.len() == 37
+            && s.ends_with('\n')
+            && version_of(s.trim_end()) == '4'
+            && s.trim_end()
+                .bytes()
+                .all(|b| b == b'-' || b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    };
+    for args in [
+        &[][..],
+        &["-r"],
+        &["--random"],
+        &["-C", "1"],
+        &["-r", "-C", "1"],
+    ] {
+        let o = links.run("uuidgen", args, b"", "UTC");
+        assert_eq!(o.status.code(), Some(0), "{args:?}");
+        assert!(shape(&text(&o.stdout)), "{args:?}: {:?}", text(&o.stdout));
+        assert!(o.stderr.is_empty(), "{args:?}");
+    }
+    for args in [&[][..], &["-C", "1"]] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let o = Command::new(links.tool("uuidgen"))
+            .args(args)
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&o.stderr).starts_with("error: writing standard output"),
+            "{args:?}: {}",
+            text(&o.stderr)
+        );
+    }
+}

@@ -645,8 +645,8 @@ fn tokens_reads_files_with_a_bom_spaces_and_blank_lines() {
 
 #[test]
 fn gen_v7_default_layout_is_the_library_one() {
-    // uuidkit::v7(): a 16-bit counter (rand_a and the top 4 bits of rand_b) that counts up
-    // within a millisecond, then 58 random bits.
+    // uuidkit::v7(): a 26-bit counter (rand_a and the top 14 bits of rand_b) that counts up
+    // within a millisecond, then 48 random bits.
     let o = run(
         &["gen", "v7", "-C", "200", "--time", "2022-02-22T19:22:22Z"],
         b"",
@@ -657,8 +657,8 @@ fn gen_v7_default_layout_is_the_library_one() {
         .map(|l| u128::from_str_radix(&l.replace('-', ""), 16).expect("hex"))
         .collect();
     assert_eq!(ids.len(), 200);
-    let counter = |u: u128| ((u >> 64) & 0xfff) << 4 | (u >> 58) & 0xf;
-    let tail = |u: u128| u & ((1 << 58) - 1);
+    let counter = |u: u128| ((u >> 64) & 0xfff) << 14 | (u >> 48) & 0x3fff;
+    let tail = |u: u128| u & ((1 << 48) - 1);
     for w in ids.windows(2) {
         assert_eq!(w[0] >> 80, w[1] >> 80, "one millisecond");
         assert_eq!(
@@ -670,8 +670,8 @@ fn gen_v7_default_layout_is_the_library_one() {
         );
     }
     // The counter starts with its top bit clear (the rollover guard).
-    assert!(counter(ids[0]) < 1 << 15);
-    // The 58 bits after it differ from one UUID to the next.
+    assert!(counter(ids[0]) < 1 << 25);
+    // The 48 bits after it differ from one UUID to the next.
     let distinct: std::collections::HashSet<u128> = ids.iter().map(|&u| tail(u)).collect();
     assert_eq!(distinct.len(), ids.len());
 }
@@ -881,4 +881,120 @@ fn progress_line_fits_a_40_column_terminal_and_sigterm_clears_it() {
     }
     // The last thing written clears the line.
     assert!(screen.ends_with("\r\x1b[K"), "{screen:?}");
+}
+
+/// `convert` with reports buffered (standard error a pipe of its own, standard output
+/// another): every report is there, in input order, and so is every converted line; the status
+/// is 1. With both streams on one pipe (`2>&1`), each report comes right after the output of
+/// the lines before it, as before buffering.
+#[test]
+fn convert_reports_bad_lines_in_order_whether_buffered_or_not() {
+    let good = "67e55044-10b1-426f-9247-bb680e5fe0c8";
+    let simple = "67e5504410b1426f9247bb680e5fe0c8";
+    let mut input = String::new();
+    for i in 0..3000 {
+        input.push_str(if i % 3 == 1 {
+            "67e55044-10b1-426f-9247-bb680e5fe0cg"
+        } else {
+            good
+        });
+        input.push('\n');
+    }
+    // Separate pipes: buffered reports.
+    let o = run(&["convert", "--to", "simple"], input.as_bytes());
+    assert_eq!(code(&o), 1);
+    let out = text(&o.stdout);
+    assert_eq!(out.lines().count(), 2000);
+    assert!(out.lines().all(|l| l == simple));
+    let err = text(&o.stderr);
+    let lines: Vec<u64> = err
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("error: line ")?
+                .split(':')
+                .next()?
+                .parse()
+                .ok()
+        })
+        .collect();
+    let want: Vec<u64> = (0..3000).filter(|i| i % 3 == 1).map(|i| i + 1).collect();
+    assert_eq!(lines, want, "every bad line reported once, in order");
+    assert_eq!(err.lines().count(), 3 * 1000, "each report is three lines");
+    // One pipe for both: the report of line 2 after the output of line 1, before line 3's.
+    let o = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "printf '%s\\n' {good} {good}g {good} | \"$0\" convert --to simple 2>&1"
+        ))
+        .arg(common::bin())
+        .output()
+        .expect("run sh");
+    assert_eq!(o.status.code(), Some(1));
+    let both = text(&o.stdout);
+    let lines: Vec<&str> = both.lines().collect();
+    assert_eq!(lines.len(), 5, "{both}");
+    assert_eq!(lines[0], simple);
+    assert!(lines[1].starts_with("error: line 2: "), "{both}");
+    assert_eq!(lines[4], simple);
+}
+
+/// Hyphenated and simple lines alternating (the fast path tries two lengths) give what each
+/// line gives alone.
+#[test]
+fn mixed_forms_convert_and_validate_line_by_line() {
+    let mut input = String::new();
+    let mut want = String::new();
+    for i in 0..5000u32 {
+        let u = format!("67e55044-10b1-426f-9247-bb68{i:08x}");
+        let s = u.replace('-', "");
+        input.push_str(if i % 2 == 0 { &u } else { &s });
+        input.push('\n');
+        if i % 7 == 3 {
+            input.push('\n');
+        }
+        want.push_str(&s);
+        want.push('\n');
+    }
+    let o = run(&["convert", "--to", "simple"], input.as_bytes());
+    assert_eq!(code(&o), 1, "the empty lines are invalid");
+    assert_eq!(text(&o.stdout), want);
+    let o = run(&["validate"], input.as_bytes());
+    assert_eq!(code(&o), 1);
+    assert_eq!(
+        text(&o.stdout).lines().count(),
+        (0..5000).filter(|i| i % 7 == 3).count()
+    );
+}
+
+/// `gen` and `gen v4` (one UUID, answered before the full option parser) print what
+/// `gen v4 -C 1` (the general path) prints: one lower-case v4 line; same statuses for a closed
+/// and an unwritable standard output.
+#[test]
+fn gen_one_random_uuid_as_the_general_path() {
+    for args in [&["gen"][..], &["gen", "v4"], &["gen", "v4", "-C", "1"]] {
+        let o = run(args, b"");
+        assert_eq!(code(&o), 0, "{args:?}");
+        let out = text(&o.stdout);
+        let u: uuidkit::Uuid = out.trim_end().parse().expect("a UUID");
+        assert_eq!((u.version_num(), out.len()), (4, 37), "{args:?}");
+        assert_eq!(out.trim_end(), out.trim_end().to_lowercase());
+        assert!(o.stderr.is_empty());
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let o = std::process::Command::new(common::bin())
+            .args(args)
+            .stdout(full)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&o.stderr).starts_with("error: writing standard output"),
+            "{args:?}"
+        );
+        let (_, status) = first_line_then_close(args, Vec::new());
+        assert_eq!(status, 0, "{args:?}");
+    }
 }

@@ -277,7 +277,7 @@ fn system_plan(_: GenArgs, _: &[VersionFlag]) -> Result<Plan, clap::Error> {
 }
 
 /// `gen v7`'s counter width when none is given: the one `uuidkit::v7()` uses.
-const V7_DEFAULT_COUNTER_BITS: u8 = 16;
+const V7_DEFAULT_COUNTER_BITS: u8 = 26;
 
 /// The generator (or fixed UUID) in this process for the version and flags.
 fn local_source(a: &GenArgs) -> Result<Source, clap::Error> {
@@ -343,8 +343,8 @@ fn local_source(a: &GenArgs) -> Result<Source, clap::Error> {
         GenVersion::V7 => {
             let method =
                 match (a.method, a.counter_bits) {
-                    // The layout of `uuidkit::v7()`: a 16-bit counter (seeded with 15 random
-                    // bits each millisecond) and 58 random bits in every UUID.
+                    // The layout of `uuidkit::v7()`: a 26-bit counter (seeded with 25 random
+                    // bits each millisecond) and 48 random bits in every UUID.
                     (None | Some(1), bits) => V7Method::Counter {
                         bits: bits.unwrap_or(V7_DEFAULT_COUNTER_BITS),
                     },

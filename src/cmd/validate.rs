@@ -45,17 +45,19 @@ pub fn run(c: Config) -> CmdResult {
     let stdin_used = lines.origin() == ui::Origin::Line;
     let mut progress = Progress::new("validated", None, !c.quiet, stdin_used);
     let mut status = Status::Ok;
-    // The length of the last valid line: the lines that follow are tried at that length first
-    // (see `Lines::take_run`), and only a line that does not fit takes the general path.
-    let mut guess = 36;
+    // The lengths of the last two valid lines of different lengths (hyphenated and simple
+    // forms mixed): the lines that follow are tried at those lengths first (see
+    // `Lines::take_run`), and only a line that does not fit takes the general path.
+    let (mut guess, mut alt) = (36, 32);
     loop {
-        lines.take_run(guess, |b| form::is_valid(c.from, b));
+        lines.take_run(&mut guess, &mut alt, |b| form::is_valid(c.from, b));
         progress.tick(lines.count());
         let Some(line) = lines.next_line()? else {
             break;
         };
         let parsed = form::parse(c.from, &line);
-        if parsed.is_ok() {
+        if parsed.is_ok() && line.bytes.len() != guess {
+            alt = guess;
             guess = line.bytes.len();
         }
         if let Err(e) = parsed {

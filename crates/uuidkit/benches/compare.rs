@@ -513,6 +513,119 @@ fn main() {
     }
 
     print_table(&rows, !args.iter().any(|a| a == "--rows"));
+    for line in v7_threads_and_drift(&wanted) {
+        println!("{line}");
+    }
+}
+
+/// CPU nanoseconds per call of `f` on `threads` threads released together, each making
+/// `calls` calls: the slowest thread's CPU time over all the calls of all threads (with the
+/// threads running at once, that is the wall time per UUID; time a thread waits while other
+/// processes run does not count). Also the share of the run both threads ran (CPU time of the
+/// threads over wall time × threads), to show whether they really overlapped.
+fn per_uuid_on_threads(threads: usize, calls: usize, f: fn()) -> (f64, f64) {
+    let barrier = std::sync::Barrier::new(threads);
+    let start = std::time::Instant::now();
+    let cpu: Vec<Duration> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    barrier.wait();
+                    let t = cpu_time();
+                    for _ in 0..calls {
+                        f();
+                    }
+                    cpu_time().saturating_sub(t)
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let wall = start.elapsed().as_secs_f64();
+    let max = cpu.iter().max().copied().unwrap_or_default().as_secs_f64();
+    let sum: f64 = cpu.iter().map(|d| d.as_secs_f64()).sum();
+    (
+        max * 1e9 / (threads * calls) as f64,
+        sum / (wall * threads as f64),
+    )
+}
+
+/// Issue 18's v7 rows, printed in the table's format after it: the process-wide v7 from two
+/// threads against one (uuidkit and uuid side by side, samples interleaved, medians of 9), and
+/// how far ahead of the clock `v7_batch` at full speed for 10 s leaves the timestamps.
+fn v7_threads_and_drift(wanted: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let mut lines = Vec::new();
+    if wanted("v7 threads") {
+        let kit: fn() = || {
+            black_box(uuidkit::v7());
+        };
+        let peer: fn() = || {
+            black_box(uuid::Uuid::now_v7());
+        };
+        const CALLS: usize = 200_000;
+        let (mut k1, mut k2, mut p1, mut p2, mut overlap) =
+            (vec![], vec![], vec![], vec![], vec![]);
+        for _ in 0..9 {
+            k1.push(per_uuid_on_threads(1, CALLS, kit).0);
+            let (k, o) = per_uuid_on_threads(2, CALLS, kit);
+            k2.push(k);
+            overlap.push(o);
+            p1.push(per_uuid_on_threads(1, CALLS, peer).0);
+            p2.push(per_uuid_on_threads(2, CALLS, peer).0);
+        }
+        let med = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        let (k1, k2, p1, p2, o) = (
+            med(&mut k1),
+            med(&mut k2),
+            med(&mut p1),
+            med(&mut p2),
+            med(&mut overlap),
+        );
+        let verdict =
+            |r: f64, x: f64| format!("≤ {x}: {}", if r <= x { "met" } else { "**missed**" });
+        let op = format!(
+            "v7 from 2 threads, per UUID (threads overlapped {:.0} %)",
+            o * 100.0
+        );
+        lines.push(format!(
+            "| {op} | {k2:.2} | uuidkit v7, 1 thread | {k1:.2} | {:.3} | {} |",
+            k2 / k1,
+            verdict(k2 / k1, 0.75)
+        ));
+        lines.push(format!(
+            "| {op} | {k2:.2} | uuid now_v7, 2 threads | {p2:.2} | {:.3} | – |",
+            k2 / p2
+        ));
+        lines.push(format!(
+            "| uuid now_v7 from 2 threads, per UUID | {p2:.2} | uuid now_v7, 1 thread | {p1:.2} | {:.3} | – |",
+            p2 / p1
+        ));
+    }
+    if wanted("v7 drift") {
+        // Batches of 1024 for 10 s on one thread, then the last UUID's millisecond against the
+        // clock's (negative: behind it, as it should be).
+        let mut batch = vec![Uuid::NIL; 1024];
+        let start = std::time::Instant::now();
+        let mut made = 0u64;
+        while start.elapsed() < Duration::from_secs(10) {
+            for _ in 0..64 {
+                uuidkit::v7_batch(black_box(&mut batch));
+            }
+            made += 64 * 1024;
+        }
+        let last = batch[1023].unix_ts_ms().unwrap_or(0) as f64;
+        let now = uuidkit::Timestamp::now().unix_millis().unwrap_or(0) as f64;
+        let ahead = last - now;
+        let rate = made as f64 / start.elapsed().as_secs_f64() / 1e6;
+        lines.push(format!(
+            "| v7_batch at full speed for 10 s ({rate:.0} M/s): last timestamp ahead of the clock, ms | {ahead:.2} | – | – | – | ≤ 10 ms: {} |",
+            if ahead <= 10.0 { "met" } else { "**missed**" }
+        ));
+    }
+    lines
 }
 
 /// The names a user calls to read and write text (issue 18): `parse_str`, `try_parse`,

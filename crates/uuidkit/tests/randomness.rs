@@ -84,15 +84,15 @@ fn v4_every_random_bit_is_fair() {
 #[test]
 fn v7_random_bits_are_fair() {
     let n = count();
-    // The process-wide generator: 16-bit counter in rand_a and the top 4 bits of rand_b.
-    check_bits("v7() rand_b (58 random bits)", (1 << 58) - 1, n, || {
+    // The process-wide generator: 26-bit counter in rand_a and the top 14 bits of rand_b.
+    check_bits("v7() rand_b (48 random bits)", (1 << 48) - 1, n, || {
         let u = uuidkit::v7();
         assert_eq!(u.version(), Some(Version::SortRand));
         u.as_u128()
     });
     let mut batch = vec![Uuid::NIL; 1000];
     let mut i = batch.len();
-    check_bits("v7_batch rand_b (58 random bits)", (1 << 58) - 1, n, || {
+    check_bits("v7_batch rand_b (48 random bits)", (1 << 48) - 1, n, || {
         if i == batch.len() {
             uuidkit::v7_batch(&mut batch);
             i = 0;
