@@ -172,8 +172,11 @@
 //!   PostgreSQL `uuid`, used by the `postgres` and `tokio-postgres` clients), and sqlx 0.8's
 //!   `Type`/`Encode`/`Decode` as `sqlx-postgres` (`uuid`, `uuid[]`), `sqlx-sqlite` (a 16-byte
 //!   BLOB, TEXT also read) and `sqlx-mysql` (`BINARY(16)`, UUID text also read); these turn on
-//!   no sqlx runtime or TLS, which the application chooses. `Option<Uuid>` is NULL; a wrong
-//!   length or bad text is the driver's error, never a panic.
+//!   no sqlx runtime or TLS, which the application chooses. diesel 2.3 as `diesel` (`Uuid` as a
+//!   `table!` column type for `Binary` on every backend: SQLite BLOB, MySQL `BINARY(16)`,
+//!   PostgreSQL `bytea`; UUID text also read) and `diesel-postgres` (PostgreSQL `Uuid`, through
+//!   diesel's `postgres_backend`, so without libpq); these choose no diesel connection. Each
+//!   `Option<Uuid>` is NULL; a wrong length or bad text is the driver's error, never a panic.
 //!
 //! ## Platforms
 //!
@@ -263,8 +266,9 @@ mod integrations;
 // Conversions to and from `uuid::Uuid`.
 #[cfg(feature = "uuid")]
 mod uuid_crate;
-// Database drivers (features `rusqlite`, `postgres`, `sqlx-*`).
+// Database drivers (features `rusqlite`, `postgres`, `sqlx-*`, `diesel`, `diesel-postgres`).
 #[cfg(any(
+    feature = "diesel",
     feature = "rusqlite",
     feature = "postgres",
     feature = "sqlx-postgres",
