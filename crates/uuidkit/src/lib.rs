@@ -167,7 +167,8 @@
 //!   `IntoBytes`, `KnownLayout`, `Immutable`, `Unaligned` (zero-copy casts of byte buffers to
 //!   `&[Uuid]`), borsh as the 16 bytes, and a JSON Schema `{"type": "string", "format":
 //!   "uuid"}`.
-//! - Database drivers on `Uuid` itself (each needs `std`): `rusqlite` (a 16-byte BLOB, TEXT
+//! - Database drivers on `Uuid` itself (each links std for its driver crate, without turning
+//!   on the `std` feature and what it brings: clock, entropy, generators): `rusqlite` (a 16-byte BLOB, TEXT
 //!   also read; rusqlite 0.32 to 0.41), `postgres` (`postgres-types`' `ToSql`/`FromSql` for
 //!   PostgreSQL `uuid`, used by the `postgres` and `tokio-postgres` clients), and sqlx 0.8's
 //!   `Type`/`Encode`/`Decode` as `sqlx-postgres` (`uuid`, `uuid[]`), `sqlx-sqlite` (a 16-byte
@@ -201,6 +202,21 @@
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
+
+// The database drivers' crates and their traits' boxed errors need std, but not this crate's
+// `std` feature (OS clock, entropy, generators): with a driver alone, std is linked for them.
+#[cfg(all(
+    not(feature = "std"),
+    any(
+        feature = "diesel",
+        feature = "postgres",
+        feature = "rusqlite",
+        feature = "sqlx-postgres",
+        feature = "sqlx-sqlite",
+        feature = "sqlx-mysql"
+    )
+))]
+extern crate std;
 
 mod error;
 // The calls that differ between operating systems (clock, fork, user ids), in one place.

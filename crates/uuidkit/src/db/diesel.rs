@@ -48,6 +48,8 @@ use diesel::deserialize::{self, FromSql};
 use diesel::serialize::{self, Output, ToSql};
 use diesel::sql_types::Binary;
 
+#[allow(unused_imports)]
+use super::prelude::*;
 use crate::Uuid;
 
 /// A column value that is not a UUID.
@@ -118,6 +120,8 @@ mod postgres {
     use diesel::serialize::{self, IsNull, Output, ToSql};
 
     use super::NotAUuid;
+    #[allow(unused_imports)]
+    use crate::db::prelude::*;
     use crate::Uuid;
 
     /// PostgreSQL `uuid`: the 16 bytes of its binary format.

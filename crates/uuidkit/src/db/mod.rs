@@ -16,6 +16,17 @@
 //! creation order. `NULL` is `Option<Uuid>`, through each driver's own `Option` support. A value
 //! of the wrong length or unparsable text is the driver's error, never a panic.
 
+/// What std's prelude gives, for builds without the `std` feature (where the crate is
+/// `no_std` and links std for the drivers alone).
+#[allow(unused_imports)]
+mod prelude {
+    pub(crate) use std::borrow::ToOwned;
+    pub(crate) use std::boxed::Box;
+    pub(crate) use std::format;
+    pub(crate) use std::string::{String, ToString};
+    pub(crate) use std::vec::Vec;
+}
+
 #[cfg(feature = "diesel")]
 mod diesel;
 #[cfg(feature = "postgres")]
