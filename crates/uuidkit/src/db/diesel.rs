@@ -1,6 +1,6 @@
 //! diesel 2 (features `diesel` and `diesel-postgres`): [`Uuid`] as a column and bind type, so
-//! that it can be the field type of `Queryable`, `Selectable` and `Insertable` models for a
-//! `table!` whose column is one of:
+//! that it can be the field type of `Queryable` and `Insertable` models (db-tests/ runs them
+//! against the servers) for a `table!` whose column is one of:
 //!
 //! - `diesel::sql_types::Binary` (feature `diesel`), on every backend whose binary values are
 //!   raw bytes: SQLite (`BLOB`), MySQL and MariaDB (`BINARY(16)`), PostgreSQL (`bytea`). Written
@@ -88,8 +88,9 @@ where
 
 /// Binary: 16 bytes as they are; 32 bytes or more as UUID text; anything else is an error.
 ///
-/// Read through diesel's `Vec<u8>` (its one public way to borrow a backend's raw bytes without
-/// `unsafe`): a copy of the value, 16 bytes for a UUID.
+/// Read through diesel's `Vec<u8>`, a copy of the value (16 bytes for a UUID): the one way
+/// diesel offers to reach any backend's raw bytes without `unsafe` (its `*const [u8]` impl
+/// needs a raw-pointer dereference).
 impl<DB> FromSql<Binary, DB> for Uuid
 where
     DB: Backend,
