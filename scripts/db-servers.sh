@@ -3,7 +3,8 @@
 # another server on the machine), as an unprivileged user where the server refuses root (initdb
 # and mysqld do), and stops them on exit (also on failure or Ctrl-C).
 #
-#   db_servers_install postgresql [mariadb-server]   installs the Debian packages when missing
+#   db_servers_install postgresql [mariadb-server] [libpq-dev ...]   installs the Debian
+#                        packages when missing (client libraries: when dpkg does not list them)
 #   db_start_postgres    exports UUIDKIT_TEST_PG_URL (libpq key=value form)
 #   db_start_mariadb     exports UUIDKIT_TEST_MYSQL_URL (a mysql:// URL)
 #   db_start_postgres18  exports UUIDKIT_TEST_PG18_URL; PostgreSQL 18 (Debian has 15 only) from
@@ -20,6 +21,8 @@ db_servers_install() {
         case $p in
         postgresql) ls -d /usr/lib/postgresql/*/bin > /dev/null 2>&1 || need+=(postgresql) ;;
         mariadb-server) command -v mariadb-install-db > /dev/null 2>&1 || need+=(mariadb-server) ;;
+        *) dpkg-query -W -f='${Status}' "$p" 2> /dev/null | grep -q 'install ok installed' ||
+            need+=("$p") ;;
         esac
     done
     [ "${#need[@]}" -eq 0 ] && return 0

@@ -167,13 +167,17 @@
 //!   `IntoBytes`, `KnownLayout`, `Immutable`, `Unaligned` (zero-copy casts of byte buffers to
 //!   `&[Uuid]`), borsh as the 16 bytes, and a JSON Schema `{"type": "string", "format":
 //!   "uuid"}`.
-//! - Database drivers on `Uuid` itself (each needs `std`): `rusqlite` (a 16-byte BLOB, TEXT
+//! - Database drivers on `Uuid` itself (each links std for its driver crate, without turning
+//!   on the `std` feature and what it brings: clock, entropy, generators): `rusqlite` (a 16-byte BLOB, TEXT
 //!   also read; rusqlite 0.32 to 0.41), `postgres` (`postgres-types`' `ToSql`/`FromSql` for
 //!   PostgreSQL `uuid`, used by the `postgres` and `tokio-postgres` clients), and sqlx 0.8's
 //!   `Type`/`Encode`/`Decode` as `sqlx-postgres` (`uuid`, `uuid[]`), `sqlx-sqlite` (a 16-byte
 //!   BLOB, TEXT also read) and `sqlx-mysql` (`BINARY(16)`, UUID text also read); these turn on
-//!   no sqlx runtime or TLS, which the application chooses. `Option<Uuid>` is NULL; a wrong
-//!   length or bad text is the driver's error, never a panic.
+//!   no sqlx runtime or TLS, which the application chooses. diesel 2.3 as `diesel` (`Uuid` as a
+//!   `table!` column type for `Binary` on every backend: SQLite BLOB, MySQL `BINARY(16)`,
+//!   PostgreSQL `bytea`; UUID text also read) and `diesel-postgres` (PostgreSQL `Uuid`, through
+//!   diesel's `postgres_backend`, so without libpq); these choose no diesel connection. Each
+//!   `Option<Uuid>` is NULL; a wrong length or bad text is the driver's error, never a panic.
 //!
 //! ## Platforms
 //!
@@ -198,6 +202,21 @@
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
+
+// The database drivers' crates and their traits' boxed errors need std, but not this crate's
+// `std` feature (OS clock, entropy, generators): with a driver alone, std is linked for them.
+#[cfg(all(
+    not(feature = "std"),
+    any(
+        feature = "diesel",
+        feature = "postgres",
+        feature = "rusqlite",
+        feature = "sqlx-postgres",
+        feature = "sqlx-sqlite",
+        feature = "sqlx-mysql"
+    )
+))]
+extern crate std;
 
 mod error;
 // The calls that differ between operating systems (clock, fork, user ids), in one place.
@@ -263,8 +282,9 @@ mod integrations;
 // Conversions to and from `uuid::Uuid`.
 #[cfg(feature = "uuid")]
 mod uuid_crate;
-// Database drivers (features `rusqlite`, `postgres`, `sqlx-*`).
+// Database drivers (features `rusqlite`, `postgres`, `sqlx-*`, `diesel`, `diesel-postgres`).
 #[cfg(any(
+    feature = "diesel",
     feature = "rusqlite",
     feature = "postgres",
     feature = "sqlx-postgres",

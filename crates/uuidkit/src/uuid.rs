@@ -27,6 +27,17 @@ use crate::timestamp::Timestamp;
         zerocopy::Unaligned
     )
 )]
+// Feature `diesel`: a column and bind type for `Binary` (and with `diesel-postgres`, PostgreSQL
+// `uuid`) columns, `Option<Uuid>` for their `Nullable` forms (src/db/diesel.rs).
+#[cfg_attr(
+    feature = "diesel",
+    derive(diesel::expression::AsExpression, diesel::deserialize::FromSqlRow),
+    diesel(sql_type = diesel::sql_types::Binary)
+)]
+#[cfg_attr(
+    feature = "diesel-postgres",
+    diesel(sql_type = diesel::sql_types::Uuid)
+)]
 #[repr(transparent)]
 pub struct Uuid([u8; 16]);
 

@@ -18,6 +18,11 @@
 //!   below 0x01B21DD213814000) comes back from `to_unix` wrapped around 2^64 seconds;
 //!   uuidkit's `Timestamp` is signed. The 60-bit tick count (`to_gregorian`) agrees always.
 //! - v2 (DCE Security): `get_timestamp` is `None` in `uuid`; uuidkit decodes the coarse time.
+//! - The `urn:uuid:` prefix: uuidkit takes it in any case (RFC 8141: the `urn` scheme and the
+//!   NID are case-insensitive), as `uuid` 1.29 does; `uuid` 1.26 (the newest release whose
+//!   rust-version fits the workspace's 1.86, which the lock file holds) takes it in lower case
+//!   only. Against such a `uuid` ([`peer_lowers_urn`] finds out) the peer is given the input
+//!   with the prefix lowered, and the run reports how many inputs that was.
 //!
 //! Cases: `UUIDKIT_DIFF_CASES` (default 20,000 strings, plus as many values and names). The
 //! long run:
@@ -153,19 +158,45 @@ impl Tally {
     }
 }
 
+/// Whether the `uuid` crate in this build takes the `urn:uuid:` prefix in lower case only
+/// (releases before 1.29; see the module docs).
+fn peer_lowers_urn() -> bool {
+    let upper = uuid::Uuid::parse_str("URN:UUID:6ba7b810-9dad-11d1-80b4-00c04fd430c8").is_err();
+    let lower = uuid::Uuid::parse_str("urn:uuid:6ba7b810-9dad-11d1-80b4-00c04fd430c8").is_ok();
+    assert!(lower, "uuid rejects a lower-case URN");
+    upper
+}
+
+/// `s` as the peer is given it: with a `urn:uuid:` prefix in other than lower case lowered, if
+/// `lower` (the peer takes only that), and whether it was.
+fn for_peer(s: &[u8], lower: bool) -> (std::borrow::Cow<'_, [u8]>, bool) {
+    if lower && s.len() >= 9 && s[..9].eq_ignore_ascii_case(b"urn:uuid:") && &s[..9] != b"urn:uuid:"
+    {
+        let mut v = s.to_vec();
+        v[..9].copy_from_slice(b"urn:uuid:");
+        (std::borrow::Cow::Owned(v), true)
+    } else {
+        (std::borrow::Cow::Borrowed(s), false)
+    }
+}
+
 #[test]
 fn parsers_accept_and_reject_the_same_strings() {
     let n = cases();
     let mut rng = Rng(0x5eed_0001);
     let mut any = Tally::default();
     let mut strict = Tally::default();
+    let lower = peer_lowers_urn();
+    let mut lowered = 0u64;
     for _ in 0..n {
         let s = text(&mut rng);
         let ours = Uuid::try_parse_ascii(&s).ok().map(|u| u.as_u128());
-        let theirs = uuid::Uuid::try_parse_ascii(&s).map(|u| u.as_u128());
+        let (peer, was_lowered) = for_peer(&s, lower);
+        lowered += u64::from(was_lowered);
+        let theirs = uuid::Uuid::try_parse_ascii(&peer).map(|u| u.as_u128());
         any.record("any form", &s, ours, theirs);
-        if let Ok(t) = std::str::from_utf8(&s) {
-            let theirs = uuid::Uuid::parse_str(t).map(|u| u.as_u128());
+        if let (Ok(t), Ok(pt)) = (std::str::from_utf8(&s), std::str::from_utf8(&peer)) {
+            let theirs = uuid::Uuid::parse_str(pt).map(|u| u.as_u128());
             any.record(
                 "parse_str",
                 &s,
@@ -197,13 +228,16 @@ fn parsers_accept_and_reject_the_same_strings() {
                 .map(|h| h.into_uuid().as_u128());
             strict.record("braced", &s, ours, theirs);
             let ours = shaped(s.len() == 45 && s[..9].eq_ignore_ascii_case(b"urn:uuid:"));
-            let theirs = t.parse::<uuid::fmt::Urn>().map(|h| h.into_uuid().as_u128());
+            let theirs = pt
+                .parse::<uuid::fmt::Urn>()
+                .map(|h| h.into_uuid().as_u128());
             strict.record("urn", &s, ours, theirs);
         }
     }
     println!(
         "differential parse: {n} strings; any form: {} accepted by both, {} rejected by both; \
-         one-form parsers: {} accepted, {} rejected; {} disagreements",
+         one-form parsers: {} accepted, {} rejected; {} disagreements; {lowered} URN prefixes \
+         lowered for the peer",
         any.accepted,
         any.rejected,
         strict.accepted,

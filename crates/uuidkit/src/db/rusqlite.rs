@@ -23,6 +23,8 @@
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
+#[allow(unused_imports)]
+use super::prelude::*;
 use crate::Uuid;
 
 impl ToSql for Uuid {

@@ -16,6 +16,8 @@ use std::fmt;
 
 use sqlx::error::BoxDynError;
 
+#[allow(unused_imports)]
+use super::prelude::*;
 use crate::Uuid;
 
 /// A column value that is not a UUID.
@@ -73,6 +75,8 @@ mod postgres {
     use sqlx::{Decode, Encode, Type};
 
     use super::{from_text, NotAUuid};
+    #[allow(unused_imports)]
+    use crate::db::prelude::*;
     use crate::Uuid;
 
     /// `pg_type.oid` of `uuid` and of `uuid[]` (fixed in PostgreSQL's catalog).
@@ -124,6 +128,8 @@ mod sqlite {
     use sqlx::{Decode, Encode, Type, TypeInfo, ValueRef};
 
     use super::{from_text, NotAUuid};
+    #[allow(unused_imports)]
+    use crate::db::prelude::*;
     use crate::Uuid;
 
     impl Type<Sqlite> for Uuid {
@@ -178,6 +184,8 @@ mod mysql {
     use sqlx::{Decode, Encode, Type};
 
     use super::from_bytes_or_text;
+    #[allow(unused_imports)]
+    use crate::db::prelude::*;
     use crate::Uuid;
 
     impl Type<MySql> for Uuid {
