@@ -141,16 +141,18 @@ fn kept_connection(sock: &Path, v: TimeVersion, count: u32) -> u64 {
 }
 
 /// One range request for `count` UUIDs on this thread's connection, kept from call to call,
-/// expanded into memory; how many came.
+/// expanded into memory (a buffer kept from call to call, as a client reusing its buffer
+/// would: a fresh 128 KiB allocation per call costs page faults, not expansion); how many came.
 fn kept_range(sock: &Path, v: TimeVersion, count: u32) -> u64 {
-    thread_local!(static C: RefCell<Option<Connection>> = const { RefCell::new(None) });
+    thread_local!(static C: RefCell<Option<(Connection, Vec<Uuid>)>> = const { RefCell::new(None) });
     C.with(|c| {
         let mut c = c.borrow_mut();
-        let conn = c.get_or_insert_with(|| {
-            Connection::connect(sock, Duration::from_secs(5)).expect("connect")
+        let (conn, out) = c.get_or_insert_with(|| {
+            let conn = Connection::connect(sock, Duration::from_secs(5)).expect("connect");
+            (conn, Vec::new())
         });
-        let mut out = vec![Uuid::NIL; count as usize];
-        let (n, _) = conn.fill(v, &mut out).expect("fill");
+        out.resize(count as usize, Uuid::NIL);
+        let (n, _) = conn.fill(v, out).expect("fill");
         assert_eq!(
             conn.sends_ranges(),
             Some(true),
