@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use uuidkit::Uuid;
 use uuidkit_service::client::Connection;
@@ -19,6 +19,8 @@ use uuidkit_service::state::TimeVersion;
 
 const BIN: &str = env!("CARGO_BIN_EXE_uuidkit");
 
+#[path = "common/cli.rs"]
+mod common;
 #[path = "../crates/uuidkit-service/tests/common/tempdir.rs"]
 mod tempdir;
 use tempdir::TempDir;
@@ -68,21 +70,11 @@ impl Serve {
 
     /// Waits until the socket answers (10 s at most).
     fn wait_ready(&mut self) {
-        let t = Instant::now();
-        while t.elapsed() < Duration::from_secs(10) {
-            if let Ok(mut c) = Connection::connect(&self.sock, Duration::from_secs(5)) {
-                if c.info().is_ok_and(|i| i.pid == self.child.id()) {
-                    return;
-                }
-            }
-            if let Ok(Some(st)) = self.child.try_wait() {
-                let mut e = String::new();
-                let _ = self.child.stderr.take().unwrap().read_to_string(&mut e);
-                panic!("uuidkit serve exited with {st}: {e}");
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        panic!("uuidkit serve did not become ready");
+        let (sock, pid) = (self.sock.clone(), self.child.id());
+        common::wait_ready(&mut self.child, &sock.display().to_string(), || {
+            Connection::connect(&sock, Duration::from_secs(5))
+                .is_ok_and(|mut c| c.info().is_ok_and(|i| i.pid == pid))
+        });
     }
 
     fn signal(&self, sig: &str) {

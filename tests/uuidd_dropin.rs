@@ -27,6 +27,8 @@ use uuidkit_service::state::{State, TimeVersion};
 
 const BIN: &str = env!("CARGO_BIN_EXE_uuidkit");
 
+#[path = "common/cli.rs"]
+mod common;
 #[path = "../crates/uuidkit-service/tests/common/tempdir.rs"]
 mod tempdir;
 use tempdir::TempDir;
@@ -114,26 +116,19 @@ impl Serve {
 
     /// Waits until the uuidd socket answers "get pid" with this server's pid (10 s at most).
     fn wait_ready(&mut self) {
-        let t = Instant::now();
         let want = format!("{}\0", self.child.id());
-        while t.elapsed() < Duration::from_secs(10) {
-            if let Ok(mut c) = UnixStream::connect(&self.uuidd) {
-                let mut reply = Vec::new();
-                if c.write_all(&[0]).is_ok() && c.read_to_end(&mut reply).is_ok() {
-                    assert!(reply.len() > 4, "get pid: {reply:?}");
-                    if reply[4..] == *want.as_bytes() {
-                        return;
-                    }
-                }
+        let uuidd = self.uuidd.clone();
+        common::wait_ready(&mut self.child, &uuidd.display().to_string(), || {
+            let Ok(mut c) = UnixStream::connect(&uuidd) else {
+                return false;
+            };
+            let mut reply = Vec::new();
+            if c.write_all(&[0]).is_err() || c.read_to_end(&mut reply).is_err() {
+                return false;
             }
-            if let Ok(Some(st)) = self.child.try_wait() {
-                let mut e = String::new();
-                let _ = self.child.stderr.take().unwrap().read_to_string(&mut e);
-                panic!("uuidkit serve exited with {st}: {e}");
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        panic!("uuidkit serve did not answer on {}", self.uuidd.display());
+            assert!(reply.len() > 4, "get pid: {reply:?}");
+            reply[4..] == *want.as_bytes()
+        });
     }
 
     /// SIGTERM; the exit code and standard error.

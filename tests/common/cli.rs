@@ -6,7 +6,8 @@
 #![allow(dead_code)]
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -98,4 +99,24 @@ pub fn keys_in_order(line: &str) -> Vec<String> {
         .collect();
     found.sort();
     found.into_iter().map(|(_, k)| k).collect()
+}
+
+/// Waits (10 s at most) until `answers()` says the server started as `child` is serving; panics
+/// with its standard error if it exits first, or naming `what` if it never answers.
+pub fn wait_ready(child: &mut Child, what: &str, mut answers: impl FnMut() -> bool) {
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_secs(10) {
+        if answers() {
+            return;
+        }
+        if let Ok(Some(st)) = child.try_wait() {
+            let mut e = String::new();
+            if let Some(mut err) = child.stderr.take() {
+                let _ = std::io::Read::read_to_string(&mut err, &mut e);
+            }
+            panic!("uuidkit serve exited with {st}: {e}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("uuidkit serve did not answer on {what}");
 }
