@@ -1,6 +1,7 @@
 //! Range replies (protocol 2): old clients get the old replies, a new client falls back against
 //! a server of protocol 1, ranges are unique across clients and v7 increases in issue order
-//! over ranges and lists alike, and bad range replies are clear errors.
+//! over ranges and lists alike, blocks sent ahead keep both, and bad range replies are clear
+//! errors.
 #![cfg(unix)]
 
 use std::collections::HashSet;
@@ -208,6 +209,12 @@ fn a_new_client_falls_back_to_protocol_1_against_an_old_server() {
     assert_eq!(c.sends_ranges(), Some(false));
     assert!(increasing(TimeVersion::V7, &out));
     assert_eq!(c.range(TimeVersion::V1, 5).unwrap(), None);
+    // Nothing is sent ahead to a server without ranges.
+    for _ in 0..3 {
+        let mut block = [Uuid::NIL; 20];
+        assert_eq!(c.fill_ahead(TimeVersion::V1, &mut block).unwrap().0, 20);
+        assert!(increasing(TimeVersion::V1, &block));
+    }
     let mut more = Vec::new();
     c.generate(TimeVersion::V1, 5, &mut more).unwrap();
     assert_eq!(more.len(), 5);
@@ -433,4 +440,126 @@ fn bad_range_replies_are_clear_errors() {
         drop(c);
         t.join().unwrap();
     }
+}
+
+#[test]
+fn blocks_sent_ahead_are_unique_across_clients_and_in_issue_order_per_connection() {
+    let d = TempDir::new();
+    let r = start(&d);
+    let threads: Vec<_> = (0..3usize)
+        .map(|t| {
+            let sock = r.sock.clone();
+            std::thread::spawn(move || {
+                let mut c = connect(&sock);
+                // In issue order on this connection: (version, UUID).
+                let mut issued: Vec<(TimeVersion, Uuid)> = Vec::new();
+                let versions = [TimeVersion::V1, TimeVersion::V6, TimeVersion::V7];
+                for round in 0..60usize {
+                    let v = versions[(round / 4 + t) % 3];
+                    // Runs of the same request (the block sent ahead is taken), broken by a
+                    // change of length or version, a list or a plain range (it is dropped).
+                    let len = if round % 10 == 9 { 77 } else { 1000 + t };
+                    let mut out = vec![Uuid::NIL; len];
+                    let (n, safety) = c.fill_ahead(v, &mut out).unwrap();
+                    assert_eq!((n, safety), (len, Safety::Durable));
+                    issued.extend(out.iter().map(|&u| (v, u)));
+                    if round % 13 == 12 {
+                        let mut list = Vec::new();
+                        c.generate(v, 3, &mut list).unwrap();
+                        issued.extend(list.iter().map(|&u| (v, u)));
+                    }
+                }
+                assert_eq!(c.sends_ranges(), Some(true));
+                issued
+            })
+        })
+        .collect();
+    let (mut v7, mut greg) = (HashSet::new(), HashSet::new());
+    for h in threads {
+        let issued = h.join().unwrap();
+        // v7 increases in issue order; v1 and v6 share one timeline, which increases too.
+        let sevens: Vec<Uuid> = issued
+            .iter()
+            .filter(|(v, _)| *v == TimeVersion::V7)
+            .map(|&(_, u)| u)
+            .collect();
+        assert!(increasing(TimeVersion::V7, &sevens));
+        let ticks: Vec<u64> = issued
+            .iter()
+            .filter(|(v, _)| *v != TimeVersion::V7)
+            .map(|(_, u)| u.gregorian_ticks().unwrap())
+            .collect();
+        assert!(ticks.windows(2).all(|w| w[0] < w[1]), "v1/v6 timeline");
+        for (v, u) in issued {
+            let want = match v {
+                TimeVersion::V1 => 1,
+                TimeVersion::V6 => 6,
+                TimeVersion::V7 => 7,
+            };
+            assert_eq!(u.version_num(), want, "{u}");
+            if v == TimeVersion::V7 {
+                assert!(v7.insert(u), "repeated {u}");
+            } else {
+                assert!(
+                    greg.insert((u.gregorian_ticks(), u.clock_seq(), u.node())),
+                    "{u}"
+                );
+            }
+        }
+    }
+    assert!(
+        v7.len() > 10_000 && greg.len() > 20_000,
+        "{} {}",
+        v7.len(),
+        greg.len()
+    );
+}
+
+#[test]
+fn a_bad_reply_to_a_block_sent_ahead_is_an_error_and_ends_the_connection() {
+    let d = TempDir::new();
+    let sock = d.path("s.sock");
+    let listener = UnixListener::bind(&sock).unwrap();
+    // Two good range replies (v1, 10 UUIDs from tick 100), then a frame too short to be one.
+    let server = std::thread::spawn(move || {
+        let (mut s, _) = listener.accept().unwrap();
+        let mut good = 24u32.to_be_bytes().to_vec();
+        good.extend([2, 0, 1, 1, 0, 0, 0, 10]);
+        good.extend(100u64.to_be_bytes());
+        good.extend(1u16.to_be_bytes());
+        good.extend([1; 6]);
+        let mut f = [0u8; 12];
+        let mut n = 0;
+        while s.read_exact(&mut f).is_ok() {
+            n += 1;
+            let reply = if n <= 2 {
+                good.clone()
+            } else {
+                vec![0, 0, 0, 1, 0]
+            };
+            if s.write_all(&reply).is_err() {
+                break;
+            }
+        }
+        n
+    });
+    let mut c = connect(&sock);
+    let mut out = [Uuid::NIL; 10];
+    // The first call learns that ranges come; the second sends the third request ahead.
+    for _ in 0..2 {
+        assert_eq!(c.fill_ahead(TimeVersion::V1, &mut out).unwrap().0, 10);
+        assert_eq!(out[9].gregorian_ticks(), Some(109));
+    }
+    let e = c.fill_ahead(TimeVersion::V1, &mut out).unwrap_err();
+    assert_eq!(e.kind(), ServiceErrorKind::Protocol);
+    assert!(e.to_string().contains("reply length 1"), "{e}");
+    // The connection is over: the next call fails at once instead of pairing a late reply
+    // with another request.
+    let e = c.generate(TimeVersion::V1, 1, &mut Vec::new()).unwrap_err();
+    assert_eq!(e.kind(), ServiceErrorKind::Io, "{e}");
+    assert!(e.to_string().contains("connect again"), "{e}");
+    let e = c.fill_ahead(TimeVersion::V1, &mut out).unwrap_err();
+    assert!(e.to_string().contains("connect again"), "{e}");
+    drop(c);
+    assert!(server.join().unwrap() >= 3);
 }

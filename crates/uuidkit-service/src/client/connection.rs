@@ -69,6 +69,13 @@ pub struct Connection {
     server_uid: Option<u32>,
     /// Whether the server sends ranges (protocol 2): unknown until the first range request.
     ranges: Option<bool>,
+    /// A range request that [`fill_ahead`](Self::fill_ahead) sent before its caller asked
+    /// (its version and count), whose reply is not read yet: the next call of the same kind
+    /// takes it; any other request reads and drops it first.
+    ahead: Option<(TimeVersion, u32)>,
+    /// Set when a reply could not be read while another request was on its way: no later
+    /// reply can be paired with its request, so every later request fails at once.
+    broken: bool,
 }
 
 impl Connection {
@@ -178,6 +185,8 @@ impl Connection {
             timeout: t,
             server_uid,
             ranges: None,
+            ahead: None,
+            broken: false,
         })
     }
 
@@ -257,7 +266,50 @@ impl Connection {
     /// Sends a request and reads the reply's header and body into `self.buf`, whatever its
     /// status.
     fn exchange(&mut self, req: &Request) -> Result<ReplyHeader, ServiceError> {
+        self.check_usable()?;
+        self.settle()?;
         let sent = self.stream.write_all(&req.encode());
+        self.receive(req.protocol, sent)
+    }
+
+    /// Reads and drops the reply to a request sent ahead that no call took (its range stays
+    /// unused: UUIDs may be skipped, never repeated). If that fails the connection is shut
+    /// down, so that no later reply is read as the answer to another request.
+    fn settle(&mut self) -> Result<(), ServiceError> {
+        if let Some((version, count)) = self.ahead.take() {
+            let protocol = Request::range(version, count).protocol;
+            if let Err(e) = self.receive(protocol, Ok(())) {
+                self.give_up();
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the connection after a failure with a request still on its way.
+    fn give_up(&mut self) {
+        self.broken = true;
+        let _ = self.stream.shutdown(std::net::Shutdown::Both);
+    }
+
+    /// The error for a request on a connection that [`give_up`](Self::give_up) ended.
+    fn check_usable(&self) -> Result<(), ServiceError> {
+        if self.broken {
+            return Err(ServiceError::new(
+                ServiceErrorKind::Io,
+                format!(
+                    "uuidkit service at {}: connection ended by an earlier failed reply; \
+                     connect again",
+                    self.path.display()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Reads the reply to a request of `protocol` (`sent`: how sending it went) into
+    /// `self.buf`, whatever its status.
+    fn receive(&mut self, protocol: u8, sent: io::Result<()>) -> Result<ReplyHeader, ServiceError> {
         let mut len = [0u8; 4];
         match (sent, self.stream.read_exact(&mut len)) {
             (Ok(()), Ok(())) => {}
@@ -279,10 +331,10 @@ impl Connection {
         self.buf = buf;
         read.map_err(|e| self.io_err("reading the reply", e))?;
         let h = ReplyHeader::parse(&self.buf).map_err(|m| self.proto_err(m))?;
-        if h.protocol != req.protocol && h.status == Status::Ok {
+        if h.protocol != protocol && h.status == Status::Ok {
             return Err(self.proto_err(format_args!(
-                "reply in protocol {} to a request in protocol {}",
-                h.protocol, req.protocol
+                "reply in protocol {} to a request in protocol {protocol}",
+                h.protocol
             )));
         }
         Ok(h)
@@ -340,8 +392,20 @@ impl Connection {
             return Ok(None);
         }
         self.check_status(&h)?;
+        let r = self.parse_range(&h, version, count)?;
+        self.ranges = Some(true);
+        Ok(Some(r))
+    }
+
+    /// The range in `self.buf` (a reply with status Ok), checked against the request.
+    fn parse_range(
+        &self,
+        h: &ReplyHeader,
+        version: TimeVersion,
+        count: u32,
+    ) -> Result<Range, ServiceError> {
         let body = self.buf.get(REPLY_HEADER_LEN..).unwrap_or(&[]);
-        let r = Range::parse(&h, body).map_err(|m| self.proto_err(m))?;
+        let r = Range::parse(h, body).map_err(|m| self.proto_err(m))?;
         if r.version != version {
             return Err(self.proto_err(format_args!(
                 "range of version {} to a request for {version}",
@@ -354,8 +418,7 @@ impl Connection {
                 r.count
             )));
         }
-        self.ranges = Some(true);
-        Ok(Some(r))
+        Ok(r)
     }
 
     /// Whether the server sends ranges: `None` until the first [`range`](Self::range) request
@@ -407,6 +470,86 @@ impl Connection {
             }
             None => self.generate_into(version, out),
         }
+    }
+
+    /// [`fill`](Self::fill) for a caller that fills again and again: once the server is known
+    /// to send ranges, each call sends the request for the next block before reading the
+    /// reply to this one, so the server reserves the next block while this one is expanded
+    /// and the connection never waits idle between blocks. The block sent ahead is taken by
+    /// the next call for the same version and length; any other request on this connection
+    /// first reads and drops it (its UUIDs are skipped, never issued twice). Dropping the
+    /// connection drops it too.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit::Uuid;
+    /// use uuidkit_service::client::Connection;
+    /// use uuidkit_service::state::{Safety, TimeVersion};
+    /// # use uuidkit_service::server::{Server, ServerConfig};
+    /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
+    /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-ahead", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// # let sock = dir.join("s.sock");
+    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let stop = server.shutdown_handle();
+    /// # let running = std::thread::spawn(move || server.run());
+    /// let mut c = Connection::connect(&sock, Duration::from_secs(5))?;
+    /// let mut block = vec![Uuid::NIL; 8192];
+    /// let mut last = 0;
+    /// for _ in 0..4 {
+    ///     assert_eq!(c.fill_ahead(TimeVersion::V1, &mut block)?, (8192, Safety::Durable));
+    ///     let ticks: Vec<u64> = block.iter().filter_map(|u| u.gregorian_ticks()).collect();
+    ///     assert!(ticks.windows(2).all(|w| w[0] < w[1]) && ticks[0] > last);
+    ///     last = ticks[8191];
+    /// }
+    /// // Another request drops the block sent ahead; what it gets comes after that block.
+    /// let mut one = Vec::new();
+    /// c.generate(TimeVersion::V1, 1, &mut one)?;
+    /// assert!(one[0].gregorian_ticks() > Some(last + 8192));
+    /// # stop.shutdown();
+    /// # running.join().map_err(|_| "server thread panicked")??;
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn fill_ahead(
+        &mut self,
+        version: TimeVersion,
+        out: &mut [Uuid],
+    ) -> Result<(usize, Safety), ServiceError> {
+        let count = u32::try_from(out.len()).unwrap_or(u32::MAX);
+        if self.ranges != Some(true) || count == 0 {
+            // Whether the server sends ranges is learnt by one plain request.
+            return self.fill(version, out);
+        }
+        self.check_usable()?;
+        let req = Request::range(version, count);
+        let bytes = req.encode();
+        if self.ahead != Some((version, count)) {
+            self.settle()?;
+            self.stream
+                .write_all(&bytes)
+                .map_err(|e| self.io_err("sending the request", e))?;
+        }
+        // One request for this block is on its way: the next one follows it.
+        self.ahead = None;
+        let next = self.stream.write_all(&bytes);
+        let h = match self.receive(req.protocol, Ok(())) {
+            Ok(h) => h,
+            Err(e) => {
+                // The request sent next may be answered later: nothing on this connection
+                // can be trusted to pair with its request any more.
+                self.give_up();
+                return Err(e);
+            }
+        };
+        if next.is_ok() {
+            self.ahead = Some((version, count));
+        }
+        self.check_status(&h)?;
+        let r = self.parse_range(&h, version, count)?;
+        let n = r.expand(0, out, &mut ThreadRng);
+        Ok((n, r.safety()))
     }
 
     /// Asks for `count` UUIDs of `version` (the server sends at most
