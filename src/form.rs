@@ -2,7 +2,9 @@
 //! one place that maps the flag values onto the library's parsers and formatters, writing
 //! through stack buffers so that the per-UUID path never allocates.
 
+use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use uuidkit::{Case, Format, Uuid};
 
@@ -46,6 +48,110 @@ impl ParseError {
     }
 }
 
+/// The text of each parse error met, rendered once: a file of bad lines repeats a few errors
+/// (the same bad byte at the same place), and rendering one through `fmt` costs more than
+/// everything else a bad line does. At most [`Messages::MAX`] are kept; past that, new ones
+/// are rendered each time, so memory stays bounded whatever the input.
+#[derive(Default)]
+pub struct Messages {
+    rendered: HashMap<uuidkit::Error, Box<[u8]>, BuildHasherDefault<WordHasher>>,
+    scratch: String,
+    /// Each message as `:COLUMN: MESSAGE\n`, what `validate` writes after the line number.
+    with_column: bool,
+}
+
+impl Messages {
+    /// The most messages kept.
+    pub const MAX: usize = 4096;
+
+    /// Messages as [`text`](Self::text) gives them.
+    pub fn plain() -> Messages {
+        Messages::default()
+    }
+
+    /// Messages as `:COLUMN: MESSAGE` and a newline (the column 1-based), for a report that
+    /// starts with the line number.
+    pub fn with_column() -> Messages {
+        Messages {
+            with_column: true,
+            ..Messages::default()
+        }
+    }
+
+    /// What `e`'s `Display` writes (with the column and a newline around it when made by
+    /// [`with_column`](Self::with_column)).
+    pub fn text(&mut self, e: &ParseError) -> &[u8] {
+        let ParseError::Uuid(u) = e else {
+            return self.render(e);
+        };
+        if self.rendered.len() >= Self::MAX && !self.rendered.contains_key(u) {
+            return self.render(e);
+        }
+        let with_column = self.with_column;
+        self.rendered.entry(*u).or_insert_with(|| {
+            let mut s = String::new();
+            Messages::render_into(&mut s, e, with_column);
+            s.into_bytes().into_boxed_slice()
+        })
+    }
+
+    fn render(&mut self, e: &ParseError) -> &[u8] {
+        self.scratch.clear();
+        Messages::render_into(&mut self.scratch, e, self.with_column);
+        self.scratch.as_bytes()
+    }
+
+    fn render_into(s: &mut String, e: &ParseError, with_column: bool) {
+        let _ = if with_column {
+            fmt::Write::write_fmt(s, format_args!(":{}: {e}\n", e.column()))
+        } else {
+            fmt::Write::write_fmt(s, format_args!("{e}"))
+        };
+    }
+}
+
+/// A multiply-and-rotate hash for [`Messages`]' small keys, where std's SipHash would cost
+/// more than the rest of a lookup. The keys come from the input, but the table is bounded
+/// ([`Messages::MAX`]), so colliding keys can slow a lookup, never grow without end.
+#[derive(Default)]
+pub struct WordHasher(u64);
+
+impl WordHasher {
+    #[inline(always)]
+    fn add(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.add(b.into());
+        }
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.add(v.into());
+    }
+    fn write_u16(&mut self, v: u16) {
+        self.add(v.into());
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.add(v.into());
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.add(v);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.add(v as u64);
+    }
+    fn write_isize(&mut self, v: isize) {
+        self.add(v as u64);
+    }
+}
+
 /// The stable JSON name of an error kind: `length`, `char`, `hyphen`, `group_length`, `prefix`,
 /// `braces`, `overflow`, `leading_zero`, `form` (`other` for kinds a newer library may add).
 pub fn error_kind_name(k: uuidkit::ErrorKind) -> &'static str {
@@ -67,6 +173,26 @@ pub fn error_kind_name(k: uuidkit::ErrorKind) -> &'static str {
 /// Reports an invalid input on standard error with an excerpt and a caret under the bad byte.
 pub fn report(origin: crate::ui::Origin, line: &Line<'_>, e: &ParseError) {
     crate::ui::report_input(origin, line.no, line.bytes, line.is_cut(), e.position(), e);
+}
+
+/// [`report`] for a command that may meet many bad lines: the message from `messages`, the
+/// report assembled in `scratch` (the same bytes).
+pub fn report_rendered(
+    origin: crate::ui::Origin,
+    line: &Line<'_>,
+    e: &ParseError,
+    messages: &mut Messages,
+    scratch: &mut Vec<u8>,
+) {
+    crate::ui::report_input_rendered(
+        origin,
+        line.no,
+        line.bytes,
+        line.is_cut(),
+        e.position(),
+        messages.text(e),
+        scratch,
+    );
 }
 
 /// Writes the JSON object for invalid input number `no`, keys in this order:
@@ -142,10 +268,41 @@ pub fn parse_bytes(form: FromForm, b: &[u8]) -> Result<Uuid, uuidkit::Error> {
     }
 }
 
-/// Whether `b` is a UUID in the given form (no diagnosis: what `validate` needs of most lines).
-#[inline(always)]
-pub fn is_valid(form: FromForm, b: &[u8]) -> bool {
-    parse_bytes(form, b).is_ok()
+/// A line that the fast path (`Lines::take_run`) refused, and why: it is the next line
+/// `next_line` hands out, whose diagnosis is then taken from here instead of made again. The
+/// line is known by where its bytes lie and how many there are (take_run refuses only a line
+/// whole in the buffer, which next_line hands out from the same place without reading).
+#[derive(Clone, Copy)]
+pub struct Refused {
+    at: *const u8,
+    len: usize,
+    /// Why the line is not a UUID.
+    pub error: uuidkit::Error,
+}
+
+impl Refused {
+    /// `b` was refused for `error`.
+    pub fn new(b: &[u8], error: uuidkit::Error) -> Refused {
+        Refused {
+            at: b.as_ptr(),
+            len: b.len(),
+            error,
+        }
+    }
+
+    /// Notes in `slot` that `b` was refused for `error` (off the hot path of the fast path's
+    /// predicates); returns false, the predicate's answer.
+    #[cold]
+    #[inline(never)]
+    pub fn note(slot: &mut Option<Refused>, b: &[u8], error: uuidkit::Error) -> bool {
+        *slot = Some(Refused::new(b, error));
+        false
+    }
+
+    /// Whether `line` is the refused line (the pointer is compared, never read).
+    pub fn is(&self, line: &Line<'_>) -> bool {
+        !line.is_cut() && std::ptr::eq(self.at, line.bytes.as_ptr()) && self.len == line.bytes.len()
+    }
 }
 
 /// The library's text form that `to` names; `None` for the forms written otherwise (the
@@ -242,6 +399,42 @@ pub fn write_line(out: &mut Out, u: &Uuid, to: ToForm, case: Case) -> Result<(),
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn messages_are_what_display_writes_before_and_after_the_table_is_full() {
+        // Distinct errors: every printable or non-ASCII byte at every slot of the two forms,
+        // more than the table keeps; each asked for twice (the second from the table).
+        let base = "67e55044-10b1-426f-9247-bb680e5fe0c8";
+        let mut errors = vec![ParseError::TooLong { len: 5000, max: 45 }];
+        for s in [base.to_string(), base.replace('-', "")] {
+            for pos in 0..s.len() {
+                for b in (0x21..0x7f).chain(0x80..=0xff) {
+                    let mut v = s.clone().into_bytes();
+                    v[pos] = b;
+                    if let Err(e) = parse_bytes(FromForm::Text, &v) {
+                        errors.push(ParseError::Uuid(e));
+                    }
+                }
+            }
+        }
+        let distinct: std::collections::HashSet<_> = errors
+            .iter()
+            .filter_map(|e| match e {
+                ParseError::Uuid(u) => Some(*u),
+                ParseError::TooLong { .. } => None,
+            })
+            .collect();
+        assert!(distinct.len() > Messages::MAX + 1000, "{}", distinct.len());
+        let (mut plain, mut col) = (Messages::plain(), Messages::with_column());
+        for round in 0..2 {
+            for e in &errors {
+                assert_eq!(plain.text(e), e.to_string().as_bytes(), "round {round}");
+                let want = format!(":{}: {e}\n", e.column());
+                assert_eq!(col.text(e), want.as_bytes(), "round {round}");
+            }
+        }
+        assert_eq!(plain.rendered.len(), Messages::MAX);
+    }
 
     #[test]
     fn max_len_is_the_longest_input_each_form_accepts() {

@@ -321,17 +321,8 @@ pub fn input_report(
         s.push_str(origin.word());
         s.push(' ');
         let mut digits = [0u8; 20];
-        let mut i = digits.len();
-        let mut n = no;
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        s.push_str(std::str::from_utf8(&digits[i..]).unwrap_or_default());
+        let n = crate::io::decimal_u64(no, &mut digits);
+        s.push_str(std::str::from_utf8(&digits[..n]).unwrap_or_default());
         s.push_str(": ");
         let _ = fmt::Write::write_fmt(&mut s, format_args!("{msg}\n"));
         s
@@ -354,6 +345,47 @@ pub fn report_input(
     write_stderr(&text);
 }
 
+/// [`report_input`] for a message already rendered (`msg`, from [`crate::form::Messages`]):
+/// for printable ASCII input that fits the excerpt, without colour, the report is assembled
+/// in `scratch` byte by byte, the same bytes [`input_report`] makes; anything else takes
+/// [`report_input`]. A file of bad lines costs no more per line than the bytes it reports.
+pub fn report_input_rendered(
+    origin: Origin,
+    no: u64,
+    bytes: &[u8],
+    cut: bool,
+    pos: usize,
+    msg: &[u8],
+    scratch: &mut Vec<u8>,
+) {
+    let plain = bytes.len() <= EXCERPT_WIDTH && bytes.iter().all(|b| (0x20..=0x7e).contains(b));
+    if !plain || color(Stream::Stderr) {
+        return report_input(origin, no, bytes, cut, pos, &String::from_utf8_lossy(msg));
+    }
+    const SPACES: &[u8; EXCERPT_WIDTH] = &[b' '; EXCERPT_WIDTH];
+    let mut digits = [0u8; 20];
+    let n = crate::io::decimal_u64(no, &mut digits);
+    scratch.clear();
+    let dots: &[u8] = if cut { b"..." } else { b"" };
+    for part in [
+        b"error: ".as_slice(),
+        origin.word().as_bytes(),
+        b" ",
+        &digits[..n],
+        b": ",
+        msg,
+        b"\n  ",
+        bytes,
+        dots,
+        b"\n  ",
+        &SPACES[..pos.min(bytes.len())],
+        b"^\n",
+    ] {
+        scratch.extend_from_slice(part);
+    }
+    write_stderr_bytes(scratch);
+}
+
 /// `error: MESSAGE` on standard error (the prefix in red on a terminal).
 pub fn report_error(msg: &dyn fmt::Display) {
     let text = format!(
@@ -367,9 +399,14 @@ pub fn report_error(msg: &dyn fmt::Display) {
 /// buffer while [`buffer_stderr`] is on. Failures are ignored: there is nowhere left to report
 /// them.
 fn write_stderr(text: &str) {
+    write_stderr_bytes(text.as_bytes());
+}
+
+/// [`write_stderr`] for bytes.
+fn write_stderr_bytes(text: &[u8]) {
     if STDERR_BUFFERED.load(Ordering::Relaxed) {
         let mut buf = STDERR_BUF.lock().unwrap_or_else(|p| p.into_inner());
-        buf.extend_from_slice(text.as_bytes());
+        buf.extend_from_slice(text);
         if buf.len() >= STDERR_BUF_SIZE {
             let _ = io::stderr().lock().write_all(&buf);
             buf.clear();
@@ -380,7 +417,7 @@ fn write_stderr(text: &str) {
     if PROGRESS_SHOWN.swap(false, Ordering::Relaxed) {
         let _ = err.write_all(CLEAR_LINE.as_bytes());
     }
-    let _ = err.write_all(text.as_bytes());
+    let _ = err.write_all(text);
 }
 
 /// Standard error's buffer while [`buffer_stderr`] is on.

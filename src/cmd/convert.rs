@@ -57,15 +57,23 @@ pub fn run(c: Config) -> CmdResult {
     // tried at those lengths first (see `Lines::take_run`), straight into the batch; only a
     // line that does not fit takes the general path.
     let (mut guess, mut alt) = (36, 32);
+    // The line the fast path refused as invalid, if it did (see `validate`), the messages met
+    // and the report being assembled.
+    let mut refused: Option<form::Refused> = None;
+    let mut messages = form::Messages::plain();
+    let mut scratch = Vec::with_capacity(256);
     loop {
         lines.take_run(&mut guess, &mut alt, |b| {
-            match (batch.get_mut(n), form::parse_bytes(c.from, b)) {
-                (Some(slot), Ok(u)) => {
-                    *slot = u;
-                    n += 1;
-                    true
-                }
-                _ => false,
+            match form::parse_bytes(c.from, b) {
+                Ok(u) => match batch.get_mut(n) {
+                    Some(slot) => {
+                        *slot = u;
+                        n += 1;
+                        true
+                    }
+                    None => false,
+                },
+                Err(e) => form::Refused::note(&mut refused, b, e),
             }
         });
         progress.tick(lines.count());
@@ -77,7 +85,11 @@ pub fn run(c: Config) -> CmdResult {
         let Some(line) = lines.next_line()? else {
             break;
         };
-        match form::parse(c.from, &line) {
+        let parsed = match refused.take() {
+            Some(r) if r.is(&line) => Err(form::ParseError::Uuid(r.error)),
+            _ => form::parse(c.from, &line),
+        };
+        match parsed {
             Ok(u) => {
                 if line.bytes.len() != guess {
                     alt = guess;
@@ -96,7 +108,7 @@ pub fn run(c: Config) -> CmdResult {
                 if !buffered {
                     out.flush()?;
                 }
-                form::report(origin, &line, &e);
+                form::report_rendered(origin, &line, &e, &mut messages, &mut scratch);
             }
         }
     }

@@ -11,7 +11,7 @@ use uuidkit::{Kind, Rfc3339, Timestamp, Uuid, Variant, Version};
 
 use crate::args::{FromForm, InspectArgs};
 use crate::form;
-use crate::io::{CmdResult, Fatal, Line, Lines, Out, Status};
+use crate::io::{decimal_u64, two_digits, CmdResult, Fatal, Line, Lines, Out, Status};
 
 /// What `inspect` does.
 pub struct Config {
@@ -429,13 +429,6 @@ impl DateCache {
         }
     }
 }
-
-/// `v` < 100 as two digits.
-#[inline(always)]
-fn two_digits(v: u32) -> [u8; 2] {
-    [b'0' + (v / 10 % 10) as u8, b'0' + (v % 10) as u8]
-}
-
 /// Bytes written from the start of a buffer. A write that does not fit is dropped; the buffer
 /// is always made large enough ([`JSON_ROOM`]).
 struct Cursor<'b> {
@@ -556,26 +549,6 @@ impl Sink for JsonSink<'_, '_> {
     }
 }
 
-/// Writes `v` in decimal at the start of `buf`; returns the number of digits. The values
-/// here are mostly a few digits long, for which two digits at a time is quickest.
-#[inline(always)]
-fn decimal_u64(v: u64, buf: &mut [u8; 20]) -> usize {
-    let n = v.checked_ilog10().map_or(1, |d| d as usize + 1);
-    let mut v = v;
-    let mut at = n;
-    while at >= 2 {
-        let [a, b] = two_digits((v % 100) as u32);
-        buf[at - 2] = a;
-        buf[at - 1] = b;
-        v /= 100;
-        at -= 2;
-    }
-    if at == 1 {
-        buf[0] = b'0' + v as u8;
-    }
-    n
-}
-
 /// The input line as a JSON string: written as it is when it needs no escaping (printable
 /// ASCII without `"` or `\`, which every valid UUID text is), else through serde_json.
 fn json_bytes(out: &mut Out, line: &Line<'_>) -> Result<(), Fatal> {
@@ -686,21 +659,6 @@ mod tests {
                 t.to_rfc3339(digits).to_string(),
                 "{t:?} with {digits} digits"
             );
-        }
-    }
-
-    #[test]
-    fn decimal_u64_agrees_with_display() {
-        let mut values = vec![0, 9, 10, 99, 100, u64::MAX];
-        let mut p = 1u64;
-        while let Some(n) = p.checked_mul(10) {
-            values.extend([p - 1, p, p + 1]);
-            p = n;
-        }
-        for v in values {
-            let mut buf = [0u8; 20];
-            let n = decimal_u64(v, &mut buf);
-            assert_eq!(std::str::from_utf8(&buf[..n]).unwrap(), v.to_string());
         }
     }
 }

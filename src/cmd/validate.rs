@@ -5,7 +5,7 @@
 use std::ffi::OsString;
 
 use crate::args::{FromForm, ValidateArgs};
-use crate::form;
+use crate::form::{self, ParseError, Refused};
 use crate::io::{CmdResult, Lines, Out, Status};
 use crate::ui::{self, Progress, Stream};
 
@@ -49,13 +49,25 @@ pub fn run(c: Config) -> CmdResult {
     // forms mixed): the lines that follow are tried at those lengths first (see
     // `Lines::take_run`), and only a line that does not fit takes the general path.
     let (mut guess, mut alt) = (36, 32);
+    // The line the fast path refused, if it did, and why: the next line handed out, so that
+    // its diagnosis is not made twice.
+    let mut refused = None;
+    let mut messages = form::Messages::with_column();
     loop {
-        lines.take_run(&mut guess, &mut alt, |b| form::is_valid(c.from, b));
+        lines.take_run(&mut guess, &mut alt, |b| {
+            match form::parse_bytes(c.from, b) {
+                Ok(_) => true,
+                Err(e) => Refused::note(&mut refused, b, e),
+            }
+        });
         progress.tick(lines.count());
         let Some(line) = lines.next_line()? else {
             break;
         };
-        let parsed = form::parse(c.from, &line);
+        let parsed = match refused.take() {
+            Some(r) if r.is(&line) => Err(ParseError::Uuid(r.error)),
+            _ => form::parse(c.from, &line),
+        };
         if parsed.is_ok() && line.bytes.len() != guess {
             alt = guess;
             guess = line.bytes.len();
@@ -68,7 +80,9 @@ pub fn run(c: Config) -> CmdResult {
             if c.json {
                 form::json_invalid(&mut out, line.no, &e, &line.lossy())?;
             } else {
-                out.fmt(format_args!("{}:{}: {}\n", line.no, e.column(), e))?;
+                // `LINE:COLUMN: MESSAGE`, without the `fmt` machinery.
+                out.decimal(line.no)?;
+                out.bytes(messages.text(&e))?;
                 if excerpts {
                     let text = ui::excerpt_lines(line.bytes, e.position(), line.is_cut(), color);
                     out.bytes(text.as_bytes())?;

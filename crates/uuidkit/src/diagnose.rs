@@ -108,26 +108,92 @@ pub(crate) const fn char_error(s: &[u8], p: usize, expected: Expected) -> Error 
 /// Checks a body of the right length slot by slot: hex slots and (when `hyphens`) the four
 /// hyphen slots. Returns the first problem.
 const fn positional(s: &[u8], start: usize, hyphens: bool) -> Option<Error> {
-    let n = if hyphens { 36 } else { 32 };
-    let mut j = 0;
-    while j < n {
-        let p = start + j;
-        let c = s[p];
-        let hyphen_slot = hyphens && (j == 8 || j == 13 || j == 18 || j == 23);
-        if hyphen_slot {
-            if c != b'-' {
-                if HEX[c as usize] != 0xff {
-                    return Some(Error::new(Detail::Hyphen { missing: true }, p));
-                }
-                return Some(char_error(s, p, Expected::Hyphen));
-            }
-        } else if HEX[c as usize] == 0xff {
-            if c == b'-' {
-                return Some(Error::new(Detail::Hyphen { missing: false }, p));
-            }
-            return Some(char_error(s, p, Expected::Hex));
+    // The first slot holding what it must not, found 8 slots at a time; then that slot alone
+    // says which problem it is.
+    // Each form with its constants, so that the scan unrolls.
+    let first = if hyphens {
+        first_bad_slot(s, start, 36, true)
+    } else {
+        first_bad_slot(s, start, 32, false)
+    };
+    let Some(j) = first else {
+        return None;
+    };
+    let p = start + j;
+    let c = s[p];
+    if hyphens && (j == 8 || j == 13 || j == 18 || j == 23) {
+        if HEX[c as usize] != 0xff {
+            return Some(Error::new(Detail::Hyphen { missing: true }, p));
         }
-        j += 1;
+        return Some(char_error(s, p, Expected::Hyphen));
+    }
+    if c == b'-' {
+        return Some(Error::new(Detail::Hyphen { missing: false }, p));
+    }
+    Some(char_error(s, p, Expected::Hex))
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The top bit of each byte of `w` that is an ASCII hexadecimal digit (SWAR: the byte ranges
+/// are tested on the low 7 bits, where the additions carry into no neighbour).
+#[inline(always)]
+const fn hex_bytes(w: u64) -> u64 {
+    let w7 = w & !HIGH;
+    // '0'..='9': at least 0x30 and not above 0x39.
+    let digit = (w7 + (0x80 - 0x30) * ONES) & !(w7 + (0x7f - 0x39) * ONES);
+    // 'a'..='f' once 0x20 is set ('A'..='F' become them).
+    let l = w7 | (0x20 * ONES);
+    let letter = (l + (0x80 - 0x61) * ONES) & !(l + (0x7f - 0x66) * ONES);
+    (digit | letter) & !w & HIGH
+}
+
+/// The top bit of each byte of `w` that is `-`.
+#[inline(always)]
+const fn hyphen_bytes(w: u64) -> u64 {
+    let x = w ^ (b'-' as u64 * ONES);
+    // A byte of `x` is zero exactly when neither its low 7 bits nor its top bit are set.
+    !((((x & !HIGH) + !HIGH) | x) & HIGH) & HIGH
+}
+
+/// The 8 bytes of `s` from `at` as a little-endian word, with zeros for those at or past `end`
+/// (`at + 8` past `end`: the word ending at `end`, shifted down). `8 <= end <= s.len()`.
+#[inline(always)]
+const fn word(s: &[u8], at: usize, end: usize) -> u64 {
+    let (from, shift) = if at + 8 <= end {
+        (at, 0)
+    } else {
+        (end - 8, 8 * (at + 8 - end))
+    };
+    match s.split_at(from).1.first_chunk::<8>() {
+        Some(c) => u64::from_le_bytes(*c) >> shift,
+        None => 0,
+    }
+}
+
+/// The first of the `n` slots from `start` (32: the simple form; 36 with `hyphens`: the
+/// hyphenated one) whose byte does not belong there: a non-hex byte in a digit slot or
+/// anything but `-` in a hyphen slot. `s` holds at least `start + n` bytes.
+#[inline(always)]
+const fn first_bad_slot(s: &[u8], start: usize, n: usize, hyphens: bool) -> Option<usize> {
+    // Hyphen slots 8, 13, 18 and 23, as top bits of the words for slots 8..16 and 16..24.
+    const HYPHEN_SLOTS: [u64; 5] = [0, 0x0000_8000_0000_0080, 0x8000_0000_0080_0000, 0, 0];
+    let mut k = 0;
+    while k * 8 < n {
+        let w = word(s, start + k * 8, start + n);
+        let slots = if hyphens { HYPHEN_SLOTS[k] } else { 0 };
+        let left = n - k * 8;
+        let valid = if left >= 8 {
+            HIGH
+        } else {
+            HIGH & ((1u64 << (8 * left)) - 1)
+        };
+        let bad = ((!hex_bytes(w) & !slots) | (!hyphen_bytes(w) & slots)) & valid;
+        if bad != 0 {
+            return Some(k * 8 + bad.trailing_zeros() as usize / 8);
+        }
+        k += 1;
     }
     None
 }
@@ -362,4 +428,60 @@ pub(crate) fn hyphenated_error_cold(s: &[u8]) -> Error {
 )]
 pub(crate) fn simple_error_cold(s: &[u8]) -> Error {
     simple_error(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The slot-by-slot scan that `first_bad_slot` does 8 slots at a time.
+    fn first_bad_slot_by_slot(s: &[u8], start: usize, n: usize, hyphens: bool) -> Option<usize> {
+        (0..n).find(|&j| {
+            let c = s[start + j];
+            if hyphens && matches!(j, 8 | 13 | 18 | 23) {
+                c != b'-'
+            } else {
+                HEX[c as usize] == 0xff
+            }
+        })
+    }
+
+    #[test]
+    fn the_word_scan_finds_the_first_bad_slot_as_the_slot_scan_does() {
+        let bases: [&[u8]; 4] = [
+            b"67e55044-10b1-426f-9247-bb680e5fe0c8",
+            b"{ABCDEF09-FEDC-BA98-7654-3210ABCDEF12}",
+            b"0123456789abcdefABCDEF0123456789",
+            b"urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6",
+        ];
+        let mut checked = 0;
+        for base in bases {
+            let (start, hyphens) = match base.len() {
+                32 => (0, false),
+                38 => (1, true),
+                45 => (9, true),
+                _ => (0, true),
+            };
+            let n = if hyphens { 36 } else { 32 };
+            let mut s = base.to_vec();
+            assert_eq!(first_bad_slot(&s, start, n, hyphens), None);
+            // Every byte value in every slot, and a second one after it.
+            for j in 0..n {
+                for b in 0..=255u8 {
+                    s[start + j] = b;
+                    let want = first_bad_slot_by_slot(&s, start, n, hyphens);
+                    assert_eq!(first_bad_slot(&s, start, n, hyphens), want, "{s:?}");
+                    let later = (j * 7 + b as usize) % n;
+                    let keep = s[start + later];
+                    s[start + later] = b.wrapping_mul(31);
+                    let want = first_bad_slot_by_slot(&s, start, n, hyphens);
+                    assert_eq!(first_bad_slot(&s, start, n, hyphens), want, "{s:?}");
+                    s[start + later] = keep;
+                    checked += 2;
+                }
+                s[start + j] = base[start + j];
+            }
+        }
+        assert_eq!(checked, 2 * 256 * (36 + 36 + 32 + 36));
+    }
 }
