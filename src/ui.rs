@@ -358,15 +358,31 @@ pub fn report_input_rendered(
     msg: &[u8],
     scratch: &mut Vec<u8>,
 ) {
-    let plain = bytes.len() <= EXCERPT_WIDTH && bytes.iter().all(|b| (0x20..=0x7e).contains(b));
-    if !plain || color(Stream::Stderr) {
+    if color(Stream::Stderr) || !plain_report(origin, no, bytes, cut, pos, msg, scratch) {
         return report_input(origin, no, bytes, cut, pos, &String::from_utf8_lossy(msg));
+    }
+    write_stderr_bytes(scratch);
+}
+
+/// [`input_report`] without colour, assembled in `out`, for printable ASCII input that fits
+/// the excerpt; false (and `out` unspecified) for any other input.
+fn plain_report(
+    origin: Origin,
+    no: u64,
+    bytes: &[u8],
+    cut: bool,
+    pos: usize,
+    msg: &[u8],
+    out: &mut Vec<u8>,
+) -> bool {
+    if bytes.len() > EXCERPT_WIDTH || !bytes.iter().all(|b| (0x20..=0x7e).contains(b)) {
+        return false;
     }
     const SPACES: &[u8; EXCERPT_WIDTH] = &[b' '; EXCERPT_WIDTH];
     let mut digits = [0u8; 20];
     let n = crate::io::decimal_u64(no, &mut digits);
-    scratch.clear();
     let dots: &[u8] = if cut { b"..." } else { b"" };
+    out.clear();
     for part in [
         b"error: ".as_slice(),
         origin.word().as_bytes(),
@@ -381,9 +397,9 @@ pub fn report_input_rendered(
         &SPACES[..pos.min(bytes.len())],
         b"^\n",
     ] {
-        scratch.extend_from_slice(part);
+        out.extend_from_slice(part);
     }
-    write_stderr_bytes(scratch);
+    true
 }
 
 /// `error: MESSAGE` on standard error (the prefix in red on a terminal).
@@ -704,6 +720,56 @@ pub fn render(what: &str, done: u64, total: Option<u64>, elapsed: Duration) -> S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plain_reports_are_the_general_ones_without_colour() {
+        let inputs: [&[u8]; 6] = [
+            b"67e55044-10b1-426f-9247-bb680e5fe0cg",
+            b"",
+            b"{67e55044-10b1-426f-9247-bb680e5fe0c8",
+            b"x y z ~ !",
+            &[b'7'; EXCERPT_WIDTH],
+            b"67e5504410b1426f9247bb680e5fe0c8-",
+        ];
+        let mut out = Vec::new();
+        let mut tried = 0;
+        for bytes in inputs {
+            for pos in [0, bytes.len() / 2, bytes.len(), bytes.len() + 5] {
+                for (origin, no, cut) in [
+                    (Origin::Line, 1, false),
+                    (Origin::Argument, 99, false),
+                    (Origin::Line, u64::MAX, true),
+                ] {
+                    let msg = "invalid character 'g' at byte 35: expected a hexadecimal digit";
+                    assert!(plain_report(
+                        origin,
+                        no,
+                        bytes,
+                        cut,
+                        pos,
+                        msg.as_bytes(),
+                        &mut out
+                    ));
+                    let want = input_report(origin, no, bytes, cut, pos, &msg, false);
+                    assert_eq!(String::from_utf8_lossy(&out), want);
+                    tried += 1;
+                }
+            }
+        }
+        assert_eq!(tried, 6 * 4 * 3);
+        // Not printable ASCII, or too wide: the general path's.
+        for bytes in ["é".as_bytes(), b"a\tb", &[b'7'; EXCERPT_WIDTH + 1]] {
+            assert!(!plain_report(
+                Origin::Line,
+                1,
+                bytes,
+                false,
+                0,
+                b"m",
+                &mut out
+            ));
+        }
+    }
 
     #[test]
     fn excerpt_of_short_printable_ascii_is_the_general_one() {
