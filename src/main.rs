@@ -10,6 +10,7 @@
 mod args;
 mod cmd;
 mod compat;
+mod digits;
 mod form;
 mod io;
 mod sys;

@@ -321,7 +321,7 @@ pub fn input_report(
         s.push_str(origin.word());
         s.push(' ');
         let mut digits = [0u8; 20];
-        let n = crate::io::decimal_u64(no, &mut digits);
+        let n = crate::digits::decimal_u64(no, &mut digits);
         s.push_str(std::str::from_utf8(&digits[..n]).unwrap_or_default());
         s.push_str(": ");
         let _ = fmt::Write::write_fmt(&mut s, format_args!("{msg}\n"));
@@ -380,7 +380,7 @@ fn plain_report(
     }
     const SPACES: &[u8; EXCERPT_WIDTH] = &[b' '; EXCERPT_WIDTH];
     let mut digits = [0u8; 20];
-    let n = crate::io::decimal_u64(no, &mut digits);
+    let n = crate::digits::decimal_u64(no, &mut digits);
     let dots: &[u8] = if cut { b"..." } else { b"" };
     out.clear();
     for part in [

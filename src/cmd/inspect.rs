@@ -10,8 +10,9 @@ use std::fmt::{self, Display};
 use uuidkit::{Kind, Rfc3339, Timestamp, Uuid, Variant, Version};
 
 use crate::args::{FromForm, InspectArgs};
+use crate::digits::{decimal_u64, two_digits};
 use crate::form;
-use crate::io::{decimal_u64, two_digits, CmdResult, Fatal, Line, Lines, Out, Status};
+use crate::io::{CmdResult, Fatal, Line, Lines, Out, Status};
 
 /// What `inspect` does.
 pub struct Config {
