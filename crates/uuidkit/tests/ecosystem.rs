@@ -1,7 +1,8 @@
 //! The ecosystem-trait features used for real: arbitrary driving `Unstructured` over random
 //! bytes, zero-copy casts with bytemuck and zerocopy, borsh round trips, and the schemars schema
 //! checked by a JSON Schema validator. Each part runs only with its feature
-//! (`cargo test -p uuidkit --all-features` runs them all).
+//! (`cargo test -p uuidkit --all-features` runs them all; `.ci/run` runs this file with the five
+//! features on).
 
 #![allow(unused_imports)]
 
