@@ -10,6 +10,7 @@ use uuidkit::{Case, Format, Uuid};
 
 use crate::args::{FromForm, ToForm};
 use crate::io::{Fatal, Line, Out};
+use crate::ui::BadInput;
 
 /// Why an input item is not a UUID.
 #[derive(Debug, Clone, Copy)]
@@ -172,7 +173,18 @@ pub fn error_kind_name(k: uuidkit::ErrorKind) -> &'static str {
 
 /// Reports an invalid input on standard error with an excerpt and a caret under the bad byte.
 pub fn report(origin: crate::ui::Origin, line: &Line<'_>, e: &ParseError) {
-    crate::ui::report_input(origin, line.no, line.bytes, line.is_cut(), e.position(), e);
+    crate::ui::report_input(&bad_input(origin, line, e), e);
+}
+
+/// Where `line` went wrong, for the report.
+fn bad_input<'a>(origin: crate::ui::Origin, line: &Line<'a>, e: &ParseError) -> BadInput<'a> {
+    BadInput {
+        origin,
+        no: line.no,
+        bytes: line.bytes,
+        cut: line.is_cut(),
+        pos: e.position(),
+    }
 }
 
 /// [`report`] for a command that may meet many bad lines: the message from `messages`, the
@@ -184,15 +196,7 @@ pub fn report_rendered(
     messages: &mut Messages,
     scratch: &mut Vec<u8>,
 ) {
-    crate::ui::report_input_rendered(
-        origin,
-        line.no,
-        line.bytes,
-        line.is_cut(),
-        e.position(),
-        messages.text(e),
-        scratch,
-    );
+    crate::ui::report_input_rendered(&bad_input(origin, line, e), messages.text(e), scratch);
 }
 
 /// Writes the JSON object for invalid input number `no`, keys in this order:

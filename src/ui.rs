@@ -292,6 +292,21 @@ pub fn excerpt_lines(bytes: &[u8], pos: usize, cut: bool, color: bool) -> String
     s
 }
 
+/// Where an invalid input was met and what of it the report shows.
+#[derive(Clone, Copy, Debug)]
+pub struct BadInput<'a> {
+    /// A command-line argument or a line of input.
+    pub origin: Origin,
+    /// Its number (1-based).
+    pub no: u64,
+    /// Its bytes (as read: at most the length limit).
+    pub bytes: &'a [u8],
+    /// Whether it was longer than `bytes` (the excerpt then ends in `...`).
+    pub cut: bool,
+    /// The byte offset the caret points at.
+    pub pos: usize,
+}
+
 /// The whole report for an invalid input, as written to standard error:
 ///
 /// ```text
@@ -299,15 +314,14 @@ pub fn excerpt_lines(bytes: &[u8], pos: usize, cut: bool, color: bool) -> String
 ///   67e55044-x0b1-426f-9247-bb680e5fe0c8
 ///            ^
 /// ```
-pub fn input_report(
-    origin: Origin,
-    no: u64,
-    bytes: &[u8],
-    cut: bool,
-    pos: usize,
-    msg: &dyn fmt::Display,
-    color: bool,
-) -> String {
+pub fn input_report(at: &BadInput<'_>, msg: &dyn fmt::Display, color: bool) -> String {
+    let &BadInput {
+        origin,
+        no,
+        bytes,
+        cut,
+        pos,
+    } = at;
     let mut s = if color {
         format!(
             "{} {} {msg}\n",
@@ -333,15 +347,8 @@ pub fn input_report(
 
 /// Writes [`input_report`] to standard error in one write (so that concurrent writers do not
 /// interleave inside it), first clearing a progress line if one is shown.
-pub fn report_input(
-    origin: Origin,
-    no: u64,
-    bytes: &[u8],
-    cut: bool,
-    pos: usize,
-    msg: &dyn fmt::Display,
-) {
-    let text = input_report(origin, no, bytes, cut, pos, msg, color(Stream::Stderr));
+pub fn report_input(at: &BadInput<'_>, msg: &dyn fmt::Display) {
+    let text = input_report(at, msg, color(Stream::Stderr));
     write_stderr(&text);
 }
 
@@ -349,32 +356,23 @@ pub fn report_input(
 /// for printable ASCII input that fits the excerpt, without colour, the report is assembled
 /// in `scratch` byte by byte, the same bytes [`input_report`] makes; anything else takes
 /// [`report_input`]. A file of bad lines costs no more per line than the bytes it reports.
-pub fn report_input_rendered(
-    origin: Origin,
-    no: u64,
-    bytes: &[u8],
-    cut: bool,
-    pos: usize,
-    msg: &[u8],
-    scratch: &mut Vec<u8>,
-) {
-    if color(Stream::Stderr) || !plain_report(origin, no, bytes, cut, pos, msg, scratch) {
-        return report_input(origin, no, bytes, cut, pos, &String::from_utf8_lossy(msg));
+pub fn report_input_rendered(at: &BadInput<'_>, msg: &[u8], scratch: &mut Vec<u8>) {
+    if color(Stream::Stderr) || !plain_report(at, msg, scratch) {
+        return report_input(at, &String::from_utf8_lossy(msg));
     }
     write_stderr_bytes(scratch);
 }
 
 /// [`input_report`] without colour, assembled in `out`, for printable ASCII input that fits
 /// the excerpt; false (and `out` unspecified) for any other input.
-fn plain_report(
-    origin: Origin,
-    no: u64,
-    bytes: &[u8],
-    cut: bool,
-    pos: usize,
-    msg: &[u8],
-    out: &mut Vec<u8>,
-) -> bool {
+fn plain_report(at: &BadInput<'_>, msg: &[u8], out: &mut Vec<u8>) -> bool {
+    let &BadInput {
+        origin,
+        no,
+        bytes,
+        cut,
+        pos,
+    } = at;
     if bytes.len() > EXCERPT_WIDTH || !bytes.iter().all(|b| (0x20..=0x7e).contains(b)) {
         return false;
     }
@@ -741,16 +739,15 @@ mod tests {
                     (Origin::Line, u64::MAX, true),
                 ] {
                     let msg = "invalid character 'g' at byte 35: expected a hexadecimal digit";
-                    assert!(plain_report(
+                    let at = BadInput {
                         origin,
                         no,
                         bytes,
                         cut,
                         pos,
-                        msg.as_bytes(),
-                        &mut out
-                    ));
-                    let want = input_report(origin, no, bytes, cut, pos, &msg, false);
+                    };
+                    assert!(plain_report(&at, msg.as_bytes(), &mut out));
+                    let want = input_report(&at, &msg, false);
                     assert_eq!(String::from_utf8_lossy(&out), want);
                     tried += 1;
                 }
@@ -759,15 +756,14 @@ mod tests {
         assert_eq!(tried, 6 * 4 * 3);
         // Not printable ASCII, or too wide: the general path's.
         for bytes in ["é".as_bytes(), b"a\tb", &[b'7'; EXCERPT_WIDTH + 1]] {
-            assert!(!plain_report(
-                Origin::Line,
-                1,
+            let at = BadInput {
+                origin: Origin::Line,
+                no: 1,
                 bytes,
-                false,
-                0,
-                b"m",
-                &mut out
-            ));
+                cut: false,
+                pos: 0,
+            };
+            assert!(!plain_report(&at, b"m", &mut out));
         }
     }
 
@@ -812,15 +808,15 @@ mod tests {
         let e = excerpt(b"67e55044-x0b1-426f-9247-bb680e5fe0c8", 9, false);
         assert_eq!(e.text, "67e55044-x0b1-426f-9247-bb680e5fe0c8");
         assert_eq!((e.caret_col, e.caret_len), (9, 1));
-        let r = input_report(
-            Origin::Line,
-            2,
-            b"67e55044-x0b1-426f-9247-bb680e5fe0c8",
-            false,
-            9,
-            &"invalid character 'x' at byte 9: expected a hexadecimal digit",
-            false,
-        );
+        let at = BadInput {
+            origin: Origin::Line,
+            no: 2,
+            bytes: b"67e55044-x0b1-426f-9247-bb680e5fe0c8",
+            cut: false,
+            pos: 9,
+        };
+        let msg = "invalid character 'x' at byte 9: expected a hexadecimal digit";
+        let r = input_report(&at, &msg, false);
         assert_eq!(
             r,
             "error: line 2: invalid character 'x' at byte 9: expected a hexadecimal digit\n  \
@@ -892,7 +888,14 @@ mod tests {
 
     #[test]
     fn colour_wraps_prefix_and_caret_only() {
-        let r = input_report(Origin::Argument, 1, b"x", false, 0, &"bad", true);
+        let at = BadInput {
+            origin: Origin::Argument,
+            no: 1,
+            bytes: b"x",
+            cut: false,
+            pos: 0,
+        };
+        let r = input_report(&at, &"bad", true);
         assert_eq!(
             r,
             "\x1b[1;31merror:\x1b[0m \x1b[1margument 1:\x1b[0m bad\n  x\n  \x1b[1;31m^\x1b[0m\n"

@@ -124,7 +124,14 @@ fn evaluate(rule: Rule, assertion: &OsString, value: &OsString, json: bool) -> C
                     &String::from_utf8_lossy(bytes),
                 )?;
             } else {
-                ui::report_input(Origin::Argument, arg, bytes, false, err.position(), &e);
+                let at = ui::BadInput {
+                    origin: Origin::Argument,
+                    no: arg,
+                    bytes,
+                    cut: false,
+                    pos: err.position(),
+                };
+                ui::report_input(&at, &e);
             }
             Status::Invalid
         }
