@@ -315,13 +315,7 @@ pub struct BadInput<'a> {
 ///            ^
 /// ```
 pub fn input_report(at: &BadInput<'_>, msg: &dyn fmt::Display, color: bool) -> String {
-    let &BadInput {
-        origin,
-        no,
-        bytes,
-        cut,
-        pos,
-    } = at;
+    let (origin, no) = (at.origin, at.no);
     let mut s = if color {
         format!(
             "{} {} {msg}\n",
@@ -341,7 +335,7 @@ pub fn input_report(at: &BadInput<'_>, msg: &dyn fmt::Display, color: bool) -> S
         let _ = fmt::Write::write_fmt(&mut s, format_args!("{msg}\n"));
         s
     };
-    s.push_str(&excerpt_lines(bytes, pos, cut, color));
+    s.push_str(&excerpt_lines(at.bytes, at.pos, at.cut, color));
     s
 }
 
