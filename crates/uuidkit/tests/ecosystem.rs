@@ -1,16 +1,13 @@
 //! The ecosystem-trait features used for real: arbitrary driving `Unstructured` over random
 //! bytes, zero-copy casts with bytemuck and zerocopy, borsh round trips, and the schemars schema
-//! checked by a JSON Schema validator. Each part runs only with its feature
-//! (`cargo test -p uuidkit --all-features` runs them all; `.ci/run` runs this file with the five
-//! features on).
-
-#![allow(unused_imports)]
+//! checked by a JSON Schema validator. Built only with its features on (`required-features`
+//! in Cargo.toml): `cargo test -p uuidkit --all-features`, or `.ci/run`'s
+//! `--features arbitrary,bytemuck,zerocopy,borsh,schemars,serde --test ecosystem`; without them,
+//! `--test ecosystem` is an error rather than a run of no tests.
 
 use uuidkit::Uuid;
 
 /// Random bytes (from the v4 generator's CSPRNG), `n` UUIDs' worth and a few more.
-// Unused when none of the features is on.
-#[allow(dead_code)]
 fn random_bytes(n: usize) -> Vec<u8> {
     let mut out = Vec::new();
     while out.len() < n * 16 + 7 {
@@ -19,7 +16,6 @@ fn random_bytes(n: usize) -> Vec<u8> {
     out
 }
 
-#[cfg(feature = "arbitrary")]
 #[test]
 fn arbitrary_takes_each_uuid_from_the_next_16_bytes() {
     use arbitrary::{Arbitrary, Unstructured};
@@ -44,7 +40,6 @@ fn arbitrary_takes_each_uuid_from_the_next_16_bytes() {
     assert_eq!(Uuid::size_hint(0), (16, Some(16)));
 }
 
-#[cfg(feature = "bytemuck")]
 #[test]
 fn bytemuck_casts_a_byte_buffer_to_uuids_without_copying() {
     let bytes = random_bytes(5);
@@ -66,7 +61,6 @@ fn bytemuck_casts_a_byte_buffer_to_uuids_without_copying() {
     assert!(zeroed.iter().all(Uuid::is_nil));
 }
 
-#[cfg(feature = "zerocopy")]
 #[test]
 fn zerocopy_casts_a_byte_buffer_to_uuids_without_copying() {
     use zerocopy::{FromBytes, IntoBytes};
@@ -87,7 +81,6 @@ fn zerocopy_casts_a_byte_buffer_to_uuids_without_copying() {
     assert_eq!(read, ids[1]);
 }
 
-#[cfg(feature = "borsh")]
 #[test]
 fn borsh_round_trips_every_kind_as_16_bytes() {
     let mut values = vec![
@@ -116,7 +109,6 @@ fn borsh_round_trips_every_kind_as_16_bytes() {
     assert!(borsh::from_slice::<Uuid>(&bytes[4..21]).is_err());
 }
 
-#[cfg(all(feature = "schemars", feature = "serde"))]
 #[test]
 fn schemars_schema_accepts_what_serialize_writes_and_rejects_the_rest() {
     let schema = schemars::schema_for!(Uuid);
