@@ -4,111 +4,107 @@
 //! what [`encode_hyphenated`] and [`encode_simple`] write; this code runs at compile time
 //! ([`Uuid::parse_str_const`](crate::Uuid::parse_str_const), [`uuid!`](crate::uuid!), the
 //! `const` encoders) and as the scalar level. The tests check it and every SIMD level against
-//! `reference` (test builds only), the table-driven code it replaced (one lookup per digit).
+//! `reference` (test builds only), the table-driven code of one lookup per digit.
 //!
 //! Reading dispatches on the length alone (32, 36, 38 or 45 bytes; anything else is rejected
 //! before a byte is looked at) and decodes eight digits at a time in the lanes of a `u64`
 //! (SWAR: validation and conversion by arithmetic on the whole word, no table, no branch per
-//! digit); writing likewise makes eight digits per word. Only when reading fails does
-//! `diagnose.rs` re-scan the input to say what is wrong and where.
+//! digit); writing looks up the two digits of each byte in a 256-entry table. Only when
+//! reading fails does `diagnose.rs` re-scan the input to say what is wrong and where.
 
 use crate::diagnose;
 use crate::error::Error;
 use crate::text::{Case, URN_LETTERS, URN_PREFIX, URN_WORD};
 use crate::Uuid;
 
-// ---- writing: SWAR (eight digits in the lanes of one u64) -----------------------------------
+// ---- writing: two digits per table lookup -----------------------------------------------------
 
-/// The eight hex digits of four bytes (the first byte in the lowest byte of `x`) as the
-/// little-endian word of their text (the first digit in the lowest byte), in `case`.
-///
-/// The bytes are spread into 16-bit lanes, each lane's high nibble moved to its low byte and its
-/// low nibble to its high byte (the digits' order in memory); then each nibble `n` becomes
-/// `'0' + n`, plus the distance from `'9' + 1` to `'a'` (or `'A'`) where `n >= 10`, which is
-/// where `n + 0x76` reaches the lane's top bit (no lane carries: `n + 0x76 <= 0x85`).
-#[inline(always)]
-const fn hex_digits8(x: u32, case: Case) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let y = x as u64;
-    let y = (y | (y << 16)) & 0x0000_ffff_0000_ffff;
-    let y = (y | (y << 8)) & 0x00ff_00ff_00ff_00ff;
-    let n = ((y >> 4) & 0x000f_000f_000f_000f) | ((y & 0x000f_000f_000f_000f) << 8);
-    let letter = ((n + 0x76 * ONES) >> 7) & ONES;
-    let gap = match case {
-        Case::Lower => b'a' - b'9' - 1,
-        Case::Upper => b'A' - b'9' - 1,
-    };
-    n + b'0' as u64 * ONES + letter * gap as u64
-}
-
-/// The 32 digits of 16 bytes as four words of text (see [`hex_digits8`]).
-#[inline(always)]
-const fn hex_words(b: &[u8; 16], case: Case) -> [[u8; 8]; 4] {
-    let mut w = [[0u8; 8]; 4];
-    let mut i = 0;
-    while i < 4 {
-        let x = u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]);
-        w[i] = hex_digits8(x, case).to_le_bytes();
-        i += 1;
+/// The two digits of every byte value, in one case: `PAIRS[b] == [high digit, low digit]`.
+const fn digit_pairs(digits: &[u8; 16]) -> [[u8; 2]; 256] {
+    let mut t = [[0u8; 2]; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = [digits[b >> 4], digits[b & 15]];
+        b += 1;
     }
-    w
+    t
+}
+const PAIRS_LOWER: [[u8; 2]; 256] = digit_pairs(b"0123456789abcdef");
+const PAIRS_UPPER: [[u8; 2]; 256] = digit_pairs(b"0123456789ABCDEF");
+
+/// The two digits of each byte, in `case`.
+#[inline(always)]
+const fn pairs(case: Case) -> &'static [[u8; 2]; 256] {
+    match case {
+        Case::Lower => &PAIRS_LOWER,
+        Case::Upper => &PAIRS_UPPER,
+    }
 }
 
-/// The 32 digits of the simple form.
+/// The 32 digits of the simple form (see [`encode_hyphenated`]).
 #[inline]
 pub(crate) const fn encode_simple(b: &[u8; 16], case: Case) -> [u8; 32] {
-    let w = hex_words(b, case);
-    // SAFETY: `[[u8; 8]; 4]` and `[u8; 32]` have the same size and alignment, and every bit
-    // pattern is valid for both; the words are the digits in order.
-    unsafe { core::mem::transmute::<[[u8; 8]; 4], [u8; 32]>(w) }
+    let pairs = pairs(case);
+    let mut out = [0u8; 32];
+    let mut i = 0;
+    while i < 16 {
+        let [hi, lo] = pairs[b[i] as usize];
+        out[2 * i] = hi;
+        out[2 * i + 1] = lo;
+        i += 1;
+    }
+    out
 }
 
-/// The hyphenated form's pieces in order, for [`encode_hyphenated`]: the same 36 bytes as a
-/// `[u8; 36]` (every field is a byte array, so there is no padding), written a piece at a time.
+/// The hyphenated form's pieces in order: the same 36 bytes as a `[u8; 36]` (every field is a
+/// byte array, so there is no padding).
 #[repr(C)]
 struct HyphenatedText {
-    g1: [u8; 8],
+    a: [[u8; 2]; 4],
     h1: u8,
-    g2: [u8; 4],
+    b: [[u8; 2]; 2],
     h2: u8,
-    g3: [u8; 4],
+    c: [[u8; 2]; 2],
     h3: u8,
-    g4: [u8; 4],
+    d: [[u8; 2]; 2],
     h4: u8,
-    g5: [u8; 12],
-}
-
-/// Half of an eight-byte word of text.
-#[inline(always)]
-const fn half(w: &[u8; 8], at: usize) -> [u8; 4] {
-    [w[at], w[at + 1], w[at + 2], w[at + 3]]
-}
-
-/// The 36 bytes of the hyphenated form.
-#[inline]
-pub(crate) const fn encode_hyphenated(b: &[u8; 16], case: Case) -> [u8; 36] {
-    let w = hex_words(b, case);
-    let [w2a, w2b] = [half(&w[2], 0), half(&w[2], 4)];
-    let t = HyphenatedText {
-        g1: w[0],
-        h1: b'-',
-        g2: half(&w[1], 0),
-        h2: b'-',
-        g3: half(&w[1], 4),
-        h3: b'-',
-        g4: w2a,
-        h4: b'-',
-        g5: [
-            w2b[0], w2b[1], w2b[2], w2b[3], w[3][0], w[3][1], w[3][2], w[3][3], w[3][4], w[3][5],
-            w[3][6], w[3][7],
-        ],
-    };
-    // SAFETY: `HyphenatedText` is `repr(C)` with only byte-array fields, 36 bytes without
-    // padding (checked below), alignment 1, like `[u8; 36]`; every bit pattern is valid.
-    unsafe { core::mem::transmute::<HyphenatedText, [u8; 36]>(t) }
+    e: [[u8; 2]; 6],
 }
 
 const _: () = assert!(core::mem::size_of::<HyphenatedText>() == 36);
+
+/// The 36 bytes of the hyphenated form: one table lookup per byte gives its two digits, stored
+/// in place between the hyphens.
+#[inline]
+pub(crate) const fn encode_hyphenated(b: &[u8; 16], case: Case) -> [u8; 36] {
+    let p = pairs(case);
+    let t = HyphenatedText {
+        a: [
+            p[b[0] as usize],
+            p[b[1] as usize],
+            p[b[2] as usize],
+            p[b[3] as usize],
+        ],
+        h1: b'-',
+        b: [p[b[4] as usize], p[b[5] as usize]],
+        h2: b'-',
+        c: [p[b[6] as usize], p[b[7] as usize]],
+        h3: b'-',
+        d: [p[b[8] as usize], p[b[9] as usize]],
+        h4: b'-',
+        e: [
+            p[b[10] as usize],
+            p[b[11] as usize],
+            p[b[12] as usize],
+            p[b[13] as usize],
+            p[b[14] as usize],
+            p[b[15] as usize],
+        ],
+    };
+    // SAFETY: `HyphenatedText` is `repr(C)` with only byte-array fields, 36 bytes without
+    // padding (checked above), alignment 1, like `[u8; 36]`; every bit pattern is valid.
+    unsafe { core::mem::transmute::<HyphenatedText, [u8; 36]>(t) }
+}
 
 // ---- reading: SWAR (eight digits in the lanes of one u64) -----------------------------------
 
@@ -258,28 +254,38 @@ pub(crate) const fn parse(s: &[u8]) -> Result<Uuid, Error> {
     }
 }
 
+/// The bytes of exactly the hyphenated form (no braces, no prefix), or `None`.
+#[inline(always)]
+pub(crate) const fn parse_hyphenated_fast(s: &[u8]) -> Option<[u8; 16]> {
+    match s.first_chunk::<36>() {
+        Some(body) if s.len() == 36 => decode_hyphenated(body),
+        _ => None,
+    }
+}
+
+/// The bytes of exactly the simple form (32 hex digits), or `None`.
+#[inline(always)]
+pub(crate) const fn parse_simple_fast(s: &[u8]) -> Option<[u8; 16]> {
+    match s.first_chunk::<32>() {
+        Some(body) if s.len() == 32 => decode_simple(body),
+        _ => None,
+    }
+}
+
 /// Parses exactly the hyphenated form (no braces, no prefix).
 pub(crate) const fn parse_hyphenated(s: &[u8]) -> Result<Uuid, Error> {
-    if let Some(body) = s.first_chunk::<36>() {
-        if s.len() == 36 {
-            if let Some(b) = decode_hyphenated(body) {
-                return Ok(Uuid::from_bytes(b));
-            }
-        }
+    match parse_hyphenated_fast(s) {
+        Some(b) => Ok(Uuid::from_bytes(b)),
+        None => Err(diagnose::hyphenated_error(s)),
     }
-    Err(diagnose::hyphenated_error(s))
 }
 
 /// Parses exactly the simple form (32 hex digits).
 pub(crate) const fn parse_simple(s: &[u8]) -> Result<Uuid, Error> {
-    if let Some(body) = s.first_chunk::<32>() {
-        if s.len() == 32 {
-            if let Some(b) = decode_simple(body) {
-                return Ok(Uuid::from_bytes(b));
-            }
-        }
+    match parse_simple_fast(s) {
+        Some(b) => Ok(Uuid::from_bytes(b)),
+        None => Err(diagnose::simple_error(s)),
     }
-    Err(diagnose::simple_error(s))
 }
 
 /// The table-driven codec this module had before its SWAR code: one table lookup per digit.
