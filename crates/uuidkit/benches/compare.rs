@@ -725,6 +725,46 @@ fn text_api_rows(
         ));
     }
 
+    // The floors of the `Display` row above and the `to_string` row below: the same `write!`
+    // and the same allocation with text that needs no encoding, beside uuid's row. No encoder
+    // can bring `Display` or `to_string` below these ratios.
+    if wanted("floor: Display") {
+        rows.push(row(
+            "floor: Display's write! of a ready 36-byte str into a reused String",
+            Target::None,
+            sampler(1, {
+                let mut out = String::with_capacity(64);
+                move |i| {
+                    out.clear();
+                    let _ = write!(out, "{}", black_box(hyphenated[i].as_str()));
+                    black_box(&mut out);
+                }
+            }),
+            Some(sampler(1, {
+                let mut out = String::with_capacity(64);
+                move |i| {
+                    out.clear();
+                    let _ = write!(out, "{}", black_box(&peer_ids[i]));
+                    black_box(&mut out);
+                }
+            })),
+            None,
+        ));
+    }
+    if wanted("floor: to_string") {
+        rows.push(row(
+            "floor: to_string's allocation, String::from of a ready 36-byte str",
+            Target::None,
+            sampler(1, |i| {
+                black_box(String::from(black_box(hyphenated[i].as_str())));
+            }),
+            Some(sampler(1, |i| {
+                black_box(black_box(&peer_ids[i]).to_string());
+            })),
+            None,
+        ));
+    }
+
     if wanted("to_string") {
         rows.push(row(
             "to_string",

@@ -145,7 +145,18 @@ pub struct Formatted(Uuid, Format);
 impl Formatted {
     fn write(&self, f: &mut fmt::Formatter<'_>, case: Case) -> fmt::Result {
         let mut buf = [0u8; MAX_ENCODED_LEN];
-        f.pad(self.0.encode(self.1, case, &mut buf))
+        pad(f, self.0.encode(self.1, case, &mut buf))
+    }
+}
+
+/// `f.pad(s)` without its call when no width or precision is given (the usual `{}`): then
+/// `pad` is a plain `write_str`, and this skips the out-of-line function that decides so.
+#[inline(always)]
+fn pad(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
+    if f.width().is_none() && f.precision().is_none() {
+        f.write_str(s)
+    } else {
+        f.pad(s)
     }
 }
 
@@ -192,15 +203,15 @@ impl fmt::UpperHex for Uuid {
 }
 
 impl Uuid {
-    /// The hyphenated form through one `Formatter::pad` of a 36-byte stack buffer filled by
-    /// the SIMD encoder (`pad` is a plain `write_str` unless a width or precision is given).
+    /// The hyphenated form from a 36-byte stack buffer filled by the SIMD encoder, written
+    /// with one `write_str`, or through `Formatter::pad` when a width or precision is given.
     #[inline]
     fn write_hyphenated(&self, f: &mut fmt::Formatter<'_>, case: Case) -> fmt::Result {
         let mut buf = [0u8; 36];
         simd::active().encode_hyphenated(self.as_bytes(), case, &mut buf);
         debug_assert!(buf.is_ascii());
         // SAFETY: the encoder writes only ASCII (see `Uuid::encode`).
-        f.pad(unsafe { core::str::from_utf8_unchecked(&buf) })
+        pad(f, unsafe { core::str::from_utf8_unchecked(&buf) })
     }
 }
 

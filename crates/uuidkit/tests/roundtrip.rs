@@ -344,4 +344,11 @@ fn formatting_respects_width_and_alignment() {
         format!("{:*>34X}", u.simple()),
         "**6BA7B8109DAD11D180B400C04FD430C8"
     );
+    // A precision cuts the text, as for a `str`; without width or precision the text is
+    // written whole.
+    assert_eq!(
+        format!("{u:.8}|{u:X}"),
+        format!("{text:.8}|{}", text.to_uppercase())
+    );
+    assert_eq!(format!("{:.4}", u.simple()), "6ba7");
 }
