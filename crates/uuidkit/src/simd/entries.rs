@@ -93,10 +93,8 @@ pub(crate) use encode_each;
 /// The three parsing entries of a level, around its two body kernels (each
 /// `unsafe fn(&[u8; N]) -> Option<[u8; 16]>` needing the level's target features). The
 /// any-form parser has the same length dispatch and brace/prefix checks as
-/// `scalar::parse_fast`. Each entry writes the 16 bytes to `out` and returns `true`, or returns
-/// `false` (with `out` unspecified) and leaves the diagnosis to the caller (the safe wrappers
-/// in `simd/mod.rs`, which inline into the caller and build the `Result` there). The entries
-/// are `pub(super)`, for the level's table in `simd/mod.rs`.
+/// `scalar::parse_fast`; rejected input goes to the slow path (`diagnose.rs`). The entries are
+/// `pub(super)`, for the level's table in `simd/mod.rs`.
 #[cfg(feature = "simd")]
 #[allow(unused_macros)] // unused on targets without a SIMD level
 macro_rules! parse_entries {
@@ -111,7 +109,7 @@ macro_rules! parse_entries {
         );
 
         #[target_feature(enable = $feature)]
-        pub(super) unsafe fn $parse(s: &[u8], out: &mut core::mem::MaybeUninit<[u8; 16]>) -> bool {
+        pub(super) unsafe fn $parse(s: &[u8]) -> Result<$crate::Uuid, $crate::error::Error> {
             let bytes = match s.len() {
                 36 => match s.first_chunk::<36>() {
                     // SAFETY: this function has the target features the kernel needs.
@@ -144,11 +142,8 @@ macro_rules! parse_entries {
                 _ => None,
             };
             match bytes {
-                Some(b) => {
-                    out.write(b);
-                    true
-                }
-                None => false,
+                Some(b) => Ok($crate::Uuid::from_bytes(b)),
+                None => Err($crate::diagnose::diagnose_cold(s)),
             }
         }
     };
@@ -156,34 +151,29 @@ macro_rules! parse_entries {
     ($feature:literal, $hyphenated:ident, $simple:ident,
      $hyphenated_body:path, $simple_body:path) => {
         #[target_feature(enable = $feature)]
-        pub(super) unsafe fn $hyphenated(
-            s: &[u8],
-            out: &mut core::mem::MaybeUninit<[u8; 16]>,
-        ) -> bool {
+        pub(super) unsafe fn $hyphenated(s: &[u8]) -> Result<$crate::Uuid, $crate::error::Error> {
             if let Some(body) = s.first_chunk::<36>() {
                 if s.len() == 36 {
                     // SAFETY: this function has the target features the kernel needs.
                     if let Some(b) = unsafe { $hyphenated_body(body) } {
-                        out.write(b);
-                        return true;
+                        return Ok($crate::Uuid::from_bytes(b));
                     }
                 }
             }
-            false
+            Err($crate::diagnose::hyphenated_error_cold(s))
         }
 
         #[target_feature(enable = $feature)]
-        pub(super) unsafe fn $simple(s: &[u8], out: &mut core::mem::MaybeUninit<[u8; 16]>) -> bool {
+        pub(super) unsafe fn $simple(s: &[u8]) -> Result<$crate::Uuid, $crate::error::Error> {
             if let Some(body) = s.first_chunk::<32>() {
                 if s.len() == 32 {
                     // SAFETY: this function has the target features the kernel needs.
                     if let Some(b) = unsafe { $simple_body(body) } {
-                        out.write(b);
-                        return true;
+                        return Ok($crate::Uuid::from_bytes(b));
                     }
                 }
             }
-            false
+            Err($crate::diagnose::simple_error_cold(s))
         }
     };
 }

@@ -18,7 +18,6 @@
 use crate::error::Error;
 use crate::text::{Case, Format};
 use crate::Uuid;
-use core::mem::MaybeUninit;
 
 #[cfg(all(feature = "simd", target_arch = "aarch64", target_endian = "little"))]
 mod aarch64;
@@ -54,19 +53,15 @@ pub(crate) enum Level {
 ///   every rejected input to the slow path (`diagnose.rs`) for the error;
 /// - `encode_*` write exactly what `scalar::encode_hyphenated` / `encode_simple` return.
 ///
-/// The parsing entries return in a register whether the input was accepted, and only when they
-/// return `true` have they written all 16 bytes to their `out` argument: a `Result<Uuid, Error>` returned through a function
-/// pointer goes through memory (it is larger than two registers), and the caller would copy
-/// it again into wherever it keeps the value. The safe wrappers below, inlined into the
-/// caller, build the `Result` there, calling the slow path (`diagnose.rs`) out of line for a
-/// rejected input. The entries are `unsafe fn` because a SIMD kernel may only run on a CPU with its features; a
+/// The entries return the final `Result` so that the caller has nothing left to repack. They
+/// are `unsafe fn` because a SIMD kernel may only run on a CPU with its features; a
 /// `&'static Kernels` is only ever handed out for a supported level (see [`Level::kernels`]),
 /// which is what makes the safe wrappers below sound.
 pub(crate) struct Kernels {
     pub(crate) level: Level,
-    parse: unsafe fn(&[u8], &mut MaybeUninit<[u8; 16]>) -> bool,
-    hyphenated: unsafe fn(&[u8], &mut MaybeUninit<[u8; 16]>) -> bool,
-    simple: unsafe fn(&[u8], &mut MaybeUninit<[u8; 16]>) -> bool,
+    parse: unsafe fn(&[u8]) -> Result<Uuid, Error>,
+    hyphenated: unsafe fn(&[u8]) -> Result<Uuid, Error>,
+    simple: unsafe fn(&[u8]) -> Result<Uuid, Error>,
     encode_hyphenated: unsafe fn(&[u8; 16], Case, &mut [u8; 36]),
     encode_simple: unsafe fn(&[u8; 16], Case, &mut [u8; 32]),
     encode_lines: unsafe fn(&[Uuid], Format, Case, &mut [u8]) -> usize,
@@ -76,44 +71,23 @@ impl Kernels {
     /// Any of the four text forms (hyphenated, simple, braced, URN).
     #[inline(always)]
     pub(crate) fn parse(&self, s: &[u8]) -> Result<Uuid, Error> {
-        let mut out = MaybeUninit::uninit();
         // SAFETY: `self` is a table of a level this CPU supports (type invariant of `Kernels`
         // references, see the struct docs).
-        if unsafe { (self.parse)(s, &mut out) } {
-            // SAFETY: an entry that returns `true` has written all 16 bytes of `out` (the
-            // entries' contract, see the struct docs).
-            Ok(Uuid::from_bytes(unsafe { out.assume_init() }))
-        } else {
-            Err(crate::diagnose::diagnose_cold(s))
-        }
+        unsafe { (self.parse)(s) }
     }
 
     /// The bare hyphenated form only.
     #[inline(always)]
     pub(crate) fn hyphenated(&self, s: &[u8]) -> Result<Uuid, Error> {
-        let mut out = MaybeUninit::uninit();
         // SAFETY: as in `parse`.
-        if unsafe { (self.hyphenated)(s, &mut out) } {
-            // SAFETY: an entry that returns `true` has written all 16 bytes of `out` (the
-            // entries' contract, see the struct docs).
-            Ok(Uuid::from_bytes(unsafe { out.assume_init() }))
-        } else {
-            Err(crate::diagnose::hyphenated_error_cold(s))
-        }
+        unsafe { (self.hyphenated)(s) }
     }
 
     /// The 32-digit simple form only.
     #[inline(always)]
     pub(crate) fn simple(&self, s: &[u8]) -> Result<Uuid, Error> {
-        let mut out = MaybeUninit::uninit();
         // SAFETY: as in `parse`.
-        if unsafe { (self.simple)(s, &mut out) } {
-            // SAFETY: an entry that returns `true` has written all 16 bytes of `out` (the
-            // entries' contract, see the struct docs).
-            Ok(Uuid::from_bytes(unsafe { out.assume_init() }))
-        } else {
-            Err(crate::diagnose::simple_error_cold(s))
-        }
+        unsafe { (self.simple)(s) }
     }
 
     /// Writes the hyphenated form.
@@ -148,33 +122,21 @@ impl Kernels {
 // ---- the scalar level: the reference code itself ------------------------------------------------
 
 mod scalar_level {
+    use crate::error::Error;
     use crate::scalar;
     use crate::text::{Case, Format};
     use crate::Uuid;
-    use core::mem::MaybeUninit;
 
-    /// Stores an accepted input's bytes; the entries' shape (see `Kernels`).
-    #[inline(always)]
-    fn put(bytes: Option<[u8; 16]>, out: &mut MaybeUninit<[u8; 16]>) -> bool {
-        match bytes {
-            Some(b) => {
-                out.write(b);
-                true
-            }
-            None => false,
-        }
+    pub(super) fn parse(s: &[u8]) -> Result<Uuid, Error> {
+        scalar::parse(s)
     }
 
-    pub(super) fn parse(s: &[u8], out: &mut MaybeUninit<[u8; 16]>) -> bool {
-        put(scalar::parse_fast(s).map(Uuid::into_bytes), out)
+    pub(super) fn hyphenated(s: &[u8]) -> Result<Uuid, Error> {
+        scalar::parse_hyphenated(s)
     }
 
-    pub(super) fn hyphenated(s: &[u8], out: &mut MaybeUninit<[u8; 16]>) -> bool {
-        put(scalar::parse_hyphenated_fast(s), out)
-    }
-
-    pub(super) fn simple(s: &[u8], out: &mut MaybeUninit<[u8; 16]>) -> bool {
-        put(scalar::parse_simple_fast(s), out)
+    pub(super) fn simple(s: &[u8]) -> Result<Uuid, Error> {
+        scalar::parse_simple(s)
     }
 
     pub(super) fn encode_hyphenated(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {
@@ -322,9 +284,9 @@ fn best() -> &'static Kernels {
 #[cfg(all(feature = "simd", feature = "std"))]
 mod select {
     use super::{best, Kernels, Level};
+    use crate::error::Error;
     use crate::text::{Case, Format};
     use crate::Uuid;
-    use core::mem::MaybeUninit;
     use core::sync::atomic::{AtomicPtr, Ordering};
 
     /// Points at [`DETECT`] until the first call, then at the chosen table for good. Relaxed
@@ -338,17 +300,14 @@ mod select {
         k
     }
 
-    fn detect_parse(s: &[u8], out: &mut MaybeUninit<[u8; 16]>) -> bool {
-        // SAFETY: `choose` returns a table of a level this CPU supports.
-        unsafe { (choose().parse)(s, out) }
+    fn detect_parse(s: &[u8]) -> Result<Uuid, Error> {
+        choose().parse(s)
     }
-    fn detect_hyphenated(s: &[u8], out: &mut MaybeUninit<[u8; 16]>) -> bool {
-        // SAFETY: as in `detect_parse`.
-        unsafe { (choose().hyphenated)(s, out) }
+    fn detect_hyphenated(s: &[u8]) -> Result<Uuid, Error> {
+        choose().hyphenated(s)
     }
-    fn detect_simple(s: &[u8], out: &mut MaybeUninit<[u8; 16]>) -> bool {
-        // SAFETY: as in `detect_parse`.
-        unsafe { (choose().simple)(s, out) }
+    fn detect_simple(s: &[u8]) -> Result<Uuid, Error> {
+        choose().simple(s)
     }
     fn detect_encode_hyphenated(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {
         choose().encode_hyphenated(b, case, out)

@@ -464,16 +464,16 @@ const _: () = {
 /// it): the length picks a row of [`FORMS`], and every form runs the same instructions.
 /// Accepts exactly what `scalar::parse_fast` accepts (checked in `simd::tests`).
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn parse_avx2(s: &[u8], out: &mut core::mem::MaybeUninit<[u8; 16]>) -> bool {
+pub(super) unsafe fn parse_avx2(s: &[u8]) -> Result<Uuid, crate::error::Error> {
     // A bit test and a table lookup rather than a `match`, which would compile to the very
     // branch on the form this function avoids; the remaining branch (a valid length?) predicts
     // well.
     let len = s.len();
     if len > MAX_LEN || (VALID_LENS >> len) & 1 == 0 {
-        return false;
+        return Err(crate::diagnose::diagnose_cold(s));
     }
     let Some(form) = FORM_OF_LEN.get(len.wrapping_sub(MIN_LEN)) else {
-        return false;
+        return Err(crate::diagnose::diagnose_cold(s));
     };
     let p = s.as_ptr();
     // SAFETY: `form` is the row `FORM_OF_LEN` gives for `s.len()`, an accepted length, and the
@@ -497,11 +497,8 @@ pub(super) unsafe fn parse_avx2(s: &[u8], out: &mut core::mem::MaybeUninit<[u8; 
         | u64::from((b & form.b_and) ^ form.b_want);
     let bad = (!dash & form.hyphens) | u32::from(ends != 0);
     match pack32_avx2(y, bad) {
-        Some(bytes) => {
-            out.write(bytes);
-            true
-        }
-        None => false,
+        Some(bytes) => Ok(Uuid::from_bytes(bytes)),
+        None => Err(crate::diagnose::diagnose_cold(s)),
     }
 }
 
