@@ -7,6 +7,10 @@
 //! progress) in [`ui`]. Under the name `uuidgen` or `uuidparse` it is that util-linux tool
 //! instead ([`compat`]).
 
+// On Linux the process starts at `sys::main`, a C `main` that skips the Rust runtime's
+// start-up (see there); elsewhere, and in the unit tests' harness, at `main` below.
+#![cfg_attr(all(target_os = "linux", not(test)), no_main)]
+
 mod args;
 mod cmd;
 mod compat;
@@ -20,7 +24,14 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+#[cfg(any(not(target_os = "linux"), test))]
 fn main() -> ExitCode {
+    run()
+}
+
+/// The whole program: the entry point of the platform (`main` above, or `sys::main` on Linux)
+/// calls it and exits with its status.
+fn run() -> ExitCode {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if one_random_uuid(&argv) {
         return print_one_v4();

@@ -1105,6 +1105,28 @@ fn gen_into_a_closed_pipe_exits_zero_quietly() {
     assert_eq!(err, "");
 }
 
+#[test]
+fn closed_standard_descriptors_are_opened_on_dev_null() {
+    // With standard output closed, the output goes nowhere and is no error (a write to a
+    // closed descriptor would be EBADF, status 2); with standard input closed too, `validate`
+    // reads nothing. The same as a program started by Rust's own runtime.
+    for (redirect, args) in [
+        (">&-", &["gen", "-C", "3"][..]),
+        ("<&- >&-", &["validate"][..]),
+        ("<&-", &["validate"][..]),
+    ] {
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec \"$0\" \"$@\" {redirect}"))
+            .arg(BIN)
+            .args(args)
+            .output()
+            .expect("run sh");
+        assert_eq!(o.status.code(), Some(0), "{redirect} {args:?}: {o:?}");
+        assert_eq!(stderr(&o), "", "{redirect} {args:?}");
+    }
+}
+
 const LDIF: &str = "\
 version: 1
 
