@@ -61,8 +61,19 @@ pub struct Messages {
     texts: Vec<Box<[u8]>>,
     recent: [Option<(uuidkit::Error, u32)>; RECENT],
     scratch: String,
-    /// Each message as `:COLUMN: MESSAGE\n`, what `validate` writes after the line number.
-    with_column: bool,
+    /// What is written around each message.
+    style: Style,
+}
+
+/// What [`Messages`] writes around each message.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Style {
+    /// The message alone.
+    Plain,
+    /// `:COLUMN: MESSAGE\n`, what `validate` writes after the line number.
+    WithColumn,
+    /// `: MESSAGE\n  `, what an error report has between the line number and the excerpt.
+    InReport,
 }
 
 /// How many positions [`Messages`] remembers the last error of.
@@ -72,29 +83,35 @@ impl Messages {
     /// The most messages kept.
     pub const MAX: usize = 4096;
 
-    fn new(with_column: bool) -> Messages {
+    fn new(style: Style) -> Messages {
         Messages {
             index: HashMap::default(),
             texts: Vec::new(),
             recent: [None; RECENT],
             scratch: String::new(),
-            with_column,
+            style,
         }
     }
 
     /// Messages as [`text`](Self::text) gives them.
     pub fn plain() -> Messages {
-        Messages::new(false)
+        Messages::new(Style::Plain)
     }
 
     /// Messages as `:COLUMN: MESSAGE` and a newline (the column 1-based), for a report that
     /// starts with the line number.
     pub fn with_column() -> Messages {
-        Messages::new(true)
+        Messages::new(Style::WithColumn)
+    }
+
+    /// Messages as `: MESSAGE`, a newline and two spaces: the part of an error report
+    /// ([`crate::ui::input_report`]) between the line number and the excerpt.
+    pub fn in_report() -> Messages {
+        Messages::new(Style::InReport)
     }
 
     /// What `e`'s `Display` writes (with the column and a newline around it when made by
-    /// [`with_column`](Self::with_column)).
+    /// [`with_column`](Self::with_column), and so on).
     #[inline]
     pub fn text(&mut self, e: &ParseError) -> &[u8] {
         let ParseError::Uuid(u) = e else {
@@ -122,7 +139,7 @@ impl Messages {
                     return None;
                 }
                 let mut s = String::new();
-                Messages::render_into(&mut s, &ParseError::Uuid(*u), self.with_column);
+                Messages::render_into(&mut s, &ParseError::Uuid(*u), self.style);
                 let i = u32::try_from(self.texts.len()).ok()?;
                 self.texts.push(s.into_bytes().into_boxed_slice());
                 self.index.insert(*u, i);
@@ -137,15 +154,15 @@ impl Messages {
 
     fn render(&mut self, e: &ParseError) -> &[u8] {
         self.scratch.clear();
-        Messages::render_into(&mut self.scratch, e, self.with_column);
+        Messages::render_into(&mut self.scratch, e, self.style);
         self.scratch.as_bytes()
     }
 
-    fn render_into(s: &mut String, e: &ParseError, with_column: bool) {
-        let _ = if with_column {
-            fmt::Write::write_fmt(s, format_args!(":{}: {e}\n", e.column()))
-        } else {
-            fmt::Write::write_fmt(s, format_args!("{e}"))
+    fn render_into(s: &mut String, e: &ParseError, style: Style) {
+        let _ = match style {
+            Style::WithColumn => fmt::Write::write_fmt(s, format_args!(":{}: {e}\n", e.column())),
+            Style::InReport => fmt::Write::write_fmt(s, format_args!(": {e}\n  ")),
+            Style::Plain => fmt::Write::write_fmt(s, format_args!("{e}")),
         };
     }
 }
@@ -432,11 +449,14 @@ mod tests {
             .collect();
         assert!(distinct.len() > Messages::MAX + 1000, "{}", distinct.len());
         let (mut plain, mut col) = (Messages::plain(), Messages::with_column());
+        let mut rep = Messages::in_report();
         for round in 0..2 {
             for e in &errors {
                 assert_eq!(plain.text(e), e.to_string().as_bytes(), "round {round}");
                 let want = format!(":{}: {e}\n", e.column());
                 assert_eq!(col.text(e), want.as_bytes(), "round {round}");
+                let want = format!(": {e}\n  ");
+                assert_eq!(rep.text(e), want.as_bytes(), "round {round}");
             }
         }
         assert_eq!(plain.texts.len(), Messages::MAX);

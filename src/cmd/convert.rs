@@ -5,9 +5,10 @@ use std::ffi::OsString;
 use uuidkit::{Case, Uuid};
 
 use crate::args::{ConvertArgs, FromForm, ToForm};
+use crate::digits;
 use crate::form;
 use crate::io::{Candidate, CmdResult, Fatal, Line, Lines, Out, Status};
-use crate::ui::{Origin, Progress};
+use crate::ui::{self, Origin, Progress};
 
 /// What `convert` does.
 pub struct Config {
@@ -45,6 +46,12 @@ struct Reports {
     messages: form::Messages,
     /// The report being assembled.
     scratch: Vec<u8>,
+    /// Reports of plain lines are assembled here: when `buffered`, and without colour.
+    fast: bool,
+    pending: ui::LineReports,
+    in_report: form::Messages,
+    /// The number of the last line reported, in decimal.
+    no: digits::Counter,
     status: Status,
     /// Why the output could not be written before a report (taken at once by `run`).
     failed: Option<Fatal>,
@@ -61,13 +68,34 @@ impl Reports {
         line: &Line<'_>,
         e: &form::ParseError,
     ) -> Result<(), Fatal> {
-        form::write_lines(out, batch, self.to.0, self.to.1)?;
+        if !batch.is_empty() {
+            form::write_lines(out, batch, self.to.0, self.to.1)?;
+        }
         self.status = crate::io::invalid();
         if !self.buffered {
             out.flush()?;
         }
+        if self.fast && self.origin == Origin::Line && !line.is_cut() {
+            self.no.set(line.no);
+            let msg = self.in_report.text(e);
+            if self
+                .pending
+                .push(self.no.padded(), msg, line.bytes, e.position())
+            {
+                return Ok(());
+            }
+        }
+        self.pending.write_out();
         form::report_rendered(self.origin, line, e, &mut self.messages, &mut self.scratch);
         Ok(())
+    }
+}
+
+impl Drop for Reports {
+    /// The reports assembled go out before anything else is written to standard error (an
+    /// error that ends the run is reported after `run` returns).
+    fn drop(&mut self) {
+        self.pending.write_out();
     }
 }
 
@@ -80,9 +108,9 @@ pub fn run(c: Config) -> CmdResult {
     let mut progress = Progress::new("converted", None, true, stdin_used);
     // Where nobody sees the order of the two streams, reports are buffered and the output is
     // not flushed before each one (2·10^6 bad lines were 4·10^6 system calls).
-    let buffered = crate::ui::stderr_may_buffer();
+    let buffered = ui::stderr_may_buffer();
     if buffered {
-        crate::ui::buffer_stderr();
+        ui::buffer_stderr();
     }
     let mut r = Reports {
         origin,
@@ -90,6 +118,10 @@ pub fn run(c: Config) -> CmdResult {
         buffered,
         messages: form::Messages::plain(),
         scratch: Vec::with_capacity(256),
+        fast: buffered && !ui::color(ui::Stream::Stderr),
+        pending: ui::LineReports::default(),
+        in_report: form::Messages::in_report(),
+        no: digits::Counter::default(),
         status: Status::Ok,
         failed: None,
     };
