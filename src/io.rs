@@ -525,6 +525,9 @@ pub struct Candidate<'a> {
     /// (added only when the number is asked for: seldom).
     first_no: u64,
     n: u64,
+    /// Whether this is an empty line (a constant where `take_run` offers one, so that a
+    /// command's test of it costs nothing on the other lines).
+    empty: bool,
 }
 
 impl<'a> Candidate<'a> {
@@ -534,7 +537,14 @@ impl<'a> Candidate<'a> {
             bytes,
             first_no: no,
             n: 0,
+            empty: bytes.is_empty(),
         }
+    }
+
+    /// Whether the line is empty.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.empty
     }
 
     /// Its number, as [`Line::no`] would give it.
@@ -680,6 +690,7 @@ impl<R: io::Read> Blocks<R> {
                         bytes: &[],
                         first_no,
                         n,
+                        empty: true,
                     };
                     if !accept(empty) {
                         break;
@@ -706,6 +717,7 @@ impl<R: io::Read> Blocks<R> {
                     bytes: line,
                     first_no,
                     n,
+                    empty: false,
                 }) {
                     continue;
                 }

@@ -135,9 +135,16 @@ pub fn run(c: Config) -> CmdResult {
     // line that does not fit takes the general path. A bad line that is whole is reported
     // there too.
     let (mut guess, mut alt) = (36, 32);
+    // What an empty line is (the same every time).
+    let empty = form::parse_bytes(c.from, b"");
     loop {
         lines.take_run(&mut guess, &mut alt, |line| {
-            let e = match form::parse_bytes(c.from, line.bytes) {
+            let parsed = if line.is_empty() {
+                empty
+            } else {
+                form::parse_bytes(c.from, line.bytes)
+            };
+            let e = match parsed {
                 Ok(u) => {
                     return match batch.get_mut(n) {
                         Some(slot) => {

@@ -127,9 +127,16 @@ pub fn run(c: Config) -> CmdResult {
     // forms mixed): the lines that follow are tried at those lengths first (see
     // `Lines::take_run`), and only a line that does not fit takes the general path.
     let (mut guess, mut alt) = (36, 32);
+    // What an empty line is (the same every time).
+    let empty = form::parse_bytes(c.from, b"");
     loop {
         lines.take_run(&mut guess, &mut alt, |line| {
-            let e = match form::parse_bytes(c.from, line.bytes) {
+            let parsed = if line.is_empty() {
+                empty
+            } else {
+                form::parse_bytes(c.from, line.bytes)
+            };
+            let e = match parsed {
                 Ok(_) => return true,
                 Err(e) => e,
             };
