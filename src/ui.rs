@@ -443,9 +443,11 @@ pub struct LineReports {
 }
 
 impl Default for LineReports {
+    /// Without a buffer yet: one is made for the first report (a run with no bad line pays
+    /// nothing for it).
     fn default() -> LineReports {
         LineReports {
-            buf: vec![0; Self::SIZE + Self::MARGIN + Self::MESSAGE].into_boxed_slice(),
+            buf: Box::default(),
             len: 0,
         }
     }
@@ -479,6 +481,9 @@ impl LineReports {
         // path), so that the reports go out only once SIZE bytes are assembled.
         if msg.len() > Self::MESSAGE {
             return false;
+        }
+        if self.buf.is_empty() {
+            self.buf = vec![0; Self::SIZE + Self::MARGIN + Self::MESSAGE].into_boxed_slice();
         }
         let mut at = self.len;
         if let Some(room) = self.buf.get_mut(at..at + 16) {
