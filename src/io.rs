@@ -521,10 +521,8 @@ impl Lines {
 pub struct Candidate<'a> {
     /// The bytes before the line end that was found (`\n`, or `\r\n`).
     pub bytes: &'a [u8],
-    /// The number of the run's first line, and how many lines before this one the run took
-    /// (added only when the number is asked for: seldom).
-    first_no: u64,
-    n: u64,
+    /// Its number, as [`Line::no`] would give it.
+    no: u64,
     /// Whether this is an empty line (a constant where `take_run` offers one, so that a
     /// command's test of it costs nothing on the other lines).
     empty: bool,
@@ -535,8 +533,7 @@ impl<'a> Candidate<'a> {
     pub fn new(bytes: &'a [u8], no: u64) -> Candidate<'a> {
         Candidate {
             bytes,
-            first_no: no,
-            n: 0,
+            no,
             empty: bytes.is_empty(),
         }
     }
@@ -550,7 +547,7 @@ impl<'a> Candidate<'a> {
     /// Its number, as [`Line::no`] would give it.
     #[inline]
     pub fn no(&self) -> u64 {
-        self.first_no + self.n
+        self.no
     }
 
     /// Whether `bytes` are the whole line, as [`Lines::next_line`] would hand it out: no `\n`
@@ -668,7 +665,8 @@ impl<R: io::Read> Blocks<R> {
         alt: &mut usize,
         mut accept: impl FnMut(Candidate<'_>) -> bool,
     ) -> u64 {
-        let mut n = 0;
+        // The number of the next line (counted rather than added up when asked for).
+        let mut no = first_no;
         if (*len).max(*alt) > MAX_LINE {
             return 0;
         }
@@ -688,15 +686,14 @@ impl<R: io::Read> Blocks<R> {
                 if step != 0 {
                     let empty = Candidate {
                         bytes: &[],
-                        first_no,
-                        n,
+                        no,
                         empty: true,
                     };
                     if !accept(empty) {
                         break;
                     }
                     start += step;
-                    n += 1;
+                    no += 1;
                     continue;
                 }
             }
@@ -704,8 +701,10 @@ impl<R: io::Read> Blocks<R> {
                 let l = if first { *len } else { *alt };
                 // Two bytes after the line: room for the `\n` of a `\r\n`; only the last
                 // line of the block misses the fast path for it.
-                let (Some(line), Some(&[end, next])) = (pending.get(..l), pending.get(l..l + 2))
-                else {
+                let (Some(line), Some(&[end, next])) = (
+                    pending.get(..l),
+                    pending.get(l..).and_then(|r| r.first_chunk::<2>()),
+                ) else {
                     break 'lines;
                 };
                 let step = match (end, next) {
@@ -715,8 +714,7 @@ impl<R: io::Read> Blocks<R> {
                 };
                 if !accept(Candidate {
                     bytes: line,
-                    first_no,
-                    n,
+                    no,
                     empty: false,
                 }) {
                     continue;
@@ -725,13 +723,13 @@ impl<R: io::Read> Blocks<R> {
                     std::mem::swap(len, alt);
                 }
                 start += step;
-                n += 1;
+                no += 1;
                 continue 'lines;
             }
             break;
         }
         self.start = start;
-        n
+        no - first_no
     }
 
     /// Moves the pending bytes to the front and reads more after them.
