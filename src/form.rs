@@ -52,61 +52,117 @@ impl ParseError {
 /// The text of each parse error met, rendered once: a file of bad lines repeats a few errors
 /// (the same bad byte at the same place), and rendering one through `fmt` costs more than
 /// everything else a bad line does. At most [`Messages::MAX`] are kept; past that, new ones
-/// are rendered each time, so memory stays bounded whatever the input.
-#[derive(Default)]
+/// are rendered each time, so memory stays bounded whatever the input. The last error met at
+/// each position (modulo [`RECENT`]) is looked at before the hash table: a file of bad lines
+/// mostly repeats it, and comparing it costs less than hashing.
 pub struct Messages {
-    rendered: HashMap<uuidkit::Error, Box<[u8]>, BuildHasherDefault<WordHasher>>,
+    /// Where each error's text is in `texts`.
+    index: HashMap<uuidkit::Error, u32, BuildHasherDefault<WordHasher>>,
+    texts: Vec<Box<[u8]>>,
+    recent: [Option<(uuidkit::Error, u32)>; RECENT],
     scratch: String,
-    /// Each message as `:COLUMN: MESSAGE\n`, what `validate` writes after the line number.
-    with_column: bool,
+    /// What is written around each message.
+    style: Style,
 }
+
+/// What [`Messages`] writes around each message.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Style {
+    /// The message alone.
+    Plain,
+    /// `:COLUMN: MESSAGE\n`, what `validate` writes after the line number.
+    WithColumn,
+    /// `: MESSAGE\n  `, what an error report has between the line number and the excerpt.
+    InReport,
+}
+
+/// How many positions [`Messages`] remembers the last error of.
+const RECENT: usize = 64;
 
 impl Messages {
     /// The most messages kept.
     pub const MAX: usize = 4096;
 
+    fn new(style: Style) -> Messages {
+        Messages {
+            index: HashMap::default(),
+            texts: Vec::new(),
+            recent: [None; RECENT],
+            scratch: String::new(),
+            style,
+        }
+    }
+
     /// Messages as [`text`](Self::text) gives them.
     pub fn plain() -> Messages {
-        Messages::default()
+        Messages::new(Style::Plain)
     }
 
     /// Messages as `:COLUMN: MESSAGE` and a newline (the column 1-based), for a report that
     /// starts with the line number.
     pub fn with_column() -> Messages {
-        Messages {
-            with_column: true,
-            ..Messages::default()
-        }
+        Messages::new(Style::WithColumn)
+    }
+
+    /// Messages as `: MESSAGE`, a newline and two spaces: the part of an error report
+    /// ([`crate::ui::input_report`]) between the line number and the excerpt.
+    pub fn in_report() -> Messages {
+        Messages::new(Style::InReport)
     }
 
     /// What `e`'s `Display` writes (with the column and a newline around it when made by
-    /// [`with_column`](Self::with_column)).
+    /// [`with_column`](Self::with_column), and so on).
+    #[inline]
     pub fn text(&mut self, e: &ParseError) -> &[u8] {
         let ParseError::Uuid(u) = e else {
             return self.render(e);
         };
-        if self.rendered.len() >= Self::MAX && !self.rendered.contains_key(u) {
-            return self.render(e);
+        let slot = u.position() % RECENT;
+        let i = match self.recent.get(slot) {
+            Some(Some((k, i))) if k == u => *i,
+            _ => match self.find(u, slot) {
+                Some(i) => i,
+                None => return self.render(e),
+            },
+        };
+        self.texts.get(i as usize).map_or(&[], |t| t)
+    }
+
+    /// Where `u`'s text is (rendered now if it was never met, unless the table is full),
+    /// remembered as the last error at `slot`.
+    #[inline(never)]
+    fn find(&mut self, u: &uuidkit::Error, slot: usize) -> Option<u32> {
+        let i = match self.index.get(u) {
+            Some(&i) => i,
+            None => {
+                if self.texts.len() >= Self::MAX {
+                    return None;
+                }
+                let mut s = String::new();
+                Messages::render_into(&mut s, &ParseError::Uuid(*u), self.style);
+                let i = u32::try_from(self.texts.len()).ok()?;
+                self.texts.push(s.into_bytes().into_boxed_slice());
+                self.index.insert(*u, i);
+                i
+            }
+        };
+        if let Some(r) = self.recent.get_mut(slot) {
+            *r = Some((*u, i));
         }
-        let with_column = self.with_column;
-        self.rendered.entry(*u).or_insert_with(|| {
-            let mut s = String::new();
-            Messages::render_into(&mut s, e, with_column);
-            s.into_bytes().into_boxed_slice()
-        })
+        Some(i)
     }
 
     fn render(&mut self, e: &ParseError) -> &[u8] {
         self.scratch.clear();
-        Messages::render_into(&mut self.scratch, e, self.with_column);
+        Messages::render_into(&mut self.scratch, e, self.style);
         self.scratch.as_bytes()
     }
 
-    fn render_into(s: &mut String, e: &ParseError, with_column: bool) {
-        let _ = if with_column {
-            fmt::Write::write_fmt(s, format_args!(":{}: {e}\n", e.column()))
-        } else {
-            fmt::Write::write_fmt(s, format_args!("{e}"))
+    fn render_into(s: &mut String, e: &ParseError, style: Style) {
+        let _ = match style {
+            Style::WithColumn => fmt::Write::write_fmt(s, format_args!(":{}: {e}\n", e.column())),
+            Style::InReport => fmt::Write::write_fmt(s, format_args!(": {e}\n  ")),
+            Style::Plain => fmt::Write::write_fmt(s, format_args!("{e}")),
         };
     }
 }
@@ -272,43 +328,6 @@ pub fn parse_bytes(form: FromForm, b: &[u8]) -> Result<Uuid, uuidkit::Error> {
     }
 }
 
-/// A line that the fast path (`Lines::take_run`) refused, and why: it is the next line
-/// `next_line` hands out, whose diagnosis is then taken from here instead of made again. The
-/// line is known by where its bytes lie and how many there are (take_run refuses only a line
-/// whole in the buffer, which next_line hands out from the same place without reading).
-#[derive(Clone, Copy)]
-pub struct Refused {
-    at: *const u8,
-    len: usize,
-    /// Why the line is not a UUID.
-    pub error: uuidkit::Error,
-}
-
-impl Refused {
-    /// `b` was refused for `error`.
-    pub fn new(b: &[u8], error: uuidkit::Error) -> Refused {
-        Refused {
-            at: b.as_ptr(),
-            len: b.len(),
-            error,
-        }
-    }
-
-    /// Notes in `slot` that `b` was refused for `error` (off the hot path of the fast path's
-    /// predicates); returns false, the predicate's answer.
-    #[cold]
-    #[inline(never)]
-    pub fn note(slot: &mut Option<Refused>, b: &[u8], error: uuidkit::Error) -> bool {
-        *slot = Some(Refused::new(b, error));
-        false
-    }
-
-    /// Whether `line` is the refused line (the pointer is compared, never read).
-    pub fn is(&self, line: &Line<'_>) -> bool {
-        !line.is_cut() && std::ptr::eq(self.at, line.bytes.as_ptr()) && self.len == line.bytes.len()
-    }
-}
-
 /// The library's text form that `to` names; `None` for the forms written otherwise (the
 /// decimal ones and the GUID byte order).
 #[inline]
@@ -430,14 +449,18 @@ mod tests {
             .collect();
         assert!(distinct.len() > Messages::MAX + 1000, "{}", distinct.len());
         let (mut plain, mut col) = (Messages::plain(), Messages::with_column());
+        let mut rep = Messages::in_report();
         for round in 0..2 {
             for e in &errors {
                 assert_eq!(plain.text(e), e.to_string().as_bytes(), "round {round}");
                 let want = format!(":{}: {e}\n", e.column());
                 assert_eq!(col.text(e), want.as_bytes(), "round {round}");
+                let want = format!(": {e}\n  ");
+                assert_eq!(rep.text(e), want.as_bytes(), "round {round}");
             }
         }
-        assert_eq!(plain.rendered.len(), Messages::MAX);
+        assert_eq!(plain.texts.len(), Messages::MAX);
+        assert_eq!(plain.index.len(), Messages::MAX);
     }
 
     #[test]

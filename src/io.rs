@@ -149,14 +149,6 @@ impl Out {
         }
         Ok(())
     }
-    /// Writes `v` in decimal.
-    #[inline]
-    pub fn decimal(&mut self, v: u64) -> Result<(), Fatal> {
-        let mut digits = [0u8; 20];
-        let n = crate::digits::decimal_u64(v, &mut digits);
-        self.bytes(&digits[..n])
-    }
-
     /// Writes bytes.
     #[inline]
     pub fn bytes(&mut self, b: &[u8]) -> Result<(), Fatal> {
@@ -498,27 +490,81 @@ impl Lines {
         self.no
     }
 
-    /// Takes the lines of standard input that follow while they are `len` or `alt` bytes long
-    /// and `accept` takes them, without searching for their ends; returns how many it took. See
-    /// [`Blocks::take_run`], whose rule `accept` must follow: it refuses any bytes holding a
-    /// `\n` or ending in `\r` (every UUID parser does). Arguments are never taken here.
+    /// Offers `accept` the lines of standard input that follow while they are `len` or `alt`
+    /// bytes long (or empty), without searching for their ends; returns how many it took. See
+    /// [`Blocks::take_run`], whose rule `accept` must follow: it takes only bytes that are a
+    /// whole line (a valid UUID always is; anything else it checks with
+    /// [`Candidate::whole`]). Arguments are never taken here.
     #[inline(always)]
     pub fn take_run(
         &mut self,
         len: &mut usize,
         alt: &mut usize,
-        accept: impl FnMut(&[u8]) -> bool,
+        accept: impl FnMut(Candidate<'_>) -> bool,
     ) -> u64 {
         if self.tokens.is_some() {
             return 0;
         }
         match &mut self.src {
             Source::Stdin(blocks) => {
-                let n = blocks.take_run(len, alt, accept);
+                let n = blocks.take_run(self.no + 1, len, alt, accept);
                 self.no += n;
                 n
             }
             Source::Args(_) => 0,
+        }
+    }
+}
+
+/// A line that [`Lines::take_run`] offers, found where the run's lengths say it ends.
+#[derive(Clone, Copy)]
+pub struct Candidate<'a> {
+    /// The bytes before the line end that was found (`\n`, or `\r\n`).
+    pub bytes: &'a [u8],
+    /// Its number, as [`Line::no`] would give it.
+    no: u64,
+    /// Whether this is an empty line (a constant where `take_run` offers one, so that a
+    /// command's test of it costs nothing on the other lines).
+    empty: bool,
+}
+
+impl<'a> Candidate<'a> {
+    /// `bytes`, the line numbered `no`.
+    pub fn new(bytes: &'a [u8], no: u64) -> Candidate<'a> {
+        Candidate {
+            bytes,
+            no,
+            empty: bytes.is_empty(),
+        }
+    }
+
+    /// Whether the line is empty.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.empty
+    }
+
+    /// Its number, as [`Line::no`] would give it.
+    #[inline]
+    pub fn no(&self) -> u64 {
+        self.no
+    }
+
+    /// Whether `bytes` are the whole line, as [`Lines::next_line`] would hand it out: no `\n`
+    /// inside (the line would end there) and no `\r` at the end (it would belong to the line
+    /// end). A valid UUID always is; other bytes must be checked before they are taken.
+    #[inline]
+    pub fn whole(&self) -> bool {
+        !has_newline(self.bytes) && self.bytes.last() != Some(&b'\r')
+    }
+
+    /// The line, as [`Lines::next_line`] would hand it out (when [`whole`](Self::whole)).
+    #[inline]
+    pub fn line(&self) -> Line<'a> {
+        Line {
+            no: self.no(),
+            bytes: self.bytes,
+            len: self.bytes.len(),
         }
     }
 }
@@ -597,43 +643,68 @@ impl<R: io::Read> Blocks<R> {
         }
     }
 
-    /// Hands `accept` each following line that is `len` or `alt` bytes long (then `\n`, or
-    /// `\r\n`), and takes it if `accept` returns true; stops at the first line it does not take
-    /// and at the end of the buffered bytes (it never reads). Returns how many lines it took,
-    /// which are then exactly what [`Blocks::next_line`] would have returned. A line taken at
-    /// `alt` makes `alt` the length tried first for the next (the two lengths trade places).
+    /// Offers `accept` each following line that is empty, or `len` or `alt` bytes long (then
+    /// `\n`, or `\r\n`), numbered from `first_no`, and goes past it if `accept` returns true;
+    /// stops at the first line it does not take and at the end of the buffered bytes (it never
+    /// reads). Returns how many lines it took, which are then exactly what
+    /// [`Blocks::next_line`] would have returned. A line taken at `alt` makes `alt` the length
+    /// tried first for the next (the two lengths trade places).
     ///
     /// This is the fast path of `validate` and `convert`: in a file of UUIDs the lines have
     /// one length (or two, hyphenated and simple forms mixed), so a byte comparison or two
-    /// finds a line's end instead of a search. The price is a rule for `accept`: it must
-    /// refuse bytes that hold a `\n` (the line may really end earlier) or end in `\r` (that
-    /// `\r` belongs to the line end). No UUID form holds either.
+    /// finds a line's end instead of a search. The price is a rule for `accept`: it may take
+    /// only bytes that are the whole line, which bytes holding a `\n` (the line really ends
+    /// earlier) or ending in `\r` (that `\r` belongs to the line end) are not
+    /// ([`Candidate::whole`]). No UUID form holds either, so a valid line is always whole; a
+    /// command that reports a bad line in the run checks it first.
     #[inline(always)]
     pub fn take_run(
         &mut self,
+        first_no: u64,
         len: &mut usize,
         alt: &mut usize,
-        mut accept: impl FnMut(&[u8]) -> bool,
+        mut accept: impl FnMut(Candidate<'_>) -> bool,
     ) -> u64 {
-        let mut n = 0;
-        // An empty line is neither length: the general path takes it (checked here for the
-        // first line, which after a refused line is the next one; within a run, below, when
-        // a line is refused).
-        if (*len).max(*alt) > MAX_LINE || self.buf.get(self.start) == Some(&b'\n') {
+        // The number of the next line (counted rather than added up when asked for).
+        let mut no = first_no;
+        if (*len).max(*alt) > MAX_LINE {
             return 0;
         }
-        'lines: loop {
+        // The bytes and where the next line starts, in locals: the calls of `accept` cannot
+        // change them, so they need not be read again after each.
+        let data = self.buf.get(..self.end).unwrap_or_default();
+        let mut start = self.start;
+        'lines: while let Some(pending @ [first_byte, ..]) = data.get(start..) {
+            // An empty line (`\n` or `\r\n`) is neither length (and no UUID starts with a
+            // byte up to `\r`).
+            if *first_byte <= b'\r' {
+                let step = match pending {
+                    [b'\n', _, ..] => 1,
+                    [b'\r', b'\n', _, ..] => 2,
+                    _ => 0,
+                };
+                if step != 0 {
+                    let empty = Candidate {
+                        bytes: &[],
+                        no,
+                        empty: true,
+                    };
+                    if !accept(empty) {
+                        break;
+                    }
+                    start += step;
+                    no += 1;
+                    continue;
+                }
+            }
             for first in [true, false] {
                 let l = if first { *len } else { *alt };
-                let at = self.start + l;
-                // `at + 1 < end` leaves room for the `\n` of a `\r\n`; only the last line of
-                // the block misses the fast path for it.
-                if at + 1 >= self.end {
-                    break 'lines;
-                }
-                let (Some(line), Some(&[end, next])) =
-                    (self.buf.get(self.start..at), self.buf.get(at..at + 2))
-                else {
+                // Two bytes after the line: room for the `\n` of a `\r\n`; only the last
+                // line of the block misses the fast path for it.
+                let (Some(line), Some(&[end, next])) = (
+                    pending.get(..l),
+                    pending.get(l..).and_then(|r| r.first_chunk::<2>()),
+                ) else {
                     break 'lines;
                 };
                 let step = match (end, next) {
@@ -641,23 +712,24 @@ impl<R: io::Read> Blocks<R> {
                     (b'\r', b'\n') => l + 2,
                     _ => continue,
                 };
-                if !accept(line) {
-                    // An empty line (the bytes start with its `\n`): no second try.
-                    if line.first() == Some(&b'\n') {
-                        break 'lines;
-                    }
+                if !accept(Candidate {
+                    bytes: line,
+                    no,
+                    empty: false,
+                }) {
                     continue;
                 }
                 if !first {
                     std::mem::swap(len, alt);
                 }
-                self.start += step;
-                n += 1;
+                start += step;
+                no += 1;
                 continue 'lines;
             }
             break;
         }
-        n
+        self.start = start;
+        no - first_no
     }
 
     /// Moves the pending bytes to the front and reads more after them.
@@ -751,6 +823,37 @@ fn find_newline(s: &[u8]) -> Option<usize> {
         .iter()
         .position(|&b| b == b'\n')
         .map(|i| at + i)
+}
+
+/// Whether `s` holds a `\n`: [`find_newline`] without the place, 32 bytes at a time as four
+/// words and without a branch per word (the last word of `s`, which may overlap the ones
+/// before it, covers what is left of less than a word).
+#[inline]
+fn has_newline(s: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // A byte of `x` is zero exactly where `s` holds a `\n`; the test is exact for whether any
+    // is (a borrow can only mark a byte above a zero one).
+    let zero = |w: &[u8]| {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(w);
+        let x = u64::from_le_bytes(b) ^ (ONES * u64::from(b'\n'));
+        x.wrapping_sub(ONES) & !x & HIGHS
+    };
+    let Some(last) = s.last_chunk::<8>() else {
+        return s.contains(&b'\n');
+    };
+    let mut any = zero(last);
+    let mut rest = s;
+    while let Some((w, r)) = rest.split_first_chunk::<32>() {
+        any |= zero(&w[..8]) | zero(&w[8..16]) | zero(&w[16..24]) | zero(&w[24..]);
+        rest = r;
+    }
+    while let Some((w, r)) = rest.split_first_chunk::<8>() {
+        any |= zero(w);
+        rest = r;
+    }
+    any != 0
 }
 
 /// The line rules, one line at a time: the reference that the tests hold [`Blocks`] to.
@@ -875,15 +978,23 @@ mod tests {
     }
 
     /// The lines of `input` as `validate` and `convert` read them: runs of lines of the last
-    /// two taken lengths through `take_run`, the rest through `next_line`.
-    fn run_lines(input: &[u8], accept: impl Fn(&[u8]) -> bool) -> Vec<(Vec<u8>, usize)> {
+    /// two taken lengths through `take_run`, the rest through `next_line`. `accept` says
+    /// whether a line is valid; `take_bad` whether a whole invalid line is taken in the run.
+    /// Each line comes with its number, checked against its place.
+    fn run_lines_with(
+        input: &[u8],
+        accept: impl Fn(&[u8]) -> bool,
+        take_bad: bool,
+    ) -> Vec<(Vec<u8>, usize)> {
         let mut b = Blocks::new(input);
         let mut out = Vec::new();
         let (mut guess, mut alt) = (3, 2);
         loop {
-            b.take_run(&mut guess, &mut alt, |l| {
-                if accept(l) {
-                    out.push((l.to_vec(), l.len()));
+            let first_no = out.len() as u64 + 1;
+            b.take_run(first_no, &mut guess, &mut alt, |c| {
+                assert_eq!(c.no(), out.len() as u64 + 1);
+                if accept(c.bytes) || (take_bad && c.whole()) {
+                    out.push((c.bytes.to_vec(), c.bytes.len()));
                     true
                 } else {
                     false
@@ -901,6 +1012,10 @@ mod tests {
         out
     }
 
+    fn run_lines(input: &[u8], accept: impl Fn(&[u8]) -> bool) -> Vec<(Vec<u8>, usize)> {
+        run_lines_with(input, accept, false)
+    }
+
     #[test]
     fn take_run_returns_the_same_lines() {
         // The rule `take_run` asks of its callers: no `\n` inside, no `\r` at the end.
@@ -910,16 +1025,22 @@ mod tests {
             b"abc\nabc\n\nabc\n\n\n\rabc\nab\rc\n".to_vec(),
             b"abc\r\nabc\r".to_vec(),
             b"\n\n\n".to_vec(),
+            b"\r\n\n\r\n\r\r\n\r\r\nabc\n\n".to_vec(),
             b"".to_vec(),
         ];
         // Many equal lines across block boundaries, with a few of other lengths and line ends.
         let mut many = Vec::new();
         for i in 0..100_000usize {
-            let len = if i % 997 == 0 { 5 } else { 36 };
+            let len = match i % 997 {
+                0 => 5,
+                1 => 0,
+                _ => 36,
+            };
             many.extend(std::iter::repeat_n(b'a' + (i % 26) as u8, len));
             many.extend_from_slice(match i % 1009 {
                 0 => b"\r\n".as_slice(),
                 1 => b"\r\r\n",
+                2 => b"\n\r\n",
                 _ => b"\n",
             });
         }
@@ -929,6 +1050,14 @@ mod tests {
             assert_eq!(run_lines(c, rule), want);
             // An acceptor that refuses some lines leaves them to `next_line`, unchanged.
             assert_eq!(run_lines(c, |l| rule(l) && l.first() != Some(&b'b')), want);
+            // One that takes the whole ones it finds invalid (as a report would) too.
+            for take_bad in [false, true] {
+                assert_eq!(
+                    run_lines_with(c, |l| rule(l) && l.len() == 3, take_bad),
+                    want
+                );
+                assert_eq!(run_lines_with(c, |_| false, take_bad), want);
+            }
         }
     }
 
@@ -950,6 +1079,23 @@ mod tests {
             s[i] = 0x09;
             assert_eq!(find_newline(&s), s.iter().position(|&b| b == b'\n'));
             s.fill(b'a');
+        }
+    }
+
+    #[test]
+    fn has_newline_agrees_with_contains() {
+        for len in 0..80 {
+            let mut s = vec![b'a'; len];
+            assert!(!has_newline(&s));
+            for i in 0..len {
+                for b in [b'\n', 0x0b, 0x09, 0x8a] {
+                    s[i] = b;
+                    assert_eq!(has_newline(&s), s.contains(&b'\n'), "{s:?}");
+                    s[(i * 7 + 3) % len] = b'\n';
+                    assert_eq!(has_newline(&s), s.contains(&b'\n'), "{s:?}");
+                    s.fill(b'a');
+                }
+            }
         }
     }
 

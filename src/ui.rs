@@ -394,6 +394,138 @@ fn plain_report(at: &BadInput<'_>, msg: &[u8], out: &mut Vec<u8>) -> bool {
     true
 }
 
+/// Whether every byte of `s` is printable ASCII (0x20 to 0x7e), eight at a time without a
+/// branch per word (the last word overlaps the one before it).
+#[inline]
+fn printable(s: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let Some(last) = s.last_chunk::<8>() else {
+        return s.iter().all(|b| (0x20..=0x7e).contains(b));
+    };
+    // The top bit of each byte that is not printable: set already, or below 0x20 or 0x7f
+    // (the additions on the low seven bits carry into no neighbour).
+    let bad = |w: &[u8; 8]| {
+        let w = u64::from_le_bytes(*w);
+        let low = w & !HIGHS;
+        (w | !(low + (0x80 - 0x20) * ONES) | (low + ONES)) & HIGHS
+    };
+    let mut any = bad(last);
+    for w in s.chunks_exact(8) {
+        if let Some(w) = w.first_chunk::<8>() {
+            any |= bad(w);
+        }
+    }
+    any == 0
+}
+
+/// Each caret line of a report: a newline, two spaces, `i` more spaces and the caret, for `i`
+/// up to [`EXCERPT_WIDTH`] (row `i` is read up to `i + 5`).
+const CARET_LINES: [[u8; EXCERPT_WIDTH + 5]; EXCERPT_WIDTH + 1] = {
+    let mut rows = [[b' '; EXCERPT_WIDTH + 5]; EXCERPT_WIDTH + 1];
+    let mut i = 0;
+    while i <= EXCERPT_WIDTH {
+        rows[i][0] = b'\n';
+        rows[i][i + 3] = b'^';
+        rows[i][i + 4] = b'\n';
+        i += 1;
+    }
+    rows
+};
+
+/// Reports of lines of standard input, assembled in a buffer of their own and handed to
+/// standard error's buffer by [`LineReports::SIZE`] bytes (only while [`buffer_stderr`] is
+/// on): each is [`plain_report`]'s text, assembled from five pieces, three of them of a fixed
+/// size, instead of twelve.
+pub struct LineReports {
+    buf: Box<[u8]>,
+    len: usize,
+}
+
+impl Default for LineReports {
+    /// Without a buffer yet: one is made for the first report (a run with no bad line pays
+    /// nothing for it).
+    fn default() -> LineReports {
+        LineReports {
+            buf: Box::default(),
+            len: 0,
+        }
+    }
+}
+
+impl LineReports {
+    /// How many bytes are handed on at a time (the size at which standard error's buffer
+    /// writes itself out).
+    pub const SIZE: usize = STDERR_BUF_SIZE;
+    /// Room for a report besides its message: prefix, number, line and caret line.
+    const MARGIN: usize = 16 + 20 + EXCERPT_WIDTH + EXCERPT_WIDTH + 5;
+    /// The longest message a report assembled here has.
+    const MESSAGE: usize = 1024;
+
+    /// Appends the report of a line that was not cut, from its number's digits (`no`, the
+    /// first `n` of them counting) and the message as [`crate::form::Messages::in_report`]
+    /// gives it. False (and nothing appended) when the line is not printable ASCII that fits
+    /// the excerpt, or `pos` is past its end: the caller then takes the general path.
+    pub fn push(&mut self, no: (&[u8; 20], usize), msg: &[u8], bytes: &[u8], pos: usize) -> bool {
+        let caret = match CARET_LINES.get(pos) {
+            Some(row) if pos <= bytes.len() && bytes.len() <= EXCERPT_WIDTH => row.get(..pos + 5),
+            _ => None,
+        };
+        let Some(caret) = caret else {
+            return false;
+        };
+        if !printable(bytes) {
+            return false;
+        }
+        // Room is left for a message of up to MESSAGE bytes (a longer one takes the general
+        // path), so that the reports go out only once SIZE bytes are assembled.
+        if msg.len() > Self::MESSAGE {
+            return false;
+        }
+        if self.buf.is_empty() {
+            self.buf = vec![0; Self::SIZE + Self::MARGIN + Self::MESSAGE].into_boxed_slice();
+        }
+        let mut at = self.len;
+        if let Some(room) = self.buf.get_mut(at..at + 16) {
+            room.copy_from_slice(b"error: line     ");
+        }
+        at += 12;
+        if let Some(room) = self.buf.get_mut(at..at + 20) {
+            room.copy_from_slice(no.0);
+        }
+        at += no.1.min(20);
+        for part in [msg, bytes, caret] {
+            if let Some(room) = self.buf.get_mut(at..at + part.len()) {
+                room.copy_from_slice(part);
+            }
+            at += part.len();
+        }
+        self.len = at;
+        if self.len >= Self::SIZE {
+            self.write_out();
+        }
+        true
+    }
+
+    /// Hands the reports assembled to standard error (through its buffer, unless that is
+    /// empty: then they are written at once, as the buffer would write them).
+    pub fn write_out(&mut self) {
+        let text = self.buf.get(..self.len).unwrap_or_default();
+        self.len = 0;
+        if text.is_empty() {
+            return;
+        }
+        if STDERR_BUFFERED.load(Ordering::Relaxed) && text.len() >= STDERR_BUF_SIZE {
+            let buf = STDERR_BUF.lock().unwrap_or_else(|p| p.into_inner());
+            if buf.is_empty() {
+                let _ = io::stderr().lock().write_all(text);
+                return;
+            }
+        }
+        write_stderr_bytes(text);
+    }
+}
+
 /// `error: MESSAGE` on standard error (the prefix in red on a terminal).
 pub fn report_error(msg: &dyn fmt::Display) {
     let text = format!(
@@ -758,6 +890,75 @@ mod tests {
                 pos: 0,
             };
             assert!(!plain_report(&at, b"m", &mut out));
+        }
+    }
+
+    #[test]
+    fn line_reports_are_the_general_ones_without_colour() {
+        let inputs: [&[u8]; 9] = [
+            b"67e55044-10b1-426f-9247-bb680e5fe0cg",
+            b"",
+            b"{67e55044-10b1-426f-9247-bb680e5fe0c8",
+            b"x y z ~ !",
+            &[b'7'; EXCERPT_WIDTH],
+            &[b'7'; EXCERPT_WIDTH + 1],
+            b"67e5504410b1426f9247bb680e5fe0c8-",
+            b"67e55044-10b1-426f-9247-bb680e5fe0\x7f8",
+            "67e55044-10b1-426f-9247-bb680e5f\u{e9}c8".as_bytes(),
+        ];
+        let msg = "invalid character 'g' at byte 35: expected a hexadecimal digit";
+        let in_report = format!(": {msg}\n  ");
+        let mut tried = 0;
+        let mut r = LineReports::default();
+        let mut want = String::new();
+        for round in 0..20 {
+            for bytes in inputs {
+                for pos in [0, bytes.len() / 2, bytes.len(), bytes.len() + 1] {
+                    for no in [1u64, 99, 123_456_789, u64::MAX] {
+                        let mut c = crate::digits::Counter::default();
+                        c.set(no);
+                        let at = BadInput {
+                            origin: Origin::Line,
+                            no,
+                            bytes,
+                            cut: false,
+                            pos,
+                        };
+                        let mut plain = Vec::new();
+                        let ok =
+                            plain_report(&at, msg.as_bytes(), &mut plain) && pos <= bytes.len();
+                        if r.len > LineReports::SIZE / 2 {
+                            // Emptied here: handing on would write to the tests' stderr.
+                            r.len = 0;
+                            want.clear();
+                        }
+                        let done = r.push(c.padded(), in_report.as_bytes(), bytes, pos);
+                        assert_eq!(done, ok, "{bytes:?} at {pos}");
+                        if ok {
+                            want.push_str(&input_report(&at, &msg, false));
+                        }
+                        assert_eq!(String::from_utf8_lossy(&r.buf[..r.len]), want, "{round}");
+                        tried += usize::from(ok);
+                    }
+                }
+            }
+        }
+        assert!(tried > 1000, "{tried}");
+    }
+
+    #[test]
+    fn printable_agrees_with_the_byte_by_byte_test() {
+        for len in 0..40 {
+            let mut s = vec![b'a'; len];
+            assert!(printable(&s));
+            for i in 0..len {
+                for b in 0..=255u8 {
+                    s[i] = b;
+                    let want = s.iter().all(|b| (0x20..=0x7e).contains(b));
+                    assert_eq!(printable(&s), want, "{s:?}");
+                }
+                s[i] = b'a';
+            }
         }
     }
 

@@ -5,8 +5,9 @@
 use std::ffi::OsString;
 
 use crate::args::{FromForm, ValidateArgs};
-use crate::form::{self, ParseError, Refused};
-use crate::io::{CmdResult, Lines, Out, Status};
+use crate::digits;
+use crate::form::{self, ParseError};
+use crate::io::{Candidate, CmdResult, Fatal, Line, Lines, Out, Status};
 use crate::ui::{self, Progress, Stream};
 
 /// What `validate` does.
@@ -31,9 +32,76 @@ impl Config {
     }
 }
 
+/// How bad inputs are reported, and what has been.
+struct Reports {
+    out: Out,
+    quiet: bool,
+    json: bool,
+    /// An excerpt with a caret under each report (a terminal), in colour or not.
+    excerpts: bool,
+    color: bool,
+    messages: form::Messages,
+    /// The number of the last line reported, in decimal.
+    no: digits::Counter,
+    status: Status,
+    /// Why the last report could not be written (taken at once by `run`).
+    failed: Option<Fatal>,
+}
+
+impl Reports {
+    /// Reports that `line` is not a UUID, for `e` (a line of the general path).
+    #[cold]
+    #[inline(never)]
+    fn bad_line(&mut self, line: &Line<'_>, e: &ParseError) -> Result<(), Fatal> {
+        self.bad(line, e)
+    }
+
+    /// Reports that `line` is not a UUID, for `e`.
+    #[inline(always)]
+    fn bad(&mut self, line: &Line<'_>, e: &ParseError) -> Result<(), Fatal> {
+        self.status = crate::io::invalid();
+        if self.quiet {
+            return Ok(());
+        }
+        if self.json {
+            return form::json_invalid(&mut self.out, line.no, e, &line.lossy());
+        }
+        // `LINE:COLUMN: MESSAGE`, without the `fmt` machinery.
+        self.no.set(line.no);
+        let (digits, n) = self.no.padded();
+        self.out.slot::<20>(|room| {
+            *room = *digits;
+            n
+        })?;
+        self.out.bytes(self.messages.text(e))?;
+        if self.excerpts {
+            let text = ui::excerpt_lines(line.bytes, e.position(), line.is_cut(), self.color);
+            self.out.bytes(text.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// [`bad`](Self::bad) for a line of a run: true if it was reported (so taken), false if
+    /// it is not a whole line or the report failed (then noted in `failed`).
+    #[cold]
+    #[inline(never)]
+    fn bad_in_run(&mut self, bytes: &[u8], no: u64, e: uuidkit::Error) -> bool {
+        let c = Candidate::new(bytes, no);
+        if self.failed.is_some() || !c.whole() {
+            return false;
+        }
+        match self.bad(&c.line(), &ParseError::Uuid(e)) {
+            Ok(()) => true,
+            Err(f) => {
+                self.failed = Some(f);
+                false
+            }
+        }
+    }
+}
+
 /// Runs `validate`.
 pub fn run(c: Config) -> CmdResult {
-    let mut out = Out::stdout();
     let mut lines = Lines::new(c.inputs).tokenised(c.tokens);
     // On a terminal the report also shows each bad input with a caret under the problem; in a
     // pipe it stays one line per invalid input.
@@ -42,55 +110,56 @@ pub fn run(c: Config) -> CmdResult {
     } else {
         (false, false)
     };
+    let mut r = Reports {
+        out: Out::stdout(),
+        quiet: c.quiet,
+        json: c.json,
+        excerpts,
+        color,
+        messages: form::Messages::with_column(),
+        no: digits::Counter::default(),
+        status: Status::Ok,
+        failed: None,
+    };
     let stdin_used = lines.origin() == ui::Origin::Line;
     let mut progress = Progress::new("validated", None, !c.quiet, stdin_used);
-    let mut status = Status::Ok;
     // The lengths of the last two valid lines of different lengths (hyphenated and simple
     // forms mixed): the lines that follow are tried at those lengths first (see
     // `Lines::take_run`), and only a line that does not fit takes the general path.
     let (mut guess, mut alt) = (36, 32);
-    // The line the fast path refused, if it did, and why: the next line handed out, so that
-    // its diagnosis is not made twice.
-    let mut refused = None;
-    let mut messages = form::Messages::with_column();
+    // What an empty line is (the same every time).
+    let empty = form::parse_bytes(c.from, b"");
     loop {
-        lines.take_run(&mut guess, &mut alt, |b| {
-            match form::parse_bytes(c.from, b) {
-                Ok(_) => true,
-                Err(e) => Refused::note(&mut refused, b, e),
-            }
+        lines.take_run(&mut guess, &mut alt, |line| {
+            let parsed = if line.is_empty() {
+                empty
+            } else {
+                form::parse_bytes(c.from, line.bytes)
+            };
+            let e = match parsed {
+                Ok(_) => return true,
+                Err(e) => e,
+            };
+            r.bad_in_run(line.bytes, line.no(), e)
         });
+        if let Some(f) = r.failed.take() {
+            return Err(f);
+        }
         progress.tick(lines.count());
         let Some(line) = lines.next_line()? else {
             break;
         };
-        let parsed = match refused.take() {
-            Some(r) if r.is(&line) => Err(ParseError::Uuid(r.error)),
-            _ => form::parse(c.from, &line),
-        };
-        if parsed.is_ok() && line.bytes.len() != guess {
-            alt = guess;
-            guess = line.bytes.len();
-        }
-        if let Err(e) = parsed {
-            status = crate::io::invalid();
-            if c.quiet {
-                continue;
-            }
-            if c.json {
-                form::json_invalid(&mut out, line.no, &e, &line.lossy())?;
-            } else {
-                // `LINE:COLUMN: MESSAGE`, without the `fmt` machinery.
-                out.decimal(line.no)?;
-                out.bytes(messages.text(&e))?;
-                if excerpts {
-                    let text = ui::excerpt_lines(line.bytes, e.position(), line.is_cut(), color);
-                    out.bytes(text.as_bytes())?;
+        match form::parse(c.from, &line) {
+            Ok(_) => {
+                if line.bytes.len() != guess {
+                    alt = guess;
+                    guess = line.bytes.len();
                 }
             }
+            Err(e) => r.bad_line(&line, &e)?,
         }
     }
     progress.finish();
-    out.flush()?;
-    Ok(status)
+    r.out.flush()?;
+    Ok(r.status)
 }
