@@ -7,8 +7,8 @@
 //! progress) in [`ui`]. Under the name `uuidgen` or `uuidparse` it is that util-linux tool
 //! instead ([`compat`]).
 
-// On Linux the process starts at `sys::main`, a C `main` that skips the Rust runtime's
-// start-up (see there); elsewhere, and in the unit tests' harness, at `main` below.
+// On Linux the process starts at the C `main` below, which skips the Rust runtime's start-up;
+// elsewhere, and in the unit tests' harness, at the Rust `main`.
 #![cfg_attr(all(target_os = "linux", not(test)), no_main)]
 
 mod args;
@@ -29,8 +29,21 @@ fn main() -> ExitCode {
     run()
 }
 
-/// The whole program: the entry point of the platform (`main` above, or `sys::main` on Linux)
-/// calls it and exits with its status.
+/// The process's entry point on Linux, called by the C library as `main` (the crate is
+/// `no_main` there): the program without the Rust runtime's start-up, keeping what of it the
+/// program relies on (`sys::start`, `sys::finish`). A panic ends the process with status 101.
+#[cfg(all(target_os = "linux", not(test)))]
+#[unsafe(no_mangle)]
+extern "C" fn main(
+    _argc: std::ffi::c_int,
+    _argv: *const *const std::ffi::c_char,
+) -> std::ffi::c_int {
+    sys::start();
+    sys::finish(std::panic::catch_unwind(run))
+}
+
+/// The whole program: the entry point of the platform (one of the two `main`s above) calls it
+/// and exits with its status.
 fn run() -> ExitCode {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if one_random_uuid(&argv) {

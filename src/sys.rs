@@ -3,31 +3,34 @@
 //! argument back into an `OsString` (the personalities' option reader), making the
 //! `uuidgen`/`uuidparse` links (`install-links`), the width of the terminal on standard error,
 //! the SIGINT/SIGTERM handlers that clear a progress line before the process dies, and on Linux
-//! the process's entry point ([`main`]).
+//! the runtime's start-up and exit that the program's own entry point keeps ([`start`],
+//! [`finish`]).
 
 use std::ffi::OsString;
 use std::io;
 use std::path::Path;
 
-/// The process's entry point on Linux, called by the C library as `main` (the crate is
-/// `no_main` there). It runs the program without the Rust runtime's start-up, which on Linux
-/// reads `/proc/self/maps` to find the main thread's stack (about 75,000 instructions, a fifth
-/// of a whole `uuidkit gen`) and sets up an alternate signal stack and handlers for stack
-/// overflows: 19 system calls in all. What of that start-up the program relies on is
-/// done here the same way: standard input, output and error, if closed, are opened on
-/// `/dev/null` (so that no file the program opens takes their place); SIGPIPE is ignored (a
-/// closed pipe is a write error, which `io` turns into a quiet end); a panic ends the process
-/// with status 101; standard output is flushed before the exit. A stack overflow still stops
-/// at the guard page, with SIGSEGV instead of the runtime's message.
+/// What the Rust runtime's start-up does that the program relies on, for the Linux entry point
+/// (the C `main` in `main.rs`, which skips that start-up: on Linux it reads `/proc/self/maps`
+/// to find the main thread's stack, about 75,000 instructions, a fifth of a whole `uuidkit
+/// gen`, and sets up an alternate signal stack and handlers for stack overflows: 19 system
+/// calls in all). Done here the same way: standard input, output and error, if closed, are
+/// opened on `/dev/null` (so that no file the program opens takes their place), and SIGPIPE is
+/// ignored (a closed pipe is a write error, which `io` turns into a quiet end). A stack
+/// overflow still stops at the guard page, with SIGSEGV instead of the runtime's message.
 #[cfg(all(target_os = "linux", not(test)))]
-#[unsafe(no_mangle)]
-pub extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> libc::c_int {
+pub fn start() {
     open_closed_standard_fds();
     // SAFETY: sets SIGPIPE's disposition to "ignore"; no handler of ours is involved.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
-    let status = std::panic::catch_unwind(crate::run);
+}
+
+/// The C `main`'s return value for the program's outcome, after flushing standard output (as
+/// the runtime does at exit): the exit status, or 101 for a panic, as the runtime gives.
+#[cfg(all(target_os = "linux", not(test)))]
+pub fn finish(outcome: std::thread::Result<std::process::ExitCode>) -> libc::c_int {
     let _ = std::io::Write::flush(&mut std::io::stdout());
-    match status {
+    match outcome {
         // `ExitCode` has no stable accessor for its number; it compares equal to the one it
         // was made from (the program makes them from `u8`s).
         Ok(code) => (0..=u8::MAX)
