@@ -253,38 +253,28 @@ pub(crate) const fn parse(s: &[u8]) -> Result<Uuid, Error> {
     }
 }
 
-/// The bytes of exactly the hyphenated form (no braces, no prefix), or `None`.
-#[inline(always)]
-pub(crate) const fn parse_hyphenated_fast(s: &[u8]) -> Option<[u8; 16]> {
-    match s.first_chunk::<36>() {
-        Some(body) if s.len() == 36 => decode_hyphenated(body),
-        _ => None,
-    }
-}
-
-/// The bytes of exactly the simple form (32 hex digits), or `None`.
-#[inline(always)]
-pub(crate) const fn parse_simple_fast(s: &[u8]) -> Option<[u8; 16]> {
-    match s.first_chunk::<32>() {
-        Some(body) if s.len() == 32 => decode_simple(body),
-        _ => None,
-    }
-}
-
 /// Parses exactly the hyphenated form (no braces, no prefix).
 pub(crate) const fn parse_hyphenated(s: &[u8]) -> Result<Uuid, Error> {
-    match parse_hyphenated_fast(s) {
-        Some(b) => Ok(Uuid::from_bytes(b)),
-        None => Err(diagnose::hyphenated_error(s)),
+    if let Some(body) = s.first_chunk::<36>() {
+        if s.len() == 36 {
+            if let Some(b) = decode_hyphenated(body) {
+                return Ok(Uuid::from_bytes(b));
+            }
+        }
     }
+    Err(diagnose::hyphenated_error(s))
 }
 
 /// Parses exactly the simple form (32 hex digits).
 pub(crate) const fn parse_simple(s: &[u8]) -> Result<Uuid, Error> {
-    match parse_simple_fast(s) {
-        Some(b) => Ok(Uuid::from_bytes(b)),
-        None => Err(diagnose::simple_error(s)),
+    if let Some(body) = s.first_chunk::<32>() {
+        if s.len() == 32 {
+            if let Some(b) = decode_simple(body) {
+                return Ok(Uuid::from_bytes(b));
+            }
+        }
     }
+    Err(diagnose::simple_error(s))
 }
 
 /// The table-driven codec this module had before its SWAR code: one table lookup per digit.
