@@ -648,6 +648,18 @@ fn text_api_rows(
             black_box(uuid::Uuid::parse_str(s).ok());
         })
     };
+    // uuid's `Display` through `write!` into a reused `String`, the peer of the `Display` row
+    // and of its floor.
+    let uuid_display = || {
+        sampler(1, {
+            let mut out = String::with_capacity(64);
+            move |i| {
+                out.clear();
+                let _ = write!(out, "{}", black_box(&peer_ids[i]));
+                black_box(&mut out);
+            }
+        })
+    };
     // One row per name, each a direct call (a macro, not a function pointer, so that the call
     // inlines as it does in a user's code).
     macro_rules! parse_row {
@@ -713,14 +725,7 @@ fn text_api_rows(
                     black_box(&mut out);
                 }
             }),
-            Some(sampler(1, {
-                let mut out = String::with_capacity(64);
-                move |i| {
-                    out.clear();
-                    let _ = write!(out, "{}", black_box(&peer_ids[i]));
-                    black_box(&mut out);
-                }
-            })),
+            Some(uuid_display()),
             None,
         ));
     }
@@ -740,14 +745,7 @@ fn text_api_rows(
                     black_box(&mut out);
                 }
             }),
-            Some(sampler(1, {
-                let mut out = String::with_capacity(64);
-                move |i| {
-                    out.clear();
-                    let _ = write!(out, "{}", black_box(&peer_ids[i]));
-                    black_box(&mut out);
-                }
-            })),
+            Some(uuid_display()),
             None,
         ));
     }
