@@ -112,20 +112,32 @@ impl Messages {
 
     /// What `e`'s `Display` writes (with the column and a newline around it when made by
     /// [`with_column`](Self::with_column), and so on).
-    #[inline]
+    #[inline(always)]
     pub fn text(&mut self, e: &ParseError) -> &[u8] {
+        // The last error at this position, inline; anything else out of line.
+        let recent = match e {
+            ParseError::Uuid(u) => match self.recent.get(u.position() % RECENT) {
+                Some(Some((k, i))) if k == u => Some(*i),
+                _ => None,
+            },
+            ParseError::TooLong { .. } => None,
+        };
+        match recent {
+            Some(i) => self.texts.get(i as usize).map_or(&[], |t| t),
+            None => self.text_slow(e),
+        }
+    }
+
+    /// [`text`](Self::text) for an error that is not the last one met at its position.
+    #[inline(never)]
+    fn text_slow(&mut self, e: &ParseError) -> &[u8] {
         let ParseError::Uuid(u) = e else {
             return self.render(e);
         };
-        let slot = u.position() % RECENT;
-        let i = match self.recent.get(slot) {
-            Some(Some((k, i))) if k == u => *i,
-            _ => match self.find(u, slot) {
-                Some(i) => i,
-                None => return self.render(e),
-            },
-        };
-        self.texts.get(i as usize).map_or(&[], |t| t)
+        match self.find(u, u.position() % RECENT) {
+            Some(i) => self.texts.get(i as usize).map_or(&[], |t| t),
+            None => self.render(e),
+        }
     }
 
     /// Where `u`'s text is (rendered now if it was never met, unless the table is full),

@@ -825,35 +825,11 @@ fn find_newline(s: &[u8]) -> Option<usize> {
         .map(|i| at + i)
 }
 
-/// Whether `s` holds a `\n`: [`find_newline`] without the place, 32 bytes at a time as four
-/// words and without a branch per word (the last word of `s`, which may overlap the ones
-/// before it, covers what is left of less than a word).
-#[inline]
+/// Whether `s` holds a `\n`: [`find_newline`] without the place. Out of line: alone, the
+/// scan compiles to its three vector compares.
+#[inline(never)]
 fn has_newline(s: &[u8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // A byte of `x` is zero exactly where `s` holds a `\n`; the test is exact for whether any
-    // is (a borrow can only mark a byte above a zero one).
-    let zero = |w: &[u8]| {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(w);
-        let x = u64::from_le_bytes(b) ^ (ONES * u64::from(b'\n'));
-        x.wrapping_sub(ONES) & !x & HIGHS
-    };
-    let Some(last) = s.last_chunk::<8>() else {
-        return s.contains(&b'\n');
-    };
-    let mut any = zero(last);
-    let mut rest = s;
-    while let Some((w, r)) = rest.split_first_chunk::<32>() {
-        any |= zero(&w[..8]) | zero(&w[8..16]) | zero(&w[16..24]) | zero(&w[24..]);
-        rest = r;
-    }
-    while let Some((w, r)) = rest.split_first_chunk::<8>() {
-        any |= zero(w);
-        rest = r;
-    }
-    any != 0
+    crate::scan::any_byte(s, |b| b == b'\n')
 }
 
 /// The line rules, one line at a time: the reference that the tests hold [`Blocks`] to.

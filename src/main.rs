@@ -17,6 +17,7 @@ mod compat;
 mod digits;
 mod form;
 mod io;
+mod scan;
 mod sys;
 mod ui;
 

@@ -394,29 +394,11 @@ fn plain_report(at: &BadInput<'_>, msg: &[u8], out: &mut Vec<u8>) -> bool {
     true
 }
 
-/// Whether every byte of `s` is printable ASCII (0x20 to 0x7e), eight at a time without a
-/// branch per word (the last word overlaps the one before it).
-#[inline]
+/// Whether every byte of `s` is printable ASCII (0x20 to 0x7e). Out of line: alone, the scan
+/// compiles to its three vector compares.
+#[inline(never)]
 fn printable(s: &[u8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let Some(last) = s.last_chunk::<8>() else {
-        return s.iter().all(|b| (0x20..=0x7e).contains(b));
-    };
-    // The top bit of each byte that is not printable: set already, or below 0x20 or 0x7f
-    // (the additions on the low seven bits carry into no neighbour).
-    let bad = |w: &[u8; 8]| {
-        let w = u64::from_le_bytes(*w);
-        let low = w & !HIGHS;
-        (w | !(low + (0x80 - 0x20) * ONES) | (low + ONES)) & HIGHS
-    };
-    let mut any = bad(last);
-    for w in s.chunks_exact(8) {
-        if let Some(w) = w.first_chunk::<8>() {
-            any |= bad(w);
-        }
-    }
-    any == 0
+    !crate::scan::any_byte(s, |b| !(0x20..=0x7e).contains(&b))
 }
 
 /// Each caret line of a report: a newline, two spaces, `i` more spaces and the caret, for `i`
@@ -467,40 +449,44 @@ impl LineReports {
     /// gives it. False (and nothing appended) when the line is not printable ASCII that fits
     /// the excerpt, or `pos` is past its end: the caller then takes the general path.
     pub fn push(&mut self, no: (&[u8; 20], usize), msg: &[u8], bytes: &[u8], pos: usize) -> bool {
-        let caret = match CARET_LINES.get(pos) {
-            Some(row) if pos <= bytes.len() && bytes.len() <= EXCERPT_WIDTH => row.get(..pos + 5),
-            _ => None,
-        };
-        let Some(caret) = caret else {
-            return false;
-        };
-        if !printable(bytes) {
-            return false;
-        }
         // Room is left for a message of up to MESSAGE bytes (a longer one takes the general
         // path), so that the reports go out only once SIZE bytes are assembled.
-        if msg.len() > Self::MESSAGE {
+        let Some(caret) = CARET_LINES.get(pos) else {
+            return false;
+        };
+        if pos > bytes.len()
+            || bytes.len() > EXCERPT_WIDTH
+            || msg.len() > Self::MESSAGE
+            || !printable(bytes)
+        {
             return false;
         }
         if self.buf.is_empty() {
             self.buf = vec![0; Self::SIZE + Self::MARGIN + Self::MESSAGE].into_boxed_slice();
         }
-        let mut at = self.len;
-        if let Some(room) = self.buf.get_mut(at..at + 16) {
-            room.copy_from_slice(b"error: line     ");
-        }
-        at += 12;
-        if let Some(room) = self.buf.get_mut(at..at + 20) {
-            room.copy_from_slice(no.0);
-        }
-        at += no.1.min(20);
-        for part in [msg, bytes, caret] {
-            if let Some(room) = self.buf.get_mut(at..at + part.len()) {
-                room.copy_from_slice(part);
+        // All of the report's room at once (there is while fewer than SIZE bytes wait): the
+        // pieces of a fixed size are then copied whole, and only the bytes that count kept.
+        let Some(room) = self
+            .buf
+            .get_mut(self.len..)
+            .and_then(|r| r.first_chunk_mut::<{ Self::MARGIN + Self::MESSAGE }>())
+        else {
+            return false;
+        };
+        let mut at = 0;
+        let mut put = |part: &[u8], keep: usize| {
+            if let Some(r) = room.get_mut(at..) {
+                crate::scan::copy_short(r, part);
             }
-            at += part.len();
-        }
-        self.len = at;
+            at += keep;
+        };
+        put(b"error: line     ", 12);
+        put(no.0, no.1.min(20));
+        put(msg, msg.len());
+        put(bytes, bytes.len());
+        // The caret line's row whole, of which the first `pos + 5` bytes count.
+        put(caret, pos + 5);
+        self.len += at;
         if self.len >= Self::SIZE {
             self.write_out();
         }

@@ -119,21 +119,38 @@ const fn positional(s: &[u8], start: usize, hyphens: bool) -> Option<Error> {
     } else {
         first_bad_slot(s, start, 32, false)
     };
-    let Some(j) = first else {
-        return None;
-    };
+    match first {
+        Some(j) => Some(slot_error(s, start, j, hyphens)),
+        None => None,
+    }
+}
+
+/// The error for slot `j` of the body at `start`, the first slot holding what it must not.
+#[inline(always)]
+const fn slot_error(s: &[u8], start: usize, j: usize, hyphens: bool) -> Error {
     let p = start + j;
     let c = s[p];
     if hyphens && (j == 8 || j == 13 || j == 18 || j == 23) {
         if HEX[c as usize] != 0xff {
-            return Some(Error::new(Detail::Hyphen { missing: true }, p));
+            return Error::new(Detail::Hyphen { missing: true }, p);
         }
-        return Some(char_error(s, p, Expected::Hyphen));
+        return char_error(s, p, Expected::Hyphen);
     }
     if c == b'-' {
-        return Some(Error::new(Detail::Hyphen { missing: false }, p));
+        return Error::new(Detail::Hyphen { missing: false }, p);
     }
-    Some(char_error(s, p, Expected::Hex))
+    if c < 0x80 {
+        // ASCII: the character is the byte (what `char_error` finds, without the call).
+        return Error::new(
+            Detail::Char {
+                ch: Some(c as char),
+                byte: c,
+                expected: Expected::Hex,
+            },
+            p,
+        );
+    }
+    char_error(s, p, Expected::Hex)
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -206,14 +223,13 @@ pub(crate) const fn diagnose(s: &[u8]) -> Error {
     let len = s.len();
     // A brace at either end means the braced form whatever the length, so a 32- or 36-byte
     // input with one is not checked slot by slot as the simple or hyphenated form.
-    let brace_at_an_end = len > 0 && (s[0] == b'{' || s[len - 1] == b'}');
     match len {
-        32 if !brace_at_an_end => {
+        32 if !brace_at_an_end(s) => {
             if let Some(e) = positional(s, 0, false) {
                 return e;
             }
         }
-        36 if !brace_at_an_end => {
+        36 if !brace_at_an_end(s) => {
             if let Some(e) = positional(s, 0, true) {
                 return e;
             }
@@ -237,6 +253,14 @@ pub(crate) const fn diagnose(s: &[u8]) -> Error {
         _ => {}
     }
     generic(s)
+}
+
+/// Whether `s` starts with `{` or ends with `}`.
+const fn brace_at_an_end(s: &[u8]) -> bool {
+    match (s.first(), s.last()) {
+        (Some(b), Some(e)) => *b == b'{' || *e == b'}',
+        _ => false,
+    }
 }
 
 /// The first byte where `s` stops matching `urn:uuid:` (case-insensitive), if it does.
@@ -397,40 +421,51 @@ pub(crate) const fn simple_error(s: &[u8]) -> Error {
     length_error(s.len(), 32)
 }
 
-// The SIMD levels' entries to the slow path, kept out of line so that the fast paths stay small:
-// each kernel calls one of them for every input it rejects.
+// The SIMD levels' entry to the slow path, kept out of line (see `Entry`).
 
-/// [`diagnose`], out of line.
-#[cold]
-#[inline(never)]
+/// Which parsing entry rejected an input: each has its own slow path.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[cfg_attr(
     not(all(feature = "simd", any(target_arch = "x86_64", target_arch = "aarch64"))),
     allow(dead_code)
 )]
-pub(crate) fn diagnose_cold(s: &[u8]) -> Error {
-    diagnose(s)
+pub(crate) enum Entry {
+    /// Any of the four forms: [`diagnose`].
+    Any,
+    /// The hyphenated form only: [`hyphenated_error`].
+    Hyphenated,
+    /// The simple form only: [`simple_error`].
+    Simple,
 }
 
-/// [`hyphenated_error`], out of line.
-#[cold]
-#[inline(never)]
+/// The error `entry`'s slow path gives for `s`, which its fast path rejected, given `first`:
+/// the first bad slot of `s` read as the bare form of its length (hyphenated for 36 bytes,
+/// simple for 32) as a SIMD level's scan found it, or `None` (another length, no bad slot, or
+/// no scan). A level calls this from one cold function of its own (with its target features,
+/// so that the scan can use them); the answer is the slow path's, only the scan is faster.
+#[inline(always)]
 #[cfg_attr(
     not(all(feature = "simd", any(target_arch = "x86_64", target_arch = "aarch64"))),
     allow(dead_code)
 )]
-pub(crate) fn hyphenated_error_cold(s: &[u8]) -> Error {
-    hyphenated_error(s)
-}
-
-/// [`simple_error`], out of line.
-#[cold]
-#[inline(never)]
-#[cfg_attr(
-    not(all(feature = "simd", any(target_arch = "x86_64", target_arch = "aarch64"))),
-    allow(dead_code)
-)]
-pub(crate) fn simple_error_cold(s: &[u8]) -> Error {
-    simple_error(s)
+pub(crate) fn scanned(s: &[u8], entry: Entry, first: Option<usize>) -> Error {
+    let len = s.len();
+    if let Some(j) = first {
+        // The cases where the slow path starts with the slot-by-slot scan of the bare form.
+        let bare = match entry {
+            Entry::Any => !brace_at_an_end(s),
+            Entry::Hyphenated => len == 36,
+            Entry::Simple => len == 32,
+        };
+        if bare && (len == 32 || len == 36) && j < len {
+            return slot_error(s, 0, j, len == 36);
+        }
+    }
+    match entry {
+        Entry::Any => diagnose(s),
+        Entry::Hyphenated => hyphenated_error(s),
+        Entry::Simple => simple_error(s),
+    }
 }
 
 #[cfg(test)]

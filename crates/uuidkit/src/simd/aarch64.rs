@@ -100,8 +100,18 @@ parse_entries!(
     hyphenated_neon,
     simple_neon,
     hyphenated_body_neon,
-    simple_body_neon
+    simple_body_neon,
+    rejected_neon
 );
+
+/// The slow path of the NEON entries (its own scan of the bare forms is not written: the
+/// slow path's word scan does it).
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "neon")]
+unsafe fn rejected_neon(s: &[u8], entry: crate::diagnose::Entry) -> crate::error::Error {
+    crate::diagnose::scanned(s, entry, None)
+}
 
 /// The 32 hex digits of 16 bytes, in two halves.
 #[target_feature(enable = "neon")]

@@ -93,19 +93,21 @@ pub(crate) use encode_each;
 /// The three parsing entries of a level, around its two body kernels (each
 /// `unsafe fn(&[u8; N]) -> Option<[u8; 16]>` needing the level's target features). The
 /// any-form parser has the same length dispatch and brace/prefix checks as
-/// `scalar::parse_fast`; rejected input goes to the slow path (`diagnose.rs`). The entries are
-/// `pub(super)`, for the level's table in `simd/mod.rs`.
+/// `scalar::parse_fast`; rejected input goes to the level's `$rejected`
+/// (`unsafe fn(&[u8], diagnose::Entry) -> Error`, cold, which ends in the slow path of
+/// `diagnose.rs`). The entries are `pub(super)`, for the level's table in `simd/mod.rs`.
 #[cfg(feature = "simd")]
 #[allow(unused_macros)] // unused on targets without a SIMD level
 macro_rules! parse_entries {
     ($feature:literal, $parse:ident, $hyphenated:ident, $simple:ident,
-     $hyphenated_body:path, $simple_body:path) => {
+     $hyphenated_body:path, $simple_body:path, $rejected:path) => {
         $crate::simd::entries::parse_entries!(
             $feature,
             $hyphenated,
             $simple,
             $hyphenated_body,
-            $simple_body
+            $simple_body,
+            $rejected
         );
 
         #[target_feature(enable = $feature)]
@@ -143,13 +145,14 @@ macro_rules! parse_entries {
             };
             match bytes {
                 Some(b) => Ok($crate::Uuid::from_bytes(b)),
-                None => Err($crate::diagnose::diagnose_cold(s)),
+                // SAFETY: this function has the target features `$rejected` needs.
+                None => Err(unsafe { $rejected(s, $crate::diagnose::Entry::Any) }),
             }
         }
     };
     // Only the one-form entries (a level with its own any-form parser).
     ($feature:literal, $hyphenated:ident, $simple:ident,
-     $hyphenated_body:path, $simple_body:path) => {
+     $hyphenated_body:path, $simple_body:path, $rejected:path) => {
         #[target_feature(enable = $feature)]
         pub(super) unsafe fn $hyphenated(s: &[u8]) -> Result<$crate::Uuid, $crate::error::Error> {
             if let Some(body) = s.first_chunk::<36>() {
@@ -160,7 +163,8 @@ macro_rules! parse_entries {
                     }
                 }
             }
-            Err($crate::diagnose::hyphenated_error_cold(s))
+            // SAFETY: as above.
+            Err(unsafe { $rejected(s, $crate::diagnose::Entry::Hyphenated) })
         }
 
         #[target_feature(enable = $feature)]
@@ -173,7 +177,8 @@ macro_rules! parse_entries {
                     }
                 }
             }
-            Err($crate::diagnose::simple_error_cold(s))
+            // SAFETY: as above.
+            Err(unsafe { $rejected(s, $crate::diagnose::Entry::Simple) })
         }
     };
 }

@@ -11,6 +11,7 @@
 use core::arch::x86_64::*;
 
 use super::entries::{encode_lines_body, parse_entries};
+use crate::diagnose::Entry;
 use crate::text::{Case, Format};
 use crate::text::{URN_LETTERS, URN_PREFIX, URN_WORD};
 use crate::Uuid;
@@ -151,8 +152,59 @@ parse_entries!(
     hyphenated_ssse3,
     simple_ssse3,
     hyphenated_body_ssse3,
-    simple_body_ssse3
+    simple_body_ssse3,
+    rejected_ssse3
 );
+
+/// Bits of the bytes of `v` that are not hex digits, and of those that are `-`.
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn masks16(v: __m128i) -> (u64, u64) {
+    let (_, bad) = decode16(v);
+    let dash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'-' as i8));
+    (
+        u64::from(_mm_movemask_epi8(bad) as u32),
+        u64::from(_mm_movemask_epi8(dash) as u32),
+    )
+}
+
+/// The slow path of the SSSE3 entries, with the first bad slot found 16 bytes at a time.
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "ssse3")]
+unsafe fn rejected_ssse3(s: &[u8], entry: Entry) -> crate::error::Error {
+    let p = s.as_ptr();
+    let first = if s.len() == 36 || s.len() == 32 {
+        // SAFETY: unaligned 16-byte loads of s[0..16], s[16..32] and s[len - 16..len], all
+        // inside `s` (`len` is 32 or 36).
+        let (a, b, c) = unsafe {
+            (
+                _mm_loadu_si128(p.cast()),
+                _mm_loadu_si128(p.add(16).cast()),
+                _mm_loadu_si128(p.add(s.len() - 16).cast()),
+            )
+        };
+        let ((h0, d0), (h1, d1), (h2, d2)) = (masks16(a), masks16(b), masks16(c));
+        let shift = s.len() - 16;
+        first_bad(
+            s.len(),
+            h0 | h1 << 16 | h2 << shift,
+            d0 | d1 << 16 | d2 << shift,
+        )
+    } else {
+        None
+    };
+    crate::diagnose::scanned(s, entry, first)
+}
+
+/// The first bad slot of a bare body of `len` bytes (36: hyphenated, 32: simple) from the bits
+/// of its bytes that are not hex digits (`nonhex`) and that are `-` (`dash`).
+#[inline(always)]
+fn first_bad(len: usize, nonhex: u64, dash: u64) -> Option<usize> {
+    let slots = if len == 36 { u64::from(HYPHEN_BITS) } else { 0 };
+    let bad = (nonhex & !slots) | (!dash & slots);
+    (bad != 0).then(|| bad.trailing_zeros() as usize)
+}
 
 /// The 32 hex digits of 16 bytes, in two halves.
 #[target_feature(enable = "ssse3")]
@@ -307,8 +359,51 @@ parse_entries!(
     hyphenated_avx2,
     simple_avx2,
     hyphenated_body_avx2,
-    simple_body_avx2
+    simple_body_avx2,
+    rejected_avx2
 );
+
+/// Bits of the bytes of `v` that are not hex digits, and of those that are `-`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn masks32(v: __m256i) -> (u64, u64) {
+    let (_, bad) = decode32(v);
+    let dash = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'-' as i8));
+    (
+        u64::from(_mm256_movemask_epi8(bad) as u32),
+        u64::from(_mm256_movemask_epi8(dash) as u32),
+    )
+}
+
+/// The slow path of the AVX2 entries, with the first bad slot found 32 bytes at a time.
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx2")]
+unsafe fn rejected_avx2(s: &[u8], entry: Entry) -> crate::error::Error {
+    let p = s.as_ptr();
+    let first = match s.len() {
+        36 => {
+            // SAFETY: an unaligned 32-byte load of s[0..32].
+            let (h, d) = masks32(unsafe { _mm256_loadu_si256(p.cast()) });
+            match first_bad(36, h, d) {
+                Some(j) => Some(j),
+                None => {
+                    // Only slots 32..36 are left: they are digit slots.
+                    // SAFETY: an unaligned 32-byte load of s[4..36].
+                    let (h, _) = masks32(unsafe { _mm256_loadu_si256(p.add(4).cast()) });
+                    first_bad(32, h >> 28 << 32, 0)
+                }
+            }
+        }
+        32 => {
+            // SAFETY: an unaligned 32-byte load of s[0..32].
+            let (h, d) = masks32(unsafe { _mm256_loadu_si256(p.cast()) });
+            first_bad(32, h, d)
+        }
+        _ => None,
+    };
+    crate::diagnose::scanned(s, entry, first)
+}
 
 /// How to read one form in [`parse_avx2`]: the same two loads, shuffles and checks for all four,
 /// with these parameters, so that the form costs no branch.
@@ -470,10 +565,12 @@ pub(super) unsafe fn parse_avx2(s: &[u8]) -> Result<Uuid, crate::error::Error> {
     // well.
     let len = s.len();
     if len > MAX_LEN || (VALID_LENS >> len) & 1 == 0 {
-        return Err(crate::diagnose::diagnose_cold(s));
+        // SAFETY: this function has the target features `rejected_avx2` needs.
+        return Err(unsafe { rejected_avx2(s, Entry::Any) });
     }
     let Some(form) = FORM_OF_LEN.get(len.wrapping_sub(MIN_LEN)) else {
-        return Err(crate::diagnose::diagnose_cold(s));
+        // SAFETY: as above.
+        return Err(unsafe { rejected_avx2(s, Entry::Any) });
     };
     let p = s.as_ptr();
     // SAFETY: `form` is the row `FORM_OF_LEN` gives for `s.len()`, an accepted length, and the
@@ -498,7 +595,8 @@ pub(super) unsafe fn parse_avx2(s: &[u8]) -> Result<Uuid, crate::error::Error> {
     let bad = (!dash & form.hyphens) | u32::from(ends != 0);
     match pack32_avx2(y, bad) {
         Some(bytes) => Ok(Uuid::from_bytes(bytes)),
-        None => Err(crate::diagnose::diagnose_cold(s)),
+        // SAFETY: as above.
+        None => Err(unsafe { rejected_avx2(s, Entry::Any) }),
     }
 }
 

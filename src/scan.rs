@@ -1,0 +1,109 @@
+//! Work on short byte strings (a line, a UUID's text) in shapes the compiler turns into a few
+//! 16-byte vector operations, without a loop or a call for strings of 16 to 48 bytes: the
+//! commands check each rejected line this way (is it a whole line? can it be shown as it is?)
+//! and copy it into its report.
+
+/// Whether any byte of `s` satisfies `hit`.
+///
+/// Up to 48 bytes (every UUID form), three overlapping blocks, the first, the middle and the
+/// last 16 bytes, cover `s`; longer strings take whole blocks and then the last 16 bytes;
+/// shorter ones are tested byte by byte.
+#[inline(always)]
+pub fn any_byte(s: &[u8], hit: impl Fn(u8) -> bool + Copy) -> bool {
+    let (Some(first), Some(last)) = (s.first_chunk::<16>(), s.last_chunk::<16>()) else {
+        return s.iter().any(|&b| hit(b));
+    };
+    if s.len() <= 48 {
+        // For 16 <= len <= 48 the middle block starts at most at 16 and ends at least at
+        // len - 16, so the three blocks leave no gap. One fold over the three side by side
+        // (not three folds) is what becomes three compares and one test.
+        let middle = s.get(s.len() / 2 - 8..).and_then(|m| m.first_chunk::<16>());
+        let mut w = [[0u8; 16]; 3];
+        w[0] = *first;
+        w[1] = *middle.unwrap_or(first);
+        w[2] = *last;
+        return w.as_flattened().iter().fold(false, |a, &b| a | hit(b));
+    }
+    let block = |w: &[u8; 16]| w.iter().fold(false, |a, &b| a | hit(b));
+    let mut found = block(last);
+    let mut rest = s;
+    while let Some((w, r)) = rest.split_first_chunk::<16>() {
+        found |= block(w);
+        rest = r;
+    }
+    found
+}
+
+/// Copies `src` to the start of `dst` (nothing if `dst` is shorter). From 16 to 48 bytes as
+/// three overlapping 16-byte blocks, as [`any_byte`] reads them; otherwise as `copy_from_slice`.
+#[inline(always)]
+pub fn copy_short(dst: &mut [u8], src: &[u8]) {
+    let len = src.len();
+    let Some(dst) = dst.get_mut(..len) else {
+        return;
+    };
+    if (16..=48).contains(&len) {
+        let mid = len / 2 - 8;
+        let blocks = (
+            src.first_chunk::<16>(),
+            src.get(mid..).and_then(|m| m.first_chunk::<16>()),
+            src.last_chunk::<16>(),
+        );
+        if let (Some(first), Some(middle), Some(last)) = blocks {
+            let mut put = |at: usize, b: &[u8; 16]| {
+                if let Some(d) = dst.get_mut(at..).and_then(|d| d.first_chunk_mut::<16>()) {
+                    *d = *b;
+                }
+            };
+            put(0, first);
+            put(mid, middle);
+            put(len - 16, last);
+            return;
+        }
+    }
+    dst.copy_from_slice(src);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copy_short_copies_every_length() {
+        let src: Vec<u8> = (0..100u8).map(|b| b.wrapping_mul(37)).collect();
+        for len in 0..100 {
+            for extra in [0, 1, 20] {
+                let mut dst = vec![0xee; len + extra];
+                copy_short(&mut dst, &src[..len]);
+                assert_eq!(&dst[..len], &src[..len]);
+                assert!(
+                    dst[len..].iter().all(|&b| b == 0xee),
+                    "len {len}: wrote past it"
+                );
+            }
+            // Too short a destination: left as it was.
+            if len > 0 {
+                let mut dst = vec![0xee; len - 1];
+                copy_short(&mut dst, &src[..len]);
+                assert!(dst.iter().all(|&b| b == 0xee));
+            }
+        }
+    }
+
+    #[test]
+    fn any_byte_agrees_with_iter_any() {
+        for len in 0..100 {
+            let mut s = vec![b'a'; len];
+            assert!(!any_byte(&s, |b| b == b'\n'));
+            for i in 0..len {
+                for b in [b'\n', 0x0b, 0x09, 0x8a] {
+                    s[i] = b;
+                    assert_eq!(any_byte(&s, |b| b == b'\n'), s.contains(&b'\n'), "{s:?}");
+                    s[(i * 7 + 3) % len] = b'\n';
+                    assert_eq!(any_byte(&s, |b| b == b'\n'), s.contains(&b'\n'), "{s:?}");
+                    s.fill(b'a');
+                }
+            }
+        }
+    }
+}
