@@ -18,6 +18,8 @@ fn main() {
     let ops: &[&str] = &[
         "uuidkit parse_str",
         "uuidkit parse_str_const",
+        "uuidkit parse_str, one bad digit",
+        "uuid parse_str, one bad digit",
         "uuidkit parse_hyphenated into array",
         "uuid parse_str",
         "uuid-simd parse_hyphenated into array",
@@ -57,6 +59,16 @@ fn main() {
         .map(|u| uuid::Uuid::from_bytes(u.into_bytes()))
         .collect();
     let texts: Vec<String> = ids.iter().map(|u| u.to_string()).collect();
+    // The same texts with a `g` in one place, moving along the text as in scripts/bench's
+    // invalid lines (hyphen slots included).
+    let bad: Vec<String> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let p = (i + 1) % 36;
+            format!("{}g{}", &t[..p], &t[p + 1..])
+        })
+        .collect();
     let mut arr = vec![Uuid::NIL; K];
     let mut raw = vec![[0u8; 16]; K];
     let mut buf = [0u8; uuidkit::MAX_ENCODED_LEN];
@@ -82,6 +94,12 @@ fn main() {
                 arr[j] = u;
             }
             black_box(&mut arr);
+        }),
+        "uuidkit parse_str, one bad digit" => each!(j => {
+            black_box(Uuid::parse_str(black_box(&bad[j])).err());
+        }),
+        "uuid parse_str, one bad digit" => each!(j => {
+            black_box(uuid::Uuid::parse_str(black_box(&bad[j])).err());
         }),
         "uuid parse_str" => each!(j => {
             black_box(uuid::Uuid::parse_str(black_box(&texts[j])).ok());
