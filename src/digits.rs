@@ -51,7 +51,7 @@ impl Default for Counter {
 
 impl Counter {
     /// Makes the digits those of `v`.
-    #[inline]
+    #[inline(always)]
     pub fn set(&mut self, v: u64) {
         if self.value.checked_add(1) == Some(v) {
             self.value = v;

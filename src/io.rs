@@ -160,6 +160,18 @@ impl Out {
         self.bytes_slow(b)
     }
 
+    /// [`bytes`](Self::bytes) for a short piece (a message): copied in 16-byte blocks
+    /// (`scan::copy_short`) instead of through a call of `memcpy`.
+    #[inline(always)]
+    pub fn short_bytes(&mut self, b: &[u8]) -> Result<(), Fatal> {
+        if let Some(room) = self.buf.get_mut(self.len..self.len + b.len()) {
+            crate::scan::copy_short(room, b);
+            self.len += b.len();
+            return Ok(());
+        }
+        self.bytes_slow(b)
+    }
+
     #[cold]
     fn bytes_slow(&mut self, b: &[u8]) -> Result<(), Fatal> {
         self.drain()?;
@@ -825,9 +837,8 @@ fn find_newline(s: &[u8]) -> Option<usize> {
         .map(|i| at + i)
 }
 
-/// Whether `s` holds a `\n`: [`find_newline`] without the place. Out of line: alone, the
-/// scan compiles to its three vector compares.
-#[inline(never)]
+/// Whether `s` holds a `\n`: [`find_newline`] without the place.
+#[inline(always)]
 fn has_newline(s: &[u8]) -> bool {
     crate::scan::any_byte(s, |b| b == b'\n')
 }

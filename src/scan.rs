@@ -1,7 +1,7 @@
-//! Work on short byte strings (a line, a UUID's text) in shapes the compiler turns into a few
-//! 16-byte vector operations, without a loop or a call for strings of 16 to 48 bytes: the
-//! commands check each rejected line this way (is it a whole line? can it be shown as it is?)
-//! and copy it into its report.
+//! Work on short byte strings (a line, a UUID's text, a message) in shapes the compiler turns
+//! into a few 16-byte vector operations, without a loop or a call: the commands check each
+//! rejected line this way (is it a whole line? can it be shown as it is?) and copy it and its
+//! message into its report.
 
 /// Whether any byte of `s` satisfies `hit`.
 ///
@@ -35,33 +35,34 @@ pub fn any_byte(s: &[u8], hit: impl Fn(u8) -> bool + Copy) -> bool {
 }
 
 /// Copies `src` to the start of `dst` (nothing if `dst` is shorter). From 16 to 48 bytes as
-/// three overlapping 16-byte blocks, as [`any_byte`] reads them; otherwise as `copy_from_slice`.
+/// three overlapping 16-byte blocks, as [`any_byte`] reads them, and from 49 to 96 as six (the
+/// first 48 bytes and the last 48); otherwise as `copy_from_slice`.
 #[inline(always)]
 pub fn copy_short(dst: &mut [u8], src: &[u8]) {
     let len = src.len();
     let Some(dst) = dst.get_mut(..len) else {
         return;
     };
-    if (16..=48).contains(&len) {
-        let mid = len / 2 - 8;
-        let blocks = (
-            src.first_chunk::<16>(),
-            src.get(mid..).and_then(|m| m.first_chunk::<16>()),
-            src.last_chunk::<16>(),
-        );
-        if let (Some(first), Some(middle), Some(last)) = blocks {
-            let mut put = |at: usize, b: &[u8; 16]| {
-                if let Some(d) = dst.get_mut(at..).and_then(|d| d.first_chunk_mut::<16>()) {
-                    *d = *b;
-                }
-            };
-            put(0, first);
-            put(mid, middle);
-            put(len - 16, last);
-            return;
+    let mut put = |at: usize| {
+        let block = src.get(at..).and_then(|b| b.first_chunk::<16>());
+        let room = dst.get_mut(at..).and_then(|d| d.first_chunk_mut::<16>());
+        if let (Some(b), Some(d)) = (block, room) {
+            *d = *b;
         }
+    };
+    match len {
+        16..=48 => {
+            put(0);
+            put(len / 2 - 8);
+            put(len - 16);
+        }
+        49..=96 => {
+            for at in [0, 16, 32, len - 48, len - 32, len - 16] {
+                put(at);
+            }
+        }
+        _ => dst.copy_from_slice(src),
     }
-    dst.copy_from_slice(src);
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ pub fn start() {
 
 /// The C `main`'s return value for the program's outcome, after flushing standard output (as
 /// the runtime does at exit): the exit status, or 101 for a panic, as the runtime gives.
-#[cfg(all(target_os = "linux", not(test)))]
+#[cfg(target_os = "linux")]
 pub fn finish(outcome: std::thread::Result<std::process::ExitCode>) -> libc::c_int {
     let _ = std::io::Write::flush(&mut std::io::stdout());
     match outcome {
@@ -229,5 +229,19 @@ mod unix {
                 }
             }
         });
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use std::process::ExitCode;
+
+    #[test]
+    fn finish_gives_each_status_and_101_for_a_panic() {
+        for n in [0u8, 1, 2, 101, 255] {
+            assert_eq!(super::finish(Ok(ExitCode::from(n))), libc::c_int::from(n));
+        }
+        let panicked = std::panic::catch_unwind(|| -> ExitCode { panic!("on purpose") });
+        assert_eq!(super::finish(panicked), 101);
     }
 }

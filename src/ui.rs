@@ -394,9 +394,8 @@ fn plain_report(at: &BadInput<'_>, msg: &[u8], out: &mut Vec<u8>) -> bool {
     true
 }
 
-/// Whether every byte of `s` is printable ASCII (0x20 to 0x7e). Out of line: alone, the scan
-/// compiles to its three vector compares.
-#[inline(never)]
+/// Whether every byte of `s` is printable ASCII (0x20 to 0x7e).
+#[inline(always)]
 fn printable(s: &[u8]) -> bool {
     !crate::scan::any_byte(s, |b| !(0x20..=0x7e).contains(&b))
 }

@@ -73,7 +73,7 @@ impl Reports {
             *room = *digits;
             n
         })?;
-        self.out.bytes(self.messages.text(e))?;
+        self.out.short_bytes(self.messages.text(e))?;
         if self.excerpts {
             let text = ui::excerpt_lines(line.bytes, e.position(), line.is_cut(), self.color);
             self.out.bytes(text.as_bytes())?;
