@@ -152,20 +152,22 @@ impl Out {
     /// Writes bytes.
     #[inline]
     pub fn bytes(&mut self, b: &[u8]) -> Result<(), Fatal> {
-        if let Some(room) = self.buf.get_mut(self.len..self.len + b.len()) {
-            room.copy_from_slice(b);
-            self.len += b.len();
-            return Ok(());
-        }
-        self.bytes_slow(b)
+        self.bytes_with(b, <[u8]>::copy_from_slice)
     }
 
     /// [`bytes`](Self::bytes) for a short piece (a message): copied in 16-byte blocks
     /// (`scan::copy_short`) instead of through a call of `memcpy`.
     #[inline(always)]
     pub fn short_bytes(&mut self, b: &[u8]) -> Result<(), Fatal> {
+        self.bytes_with(b, crate::scan::copy_short)
+    }
+
+    /// `b` into the buffer with `copy` (given a room of exactly `b.len()` bytes), or through
+    /// [`bytes_slow`](Self::bytes_slow) when the buffer has no room left.
+    #[inline(always)]
+    fn bytes_with(&mut self, b: &[u8], copy: impl FnOnce(&mut [u8], &[u8])) -> Result<(), Fatal> {
         if let Some(room) = self.buf.get_mut(self.len..self.len + b.len()) {
-            crate::scan::copy_short(room, b);
+            copy(room, b);
             self.len += b.len();
             return Ok(());
         }
