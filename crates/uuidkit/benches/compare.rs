@@ -648,18 +648,18 @@ fn text_api_rows(
             black_box(uuid::Uuid::parse_str(s).ok());
         })
     };
-    // uuid's `Display` through `write!` into a reused `String`, the peer of the `Display` row
-    // and of its floor.
-    let uuid_display = || {
+    // `Display` of one of `items` through `write!` into a reused `String`: uuidkit's `Display`
+    // row, uuid's (the peer of that row and of its floor), and the floor's ready `str`.
+    fn display<T: std::fmt::Display>(items: &[T]) -> Sampler<'_> {
         sampler(1, {
             let mut out = String::with_capacity(64);
             move |i| {
                 out.clear();
-                let _ = write!(out, "{}", black_box(&peer_ids[i]));
+                let _ = write!(out, "{}", black_box(&items[i]));
                 black_box(&mut out);
             }
         })
-    };
+    }
     // One row per name, each a direct call (a macro, not a function pointer, so that the call
     // inlines as it does in a user's code).
     macro_rules! parse_row {
@@ -717,15 +717,8 @@ fn text_api_rows(
         rows.push(row(
             "Display (write! into a reused String)",
             Target::Uuid(0.5),
-            sampler(1, {
-                let mut out = String::with_capacity(64);
-                move |i| {
-                    out.clear();
-                    let _ = write!(out, "{}", black_box(&ids[i]));
-                    black_box(&mut out);
-                }
-            }),
-            Some(uuid_display()),
+            display(ids),
+            Some(display(peer_ids)),
             None,
         ));
     }
@@ -737,15 +730,8 @@ fn text_api_rows(
         rows.push(row(
             "floor: Display's write! of a ready 36-byte str into a reused String",
             Target::None,
-            sampler(1, {
-                let mut out = String::with_capacity(64);
-                move |i| {
-                    out.clear();
-                    let _ = write!(out, "{}", black_box(hyphenated[i].as_str()));
-                    black_box(&mut out);
-                }
-            }),
-            Some(uuid_display()),
+            display(hyphenated),
+            Some(display(peer_ids)),
             None,
         ));
     }
