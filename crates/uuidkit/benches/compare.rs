@@ -71,6 +71,33 @@ impl<const L: usize> Out<L> {
     }
 }
 
+/// Runs `batch` calls of `s` with its stack frame `PAD` bytes deeper than without.
+///
+/// Why: where the stack lies modulo 64 bytes (random per process with address-space layout
+/// randomization, in 16-byte steps) moved single rows by up to 3x between processes of the
+/// same binary (parse hyphenated: 6.2 to 19.9 ns with ASLR off and only the environment's
+/// size changed). Each sampler's samples cycle through four placements 16 bytes apart, so
+/// every process measures all four and processes agree (BENCHMARKS.md, "How much the figures
+/// move").
+#[inline(never)]
+fn run_at<const PAD: usize>(s: &mut Sampler<'_>, batch: usize) -> Duration {
+    let pad = [0u8; PAD];
+    black_box(&pad);
+    let t = (s.run)(batch);
+    black_box(&pad);
+    t
+}
+
+/// Sample `k` of a sampler, at the `k % 4`th of four stack placements 16 bytes apart.
+fn run_placed(s: &mut Sampler<'_>, batch: usize, k: usize) -> Duration {
+    match k % 4 {
+        0 => run_at::<16>(s, batch),
+        1 => run_at::<32>(s, batch),
+        2 => run_at::<48>(s, batch),
+        _ => run_at::<64>(s, batch),
+    }
+}
+
 /// Median nanoseconds per operation of each sampler. The samples of the samplers are taken in
 /// turn, so that a disturbance (another process, frequency changes) hits all of them alike and
 /// the ratios of one run stay meaningful.
@@ -87,9 +114,9 @@ fn measure_all(mut samplers: Vec<Sampler<'_>>) -> Vec<f64> {
         })
         .collect();
     let mut samples = vec![Vec::with_capacity(SAMPLES); samplers.len()];
-    for _ in 0..SAMPLES {
+    for k in 0..SAMPLES {
         for ((s, &batch), out) in samplers.iter_mut().zip(&batches).zip(&mut samples) {
-            let t = (s.run)(batch);
+            let t = run_placed(s, batch, k);
             out.push(t.as_nanos() as f64 / (batch * s.per_call) as f64);
         }
     }
