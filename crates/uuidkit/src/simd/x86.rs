@@ -557,12 +557,14 @@ const _: () = {
 
 /// The any-form parser: the hyphenated form takes its own kernel; the other three have no
 /// branch on the form (inputs of mixed forms would mispredict it): the length picks a row of
-/// [`FORMS`], and each of them runs the same instructions. Accepts exactly what `scalar::parse_fast` accepts (checked in `simd::tests`).
+/// [`FORMS`], and each of them runs the same instructions. Accepts exactly what
+/// `scalar::parse_fast` accepts (checked in `simd::tests`).
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn parse_avx2(s: &[u8]) -> Result<Uuid, crate::error::Error> {
     // The hyphenated form, what `parse_str` is mostly given, goes straight to its kernel: one
-    // 36-byte check instead of the row's loads in front of the data loads (issue 18: parse_str
-    // 0.41 -> 0.31 x uuid's; the mixed-form row is no slower, see BENCHMARKS.md).
+    // 36-byte check instead of the row's loads in front of the data loads (issue 18: 84 -> 62
+    // instructions, parse_str 0.41 -> 0.31 x uuid's; the mixed-form row is no slower, see
+    // BENCHMARKS.md, "Issue 18, parse_str and where the stack lies").
     let len = s.len();
     if let (Some(body), 36) = (s.first_chunk::<36>(), len) {
         // SAFETY: this function has the target features the kernel and `rejected_avx2` need.
