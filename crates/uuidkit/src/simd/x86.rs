@@ -405,8 +405,8 @@ unsafe fn rejected_avx2(s: &[u8], entry: Entry) -> crate::error::Error {
     crate::diagnose::scanned(s, entry, first)
 }
 
-/// How to read one form in [`parse_avx2`]: the same two loads, shuffles and checks for all four,
-/// with these parameters, so that the form costs no branch.
+/// How to read one form in [`parse_avx2`]'s table: the same two loads, shuffles and checks for
+/// the simple, braced and URN forms, with these parameters, so that the form costs no branch.
 #[derive(Clone, Copy)]
 struct Form {
     /// Where the two 32-byte loads start.
@@ -460,29 +460,15 @@ const BODY_X: [[i8; 16]; 2] = [
 const IDENTITY: [i8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 const NONE: [i8; 16] = [Z; 16];
 
-/// Forms by index: 0 simple, 1 hyphenated, 2 braced, 3 URN.
-const FORMS: [Form; 4] = [
+/// The forms that take the table, by index: 0 simple, 1 braced, 2 URN (the hyphenated form
+/// has its own kernel, see [`parse_avx2`]).
+const FORMS: [Form; 3] = [
     Form {
         at_z: 0,
         at_x: 0,
         from_z: [IDENTITY, IDENTITY],
         from_x: [NONE, NONE],
         hyphens: 0,
-        w_or: 0,
-        w_and: 0,
-        w_want: 0,
-        b_at: 0,
-        b_and: 0,
-        b_want: 0,
-        need: 0,
-    }
-    .need(),
-    Form {
-        at_z: 0,
-        at_x: 4,
-        from_z: BODY_Z,
-        from_x: BODY_X,
-        hyphens: HYPHEN_BITS,
         w_or: 0,
         w_and: 0,
         w_want: 0,
@@ -528,31 +514,31 @@ const FORMS: [Form; 4] = [
 /// The shortest and longest accepted input.
 const MIN_LEN: usize = 32;
 const MAX_LEN: usize = 45;
-/// Bit `n` set for each accepted length `n` (32, 36, 38, 45).
-const VALID_LENS: u64 = (1 << 32) | (1 << 36) | (1 << 38) | (1 << 45);
+/// Bit `n` set for each length `n` that [`FORM_OF_LEN`] serves (32, 38, 45): every accepted
+/// length but the hyphenated form's 36, which [`parse_avx2`] takes before the table.
+const TABLE_LENS: u64 = (1 << 32) | (1 << 38) | (1 << 45);
 
 /// The row of [`FORMS`] for each length from [`MIN_LEN`] to [`MAX_LEN`], indexed by the length
 /// minus `MIN_LEN`: the length picks its row with one load (no index table in between, which
-/// would put a second load before the data loads). Lengths not in [`VALID_LENS`] get the
+/// would put a second load before the data loads). Lengths not in [`TABLE_LENS`] get the
 /// simple form's row; they are rejected before it is read.
 static FORM_OF_LEN: [Form; MAX_LEN - MIN_LEN + 1] = {
     let mut t = [FORMS[0]; MAX_LEN - MIN_LEN + 1];
-    t[36 - MIN_LEN] = FORMS[1];
-    t[38 - MIN_LEN] = FORMS[2];
-    t[45 - MIN_LEN] = FORMS[3];
+    t[38 - MIN_LEN] = FORMS[1];
+    t[45 - MIN_LEN] = FORMS[2];
     t
 };
 
-// Every accepted length picks a row whose reads need exactly that length, so `parse_avx2`
+// Every length the table serves picks a row whose reads need exactly that length, so `parse_avx2`
 // needs no bounds check of its own (see its SAFETY comment). Checked at compile time: a row
 // or offset changed without the other fails the build.
 const _: () = {
     let mut len = MIN_LEN;
     while len <= MAX_LEN {
-        assert!((VALID_LENS >> len) & 1 == 0 || FORM_OF_LEN[len - MIN_LEN].need == len);
+        assert!((TABLE_LENS >> len) & 1 == 0 || FORM_OF_LEN[len - MIN_LEN].need == len);
         len += 1;
     }
-    assert!(VALID_LENS >> (MAX_LEN + 1) == 0 && VALID_LENS & ((1 << MIN_LEN) - 1) == 0);
+    assert!(TABLE_LENS >> (MAX_LEN + 1) == 0 && TABLE_LENS & ((1 << MIN_LEN) - 1) == 0);
 };
 
 /// The any-form parser: the hyphenated form takes its own kernel; the other three have no
@@ -565,8 +551,7 @@ pub(super) unsafe fn parse_avx2(s: &[u8]) -> Result<Uuid, crate::error::Error> {
     // 36-byte check instead of the row's loads in front of the data loads (issue 18: 84 -> 62
     // instructions, parse_str 0.41 -> 0.31 x uuid's; the mixed-form row is no slower, see
     // BENCHMARKS.md, "Issue 18, parse_str and where the stack lies").
-    let len = s.len();
-    if let (Some(body), 36) = (s.first_chunk::<36>(), len) {
+    if let Ok(body) = <&[u8; 36]>::try_from(s) {
         // SAFETY: this function has the target features the kernel and `rejected_avx2` need.
         return match unsafe { hyphenated_body_avx2(body) } {
             Some(bytes) => Ok(Uuid::from_bytes(bytes)),
@@ -577,7 +562,8 @@ pub(super) unsafe fn parse_avx2(s: &[u8]) -> Result<Uuid, crate::error::Error> {
     // The other forms: a bit test and a table lookup rather than a `match`, which would
     // compile to the very branch on the form this path avoids; the remaining branch (a valid
     // length?) predicts well.
-    if len > MAX_LEN || (VALID_LENS >> len) & 1 == 0 {
+    let len = s.len();
+    if len > MAX_LEN || (TABLE_LENS >> len) & 1 == 0 {
         // SAFETY: this function has the target features `rejected_avx2` needs.
         return Err(unsafe { rejected_avx2(s, Entry::Any) });
     }
@@ -586,10 +572,10 @@ pub(super) unsafe fn parse_avx2(s: &[u8]) -> Result<Uuid, crate::error::Error> {
         return Err(unsafe { rejected_avx2(s, Entry::Any) });
     };
     let p = s.as_ptr();
-    // SAFETY: `form` is the row `FORM_OF_LEN` gives for `s.len()`, an accepted length, and the
-    // compile-time assertion after `FORM_OF_LEN` guarantees that its `need` (computed by `Form::need` from the very
-    // offsets used here) equals that length, so both 32-byte loads, the 8-byte word and the
-    // byte lie inside `s`. All reads are unaligned.
+    // SAFETY: `form` is the row `FORM_OF_LEN` gives for `s.len()`, a length in `TABLE_LENS`,
+    // and the compile-time assertion after `FORM_OF_LEN` guarantees that its `need` (computed
+    // by `Form::need` from the very offsets used here) equals that length, so both 32-byte
+    // loads, the 8-byte word and the byte lie inside `s`. All reads are unaligned.
     let (z, x, w, b) = unsafe {
         (
             _mm256_loadu_si256(p.add(form.at_z).cast()),
