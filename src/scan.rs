@@ -3,6 +3,14 @@
 //! rejected line this way (is it a whole line? can it be shown as it is?) and copy it and its
 //! message into its report.
 
+/// Where the middle one of three overlapping 16-byte blocks starts in a string of `len` bytes,
+/// 16 to 48: at most at 16 and ending at least at `len - 16`, so that the first, the middle and
+/// the last 16 bytes leave no gap.
+#[inline(always)]
+const fn middle(len: usize) -> usize {
+    len / 2 - 8
+}
+
 /// Whether any byte of `s` satisfies `hit`.
 ///
 /// Up to 48 bytes (every UUID form), three overlapping blocks, the first, the middle and the
@@ -14,10 +22,9 @@ pub fn any_byte(s: &[u8], hit: impl Fn(u8) -> bool + Copy) -> bool {
         return s.iter().any(|&b| hit(b));
     };
     if s.len() <= 48 {
-        // For 16 <= len <= 48 the middle block starts at most at 16 and ends at least at
-        // len - 16, so the three blocks leave no gap. One fold over the three side by side
-        // (not three folds) is what becomes three compares and one test.
-        let middle = s.get(s.len() / 2 - 8..).and_then(|m| m.first_chunk::<16>());
+        // One fold over the three blocks side by side (not three folds) is what becomes three
+        // compares and one test.
+        let middle = s.get(middle(s.len())..).and_then(|m| m.first_chunk::<16>());
         let mut w = [[0u8; 16]; 3];
         w[0] = *first;
         w[1] = *middle.unwrap_or(first);
@@ -53,7 +60,7 @@ pub fn copy_short(dst: &mut [u8], src: &[u8]) {
     match len {
         16..=48 => {
             put(0);
-            put(len / 2 - 8);
+            put(middle(len));
             put(len - 16);
         }
         49..=96 => {
