@@ -34,7 +34,7 @@ impl Uuid {
 
     /// [`Uuid::parse_str`] as a `const fn`, for `const` items and other compile-time contexts
     /// (it is what [`uuid!`](crate::uuid!) uses): the same results and errors, computed with
-    /// scalar code (eight digits at a time in the lanes of a `u64`). At run time
+    /// scalar code (two digits at a time in the byte lanes of a `u16`). At run time
     /// [`Uuid::parse_str`] is faster.
     ///
     /// ```
