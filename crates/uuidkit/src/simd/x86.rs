@@ -315,20 +315,71 @@ fn decode32(c: __m256i) -> (__m256i, __m256i) {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn pack32_avx2(y: __m256i, extra_bad: u32) -> Option<[u8; 16]> {
+    checked_pack32_avx2(y, extra_bad).ok()
+}
+
+/// [`pack32_avx2`], with the bits of the digits that are not hex digits when it fails.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn checked_pack32_avx2(y: __m256i, extra_bad: u32) -> Result<[u8; 16], u32> {
     let (v, bad) = decode32(y);
-    if _mm256_movemask_epi8(bad) as u32 | extra_bad != 0 {
-        return None;
+    let bad = _mm256_movemask_epi8(bad) as u32;
+    if bad | extra_bad != 0 {
+        return Err(bad);
     }
     let w = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x0110));
     let r = _mm_packus_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256::<1>(w));
     let mut out = [0u8; 16];
     // SAFETY: `out` has 16 writable bytes; the store is unaligned.
     unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), r) };
-    Some(out)
+    Ok(out)
 }
 
 #[target_feature(enable = "avx2")]
 unsafe fn hyphenated_body_avx2(s: &[u8; 36]) -> Option<[u8; 16]> {
+    // SAFETY: the caller's promise is this function's.
+    unsafe { hyphenated_checked_avx2(s) }.ok()
+}
+
+/// Where in the text each digit of a hyphenated body stands, by its index in the 32 digits
+/// that [`BODY_Z`] and [`BODY_X`] gather (`x` is loaded 4 bytes after `z`).
+const HYPHENATED_DIGIT_AT: [u8; 32] = {
+    let mut at = [0u8; 32];
+    let mut i = 0;
+    while i < 32 {
+        let (lane, k) = (i / 16, i % 16);
+        at[i] = if BODY_Z[lane][k] != Z {
+            (16 * lane) as u8 + BODY_Z[lane][k] as u8
+        } else {
+            (4 + 16 * lane) as u8 + BODY_X[lane][k] as u8
+        };
+        i += 1;
+    }
+    at
+};
+
+/// The first bad slot of a hyphenated body from the kernel's masks: the digits (by gathered
+/// index) that are not hex digits, and the hyphen slots (by text position) that are not `-`.
+/// The same slot that `first_bad` finds from the text's bytes.
+#[inline]
+fn first_bad_hyphenated(digits: u32, hyphens: u32) -> Option<usize> {
+    let digit = match digits {
+        0 => 36,
+        d => HYPHENATED_DIGIT_AT[d.trailing_zeros() as usize] as usize,
+    };
+    let hyphen = match hyphens {
+        0 => 36,
+        h => h.trailing_zeros() as usize,
+    };
+    let first = digit.min(hyphen);
+    (first < 36).then_some(first)
+}
+
+/// [`hyphenated_body_avx2`], with the masks of [`first_bad_hyphenated`] when it fails (the
+/// digits' in the low 32 bits, the hyphens' in the high).
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn hyphenated_checked_avx2(s: &[u8; 36]) -> Result<[u8; 16], u64> {
     let p = s.as_ptr();
     // SAFETY: two unaligned 32-byte loads reading s[0..32] and s[4..36].
     let (z, x) = unsafe {
@@ -344,7 +395,8 @@ unsafe fn hyphenated_body_avx2(s: &[u8; 36]) -> Option<[u8; 16]> {
         _mm256_shuffle_epi8(x, v256x2(BODY_X[0], BODY_X[1])),
     );
     let dash = _mm256_movemask_epi8(_mm256_cmpeq_epi8(z, _mm256_set1_epi8(b'-' as i8))) as u32;
-    pack32_avx2(y, !dash & HYPHEN_BITS)
+    let hyphens = !dash & HYPHEN_BITS;
+    checked_pack32_avx2(y, hyphens).map_err(|digits| u64::from(digits) | u64::from(hyphens) << 32)
 }
 
 #[target_feature(enable = "avx2")]
@@ -403,6 +455,14 @@ unsafe fn rejected_avx2(s: &[u8], entry: Entry) -> crate::error::Error {
         _ => None,
     };
     crate::diagnose::scanned(s, entry, first)
+}
+
+/// The slow path of [`parse_avx2`] for a 36-byte input whose first bad slot is known.
+#[cold]
+#[inline(never)]
+fn rejected_at(s: &[u8], masks: u64) -> crate::error::Error {
+    let first = first_bad_hyphenated(masks as u32, (masks >> 32) as u32);
+    crate::diagnose::scanned(s, Entry::Any, first)
 }
 
 /// How to read one form in [`parse_avx2`]'s table: the same two loads, shuffles and checks for
@@ -551,12 +611,14 @@ pub(super) unsafe fn parse_avx2(s: &[u8]) -> Result<Uuid, crate::error::Error> {
     // 36-byte check instead of the row's loads in front of the data loads (issue 18: 84 -> 62
     // instructions, parse_str 0.41 -> 0.31 x uuid's; the mixed-form row is no slower, see
     // BENCHMARKS.md, "Issue 18, parse_str and where the stack lies").
+    // A failure hands the kernel's masks to the slow path, which takes the first bad slot
+    // from them instead of classifying the text again (issue 18: `parse_str` with one bad
+    // digit 122 -> 105 instructions, a bad line of `uuidkit validate` 323 -> 306).
     if let Ok(body) = <&[u8; 36]>::try_from(s) {
-        // SAFETY: this function has the target features the kernel and `rejected_avx2` need.
-        return match unsafe { hyphenated_body_avx2(body) } {
-            Some(bytes) => Ok(Uuid::from_bytes(bytes)),
-            // SAFETY: as above.
-            None => Err(unsafe { rejected_avx2(s, Entry::Any) }),
+        // SAFETY: this function has the target features the kernel needs.
+        return match unsafe { hyphenated_checked_avx2(body) } {
+            Ok(bytes) => Ok(Uuid::from_bytes(bytes)),
+            Err(masks) => Err(rejected_at(s, masks)),
         };
     }
     // The other forms: a bit test and a table lookup rather than a `match`, which would
