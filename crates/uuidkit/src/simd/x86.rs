@@ -486,7 +486,8 @@ struct Form {
     b_and: u8,
     b_want: u8,
     /// The input length all the reads above need: computed by [`Form::need`] from the
-    /// offsets; the assertion after [`FORM_OF_LEN`] checks that it is the length that picks the row.
+    /// offsets; the assertion after [`FORM_OF_LEN`] checks that it is the length that picks
+    /// the row.
     need: usize,
 }
 
