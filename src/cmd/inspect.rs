@@ -10,7 +10,7 @@ use std::fmt::{self, Display};
 use uuidkit::{Kind, Rfc3339, Timestamp, Uuid, Variant, Version};
 
 use crate::args::{FromForm, InspectArgs};
-use crate::digits::{decimal_u64, two_digits};
+use crate::digits::{decimal_u64, nine_digits, two_digits};
 use crate::form;
 use crate::io::{CmdResult, Fatal, Line, Lines, Out, Status};
 
@@ -318,22 +318,21 @@ fn json_object(
         Err(_) => s.c.put(line.bytes),
     }
     s.c.put(b"\"");
-    match fields(u, &mut s) {
-        Ok(()) => {}
-        Err(never) => match never {},
-    }
+    let Ok(()) = fields(u, &mut s);
     // The attribute names of Python's uuid.UUID, for code that reads them.
+    // One call per key rather than a loop over them: each key then has a constant length and
+    // is written with a few moves instead of a `memcpy` call.
     let v = u.as_u128();
-    for (key, x) in [
-        ("time_low", (v >> 96) as u32 as u64),
-        ("time_mid", (v >> 80) as u16 as u64),
-        ("time_hi_version", (v >> 64) as u16 as u64),
-        ("clock_seq_hi_variant", (v >> 56) as u8 as u64),
-        ("clock_seq_low", (v >> 48) as u8 as u64),
-    ] {
-        s.key(key);
-        s.c.decimal(x);
-    }
+    s.key("time_low");
+    s.c.decimal(u64::from((v >> 96) as u32));
+    s.key("time_mid");
+    s.c.decimal(u64::from((v >> 80) as u16));
+    s.key("time_hi_version");
+    s.c.decimal(u64::from((v >> 64) as u16));
+    s.key("clock_seq_hi_variant");
+    s.c.decimal(u64::from((v >> 56) as u8));
+    s.key("clock_seq_low");
+    s.c.decimal(u64::from((v >> 48) as u8));
     s.key("hex");
     s.c.put(b"\"");
     s.c.put(&u.encode_simple(uuidkit::Case::Lower));
@@ -389,27 +388,13 @@ impl DateCache {
         let [s0, s1] = two_digits(s);
         c.put(&[h0, h1, b':', m0, m1, b':', s0, s1]);
         if digits > 0 {
-            // The fraction is truncated: the first `digits` of the nine digits of the nanos.
-            const POW10: [u32; 10] = [
-                1,
-                10,
-                100,
-                1_000,
-                10_000,
-                100_000,
-                1_000_000,
-                10_000_000,
-                100_000_000,
-                1_000_000_000,
-            ];
-            let digits = usize::from(digits);
+            // The fraction is truncated: the first `digits` of the nine digits of the nanos,
+            // moved with a copy of fixed length.
             let mut frac = [b'.'; 10];
-            let mut n = t.subsec_nanos() / POW10[9 - digits];
-            for d in frac[1..=digits].iter_mut().rev() {
-                *d = b'0' + (n % 10) as u8;
-                n /= 10;
+            if let Some(nine) = frac.last_chunk_mut::<9>() {
+                *nine = nine_digits(t.subsec_nanos());
             }
-            c.put(&frac[..=digits]);
+            c.put_start(&frac, usize::from(digits) + 1);
         }
         c.put(b"Z");
     }
