@@ -30,7 +30,7 @@ const PAIRS: [[u8; 2]; 100] = {
 };
 
 /// Writes `v` in decimal at the start of `buf`; returns the number of digits. The bytes of
-/// `buf` past them are overwritten with zeros.
+/// `buf` past them are overwritten with 0 bytes (not the digit `0`).
 ///
 /// The digits are written two at a time from a table, right-aligned in the first half of a
 /// buffer twice as wide, and moved to `buf` with a copy of fixed length from where they
@@ -169,9 +169,10 @@ mod tests {
             p = n;
         }
         for v in values {
-            let mut buf = [0u8; 20];
+            let mut buf = [0xff; 20];
             let n = decimal_u64(v, &mut buf);
             assert_eq!(std::str::from_utf8(&buf[..n]).unwrap(), v.to_string());
+            assert!(buf[n..].iter().all(|&b| b == 0), "{v}: {buf:?}");
         }
     }
 
