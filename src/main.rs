@@ -94,7 +94,7 @@ fn one_random_uuid(argv: &[std::ffi::OsString]) -> bool {
 /// output cannot be written.
 fn print_one_v4() -> ExitCode {
     use std::io::Write;
-    let u = uuidkit::gen::v4::v4_from(&mut uuidkit::gen::OsRandom);
+    let u = uuidkit::generator::v4::v4_from(&mut uuidkit::generator::OsRandom);
     let mut line = [b'\n'; 37];
     line[..36].copy_from_slice(&u.encode_hyphenated(uuidkit::Case::Lower));
     let mut out = std::io::stdout().lock();

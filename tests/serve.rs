@@ -300,7 +300,7 @@ fn kill_9_under_load_and_restart_never_repeats_and_v7_keeps_increasing() {
         })
     };
     // Kill at moments that do not line up with anything: 50 to 300 ms apart.
-    let mut x = uuidkit::gen::random_u64();
+    let mut x = uuidkit::generator::random_u64();
     for _ in 0..kills {
         x ^= x << 13;
         x ^= x >> 7;

@@ -328,7 +328,7 @@ fn state_reset_is_refused_while_in_use_and_makes_an_exhausted_v7_usable() {
     let (sock, state) = (d.path("s.sock"), d.path("state"));
     let sock_s = sock.display().to_string();
     let state_s = state.display().to_string();
-    let gen = |v: &str| run(&["gen", v, "--system", "--socket", &sock_s, "-C", "3"]);
+    let g = |v: &str| run(&["gen", v, "--system", "--socket", &sock_s, "-C", "3"]);
 
     // A state whose v7 bound is the last millisecond there is.
     let exhausted = State {
@@ -339,13 +339,13 @@ fn state_reset_is_refused_while_in_use_and_makes_an_exhausted_v7_usable() {
     write_state(&state, &exhausted);
     let mut s = Serve::spawn(&sock, &state, &[]);
     wait_ready(&sock, &mut s);
-    let o = gen("v7");
+    let o = g("v7");
     assert_ne!(
         o.status.code(),
         Some(0),
         "v7 is unavailable before the reset"
     );
-    let v1_before: Vec<Uuid> = text(&gen("v1").stdout)
+    let v1_before: Vec<Uuid> = text(&g("v1").stdout)
         .lines()
         .map(|l| l.parse().unwrap())
         .collect();
@@ -389,9 +389,9 @@ fn state_reset_is_refused_while_in_use_and_makes_an_exhausted_v7_usable() {
     // The server goes on from it: v7 works again, v1 with the new clock sequence.
     let mut s = Serve::spawn(&sock, &state, &[]);
     wait_ready(&sock, &mut s);
-    let o = gen("v7");
+    let o = g("v7");
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-    let v1_after: Vec<Uuid> = text(&gen("v1").stdout)
+    let v1_after: Vec<Uuid> = text(&g("v1").stdout)
         .lines()
         .map(|l| l.parse().unwrap())
         .collect();

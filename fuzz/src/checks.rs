@@ -9,7 +9,7 @@
 use std::io::{BufReader, Write};
 use std::time::Duration;
 
-use uuidkit::gen::{
+use uuidkit::generator::{
     GenError, GenErrorKind, GregorianBuilder, OverflowPolicy, RegressionPolicy, ReplayClock,
     SeqRandom, V7Builder, V7Method,
 };

@@ -143,7 +143,7 @@ pub fn check_range(p: &[u8]) {
                 ),
             }
             // The first and the last few UUIDs, laid out with fixed "random" bits.
-            let mut rng = uuidkit::gen::rng::ReplayRandom::new([0x5A; 16]);
+            let mut rng = uuidkit::generator::rng::ReplayRandom::new([0x5A; 16]);
             for from in [0, r.count.saturating_sub(3)] {
                 let mut out = [Uuid::NIL; 4];
                 let n = r.expand(from, &mut out, &mut rng);

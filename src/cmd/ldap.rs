@@ -144,7 +144,7 @@ fn evaluate(rule: Rule, assertion: &OsString, value: &OsString, json: bool) -> C
 fn add_entry_uuid(version: EntryUuidVersion) -> CmdResult {
     // A system clock outside v7's range (before 1970) is found before anything is written.
     let mut clock_error = match version {
-        EntryUuidVersion::V7 => uuidkit::gen::try_v7().err(),
+        EntryUuidVersion::V7 => uuidkit::generator::try_v7().err(),
         EntryUuidVersion::V4 => None,
     };
     if let Some(e) = clock_error {
@@ -152,7 +152,7 @@ fn add_entry_uuid(version: EntryUuidVersion) -> CmdResult {
     }
     let mut next = || match version {
         EntryUuidVersion::V4 => uuidkit::v4(),
-        EntryUuidVersion::V7 => match uuidkit::gen::try_v7() {
+        EntryUuidVersion::V7 => match uuidkit::generator::try_v7() {
             Ok(u) => u,
             Err(e) => {
                 // Reported below; the run fails with status 2.

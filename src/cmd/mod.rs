@@ -5,7 +5,7 @@ use crate::args::{Cli, Command};
 use crate::io;
 
 pub mod convert;
-pub mod gen;
+pub mod generate;
 pub mod inspect;
 pub mod ldap;
 pub mod links;
@@ -20,8 +20,8 @@ pub mod validate;
 /// Runs the command line and returns the process exit code.
 pub fn run(cli: Cli) -> std::process::ExitCode {
     let result = match cli.command {
-        Command::Gen(a) => match gen::Config::resolve(a) {
-            Ok(c) => gen::run(c),
+        Command::Gen(a) => match generate::Config::resolve(a) {
+            Ok(c) => generate::run(c),
             Err(e) => e.exit(),
         },
         Command::Inspect(a) => inspect::run(inspect::Config::resolve(a)),

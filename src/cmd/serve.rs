@@ -262,7 +262,7 @@ pub fn run(c: Config) -> CmdResult {
         .reserve(c.reserve)
         .on_wait(log_wait)
         .interrupt_wait(stop_requested);
-    let gen = match DurableGenerator::open(&c.state, opts) {
+    let g = match DurableGenerator::open(&c.state, opts) {
         Ok(g) => g,
         Err(e) if e.kind() == StateErrorKind::Interrupted => {
             notify("STOPPING=1\nSTATUS=stopped during start-up; state file left as it was");
@@ -274,11 +274,11 @@ pub fn run(c: Config) -> CmdResult {
         }
         Err(e) => return Err(Fatal::Msg(e.to_string())),
     };
-    for w in gen.warnings() {
+    for w in g.warnings() {
         log(&format!("warning: {w}"));
     }
-    let durable = gen.is_durable();
-    let (seq, node) = (gen.clock_seq(), gen.node());
+    let durable = g.is_durable();
+    let (seq, node) = (g.clock_seq(), g.node());
     let mut cfg = match &socket {
         Some(p) => {
             let mode = c.mode.unwrap_or_else(|| default_mode(p, c.group.is_some()));
@@ -308,7 +308,7 @@ pub fn run(c: Config) -> CmdResult {
         .as_deref()
         .map(|p| c.mode.unwrap_or_else(|| default_mode(p, c.group.is_some())));
     let server =
-        Server::bind_with(cfg, lock, inherited, gen).map_err(|e| Fatal::Msg(e.to_string()))?;
+        Server::bind_with(cfg, lock, inherited, g).map_err(|e| Fatal::Msg(e.to_string()))?;
     server
         .stop_on_signals()
         .map_err(|e| Fatal::Msg(e.to_string()))?;

@@ -178,7 +178,7 @@ pub fn main(argv: Vec<OsString>) -> ExitCode {
         _ => {}
     }
 
-    let mut gen: Vec<OsString> = ["uuidkit", "gen"].map(OsString::from).to_vec();
+    let mut g: Vec<OsString> = ["uuidkit", "gen"].map(OsString::from).to_vec();
     let version = match kind {
         Type::Default | Type::Random => "v4",
         Type::Time => "v1",
@@ -187,8 +187,8 @@ pub fn main(argv: Vec<OsString>) -> ExitCode {
         Type::Md5 => "v3",
         Type::Sha1 => "v5",
     };
-    gen.push(version.into());
-    gen.push(format!("--count={count}").into());
+    g.push(version.into());
+    g.push(format!("--count={count}").into());
     if let (Some(ns), Some(name)) = (namespace, name) {
         let ns_text = ns.to_string_lossy();
         let ns_uuid = match ns_text.strip_prefix('@').filter(|a| !a.is_empty()) {
@@ -201,19 +201,19 @@ pub fn main(argv: Vec<OsString>) -> ExitCode {
                 None => return fail(&format!("invalid uuid for namespace: '{ns_text}'")),
             },
         };
-        gen.push(format!("--namespace={ns_uuid}").into());
+        g.push(format!("--namespace={ns_uuid}").into());
         if hex {
             match unhex(name.as_encoded_bytes()) {
-                Some(h) => gen.push(format!("--name-hex={h}").into()),
+                Some(h) => g.push(format!("--name-hex={h}").into()),
                 None => return fail("not a valid hex string"),
             }
         } else {
             let mut arg = OsString::from("--name=");
             arg.push(&name);
-            gen.push(arg);
+            g.push(arg);
         }
     }
-    match crate::args::Cli::try_parse_from(gen) {
+    match crate::args::Cli::try_parse_from(g) {
         Ok(cli) => crate::cmd::run(cli),
         // Not expected: every value was checked above.
         Err(e) => {

@@ -3,7 +3,7 @@
 //! `crypto.getRandomValues`. Run with `scripts/wasm-test`.
 #![cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 
-use uuidkit::gen::{OverflowPolicy, SystemClock, ThreadRng, V7Builder, V7Method};
+use uuidkit::generator::{OverflowPolicy, SystemClock, ThreadRng, V7Builder, V7Method};
 use uuidkit::{Uuid, Variant};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -72,7 +72,7 @@ fn v7_batch_in_order() {
 /// cannot do): one UUID per millisecond, each later than the one before.
 #[wasm_bindgen_test]
 fn v7_wait_policy_spins_on_the_clock() {
-    let mut gen = V7Builder::new()
+    let mut g = V7Builder::new()
         .method(V7Method::SubMillis {
             fraction_bits: 1,
             counter_bits: 0,
@@ -80,7 +80,7 @@ fn v7_wait_policy_spins_on_the_clock() {
         .overflow(OverflowPolicy::Wait)
         .build(SystemClock, ThreadRng)
         .expect("a valid layout");
-    let ids: Vec<Uuid> = (0..20).map(|_| gen.next().expect("the clock advances")).collect();
+    let ids: Vec<Uuid> = (0..20).map(|_| g.next().expect("the clock advances")).collect();
     for w in ids.windows(2) {
         assert!(w[0] < w[1], "{} then {}", w[0], w[1]);
     }

@@ -202,13 +202,13 @@ fn expand(body: &[u8], out: &mut Vec<Uuid>) -> u64 {
 
 /// `SystemGenerator::next` for v7 on one thread for `secs`: how many.
 fn next_loop(sock: &Path, secs: f64) -> u64 {
-    let gen = SystemGenerator::new(ClientConfig::new(sock).fallback(false));
+    let g = SystemGenerator::new(ClientConfig::new(sock).fallback(false));
     let dur = Duration::from_secs_f64(secs);
     let start = Instant::now();
     let mut n = 0u64;
     while start.elapsed() < dur {
         for _ in 0..1024 {
-            let g = gen.next(TimeVersion::V7).expect("next");
+            let g = g.next(TimeVersion::V7).expect("next");
             assert_eq!(g.source, Source::Service);
             std::hint::black_box(g);
         }
@@ -391,10 +391,10 @@ fn main() {
             );
         }
     }
-    let gen = SystemGenerator::new(ClientConfig::new(&kit).fallback(false));
+    let g = SystemGenerator::new(ClientConfig::new(&kit).fallback(false));
     let cached = measure(t, secs, || {
         for _ in 0..64 {
-            let g = gen.next(TimeVersion::V7).expect("next");
+            let g = g.next(TimeVersion::V7).expect("next");
             assert_eq!(g.source, Source::Service);
         }
         64
@@ -422,7 +422,7 @@ fn main() {
     for n in [16, BULK as usize] {
         let filled = measure(t, secs, || {
             let mut out = [Uuid::NIL; BULK as usize];
-            let f = gen.fill(TimeVersion::V7, &mut out[..n]).expect("fill");
+            let f = g.fill(TimeVersion::V7, &mut out[..n]).expect("fill");
             assert_eq!(f.from_service, n);
             n as u64
         });

@@ -34,8 +34,8 @@
 //! use uuidkit_service::state::TimeVersion;
 //! # // A test machine may know no socket at all (no $XDG_RUNTIME_DIR): name one nobody serves.
 //! # std::env::set_var("UUIDKIT_SOCKET", "/nonexistent/uuidkit.sock");
-//! let gen = SystemGenerator::new(ClientConfig::from_env());
-//! let g = gen.next(TimeVersion::V7)?;
+//! let g = SystemGenerator::new(ClientConfig::from_env());
+//! let g = g.next(TimeVersion::V7)?;
 //! println!("{} from {:?} ({:?})", g.uuid, g.source, g.safety);
 //! assert_eq!(g.uuid.version_num(), 7); // from the service if it is up, else made locally
 //! # Ok::<(), uuidkit_service::client::ServiceError>(())

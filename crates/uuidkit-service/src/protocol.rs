@@ -51,7 +51,7 @@
 //! ```
 
 use crate::state::{Safety, TickRange, TimeVersion, V7Range};
-use uuidkit::gen::RandomSource;
+use uuidkit::generator::RandomSource;
 use uuidkit::Uuid;
 
 /// The newest protocol version this module speaks; it speaks every version from
@@ -650,7 +650,7 @@ pub enum RangeStart {
 /// order, after everything the server issued before and before everything it issues after.
 ///
 /// ```
-/// use uuidkit::gen::ThreadRng;
+/// use uuidkit::generator::ThreadRng;
 /// use uuidkit::Uuid;
 /// use uuidkit_service::protocol::{Range, ReplyHeader};
 /// use uuidkit_service::state::{Safety, V7Range};
@@ -936,11 +936,11 @@ impl Range {
 
     /// Writes UUIDs `from..from + out.len()` of the block (fewer at its end) to the front of
     /// `out`, drawing v7's random bits from `rng` (the library's CSPRNG,
-    /// [`ThreadRng`](uuidkit::gen::ThreadRng), in the client); how many were written. They
+    /// [`ThreadRng`](uuidkit::generator::ThreadRng), in the client); how many were written. They
     /// increase (v1: by timestamp).
     ///
     /// ```
-    /// use uuidkit::gen::ThreadRng;
+    /// use uuidkit::generator::ThreadRng;
     /// use uuidkit::Uuid;
     /// use uuidkit_service::protocol::Range;
     /// use uuidkit_service::state::{Safety, TickRange, TimeVersion};
@@ -1171,7 +1171,7 @@ mod tests {
 
     #[test]
     fn ranges_expand_as_their_uuids_across_field_wraps() {
-        use uuidkit::gen::rng::ReplayRandom;
+        use uuidkit::generator::rng::ReplayRandom;
         for v in [TimeVersion::V1, TimeVersion::V6] {
             // Across a wrap of v6's 12-bit and of v1's 32-bit lowest timestamp field.
             for first_ticks in [0xFFF - 5, 0xFFFF_FFFF - 5, (1 << 60) - 20] {

@@ -97,8 +97,8 @@ impl Drop for Running {
 
 fn start_with(dir: &TempDir, cfg: impl FnOnce(ServerConfig) -> ServerConfig) -> Running {
     let sock = dir.path("s.sock");
-    let gen = DurableGenerator::open(dir.path("state"), StateOptions::new()).unwrap();
-    let server = Server::bind(cfg(ServerConfig::new(&sock)), gen).unwrap();
+    let g = DurableGenerator::open(dir.path("state"), StateOptions::new()).unwrap();
+    let server = Server::bind(cfg(ServerConfig::new(&sock)), g).unwrap();
     let handle = server.shutdown_handle();
     let thread = Some(std::thread::spawn(move || server.run()));
     Running {
@@ -177,8 +177,8 @@ fn the_client_refuses_a_server_run_by_another_user() {
     assert_eq!(from_env, ClientConfig::new(&sock).server_uid(OTHER_UID));
 
     // The real server does not start on the impostor's socket.
-    let gen = DurableGenerator::open(d.path("state"), StateOptions::new()).unwrap();
-    let e = Server::bind(ServerConfig::new(&sock), gen).unwrap_err();
+    let g = DurableGenerator::open(d.path("state"), StateOptions::new()).unwrap();
+    let e = Server::bind(ServerConfig::new(&sock), g).unwrap_err();
     assert!(e.to_string().contains("already listening"), "{e}");
     let _ = imp.kill();
     let _ = imp.wait();
@@ -216,9 +216,9 @@ fn the_server_refuses_a_socket_directory_others_can_write() {
         };
         std::os::unix::fs::chown(&dir, Some(owner), gid).unwrap();
         fs::set_permissions(&dir, fs::Permissions::from_mode(mode)).unwrap();
-        let gen =
+        let g =
             DurableGenerator::open(d.path(&format!("{name}.state")), StateOptions::new()).unwrap();
-        let got = Server::bind(ServerConfig::new(dir.join("s.sock")), gen);
+        let got = Server::bind(ServerConfig::new(dir.join("s.sock")), g);
         match (refused, got) {
             (None, Ok(_)) => {}
             (Some(want), Err(e)) => {
@@ -248,8 +248,8 @@ fn a_socket_path_longer_than_an_address_is_refused_at_start() {
     for len in [sun_path, sun_path + 1, sun_path + 40] {
         let sock = d.path(&"x".repeat(len - dir_len));
         assert_eq!(sock.as_os_str().len(), len);
-        let gen = DurableGenerator::open(d.path("state"), StateOptions::new()).unwrap();
-        let e = Server::bind(ServerConfig::new(&sock), gen)
+        let g = DurableGenerator::open(d.path("state"), StateOptions::new()).unwrap();
+        let e = Server::bind(ServerConfig::new(&sock), g)
             .unwrap_err()
             .to_string();
         assert!(e.contains(&format!("is {len} bytes long")), "{e}");
@@ -261,8 +261,8 @@ fn a_socket_path_longer_than_an_address_is_refused_at_start() {
     }
     // One byte shorter fits.
     let sock = d.path(&"x".repeat(sun_path - 1 - dir_len));
-    let gen = DurableGenerator::open(d.path("state"), StateOptions::new()).unwrap();
-    let server = Server::bind(ServerConfig::new(&sock), gen).unwrap();
+    let g = DurableGenerator::open(d.path("state"), StateOptions::new()).unwrap();
+    let server = Server::bind(ServerConfig::new(&sock), g).unwrap();
     drop(server);
 }
 
@@ -374,9 +374,9 @@ fn no_threads_server_process() {
         return;
     };
     let dir = PathBuf::from(dir);
-    let gen = DurableGenerator::open(dir.join("state"), StateOptions::new()).unwrap();
+    let g = DurableGenerator::open(dir.join("state"), StateOptions::new()).unwrap();
     let cfg = ServerConfig::new(dir.join("s.sock")).mode(0o666);
-    let server = Server::bind(cfg, gen).unwrap();
+    let server = Server::bind(cfg, g).unwrap();
     let stop = server.shutdown_handle();
     let running = std::thread::spawn(move || server.run());
     std::thread::spawn(move || {

@@ -68,9 +68,9 @@ fn non_durable_uuids_are_logged_once_per_episode() {
     let sink = Arc::clone(&lines);
     // A 20 ms reserve: issuing passes the reservation soon after a write starts failing.
     let opts = StateOptions::new().reserve(Duration::from_millis(20));
-    let gen = DurableGenerator::open(&state, opts).unwrap();
+    let g = DurableGenerator::open(&state, opts).unwrap();
     let cfg = ServerConfig::new(&sock).log(move |l| sink.lock().unwrap().push(l.to_string()));
-    let server = Server::bind(cfg, gen).unwrap();
+    let server = Server::bind(cfg, g).unwrap();
     let stop = server.shutdown_handle();
     let running = std::thread::spawn(move || server.run());
     let mut c = Connection::connect(&sock, Duration::from_secs(5)).unwrap();

@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use uuidkit::gen::StepClock;
+use uuidkit::generator::StepClock;
 use uuidkit::{Timestamp, Uuid};
 use uuidkit_service::server::ignore_file_size_signal;
 use uuidkit_service::state::{DurableGenerator, Safety, StateErrorKind, StateOptions, TimeVersion};

@@ -43,12 +43,12 @@ enum Call {
     Fill,
 }
 
-fn call(gen: &SystemGenerator, how: Call) -> Option<(Uuid, Source)> {
+fn call(g: &SystemGenerator, how: Call) -> Option<(Uuid, Source)> {
     match how {
-        Call::Next => gen.next(TimeVersion::V7).ok().map(|g| (g.uuid, g.source)),
+        Call::Next => g.next(TimeVersion::V7).ok().map(|g| (g.uuid, g.source)),
         Call::Fill => {
             let mut out = [Uuid::NIL; 2];
-            let f = gen.fill(TimeVersion::V7, &mut out).ok()?;
+            let f = g.fill(TimeVersion::V7, &mut out).ok()?;
             Some((out[0], f.source_of(0)))
         }
     }
@@ -59,7 +59,7 @@ fn child_carries_on_while_a_parent_thread_is_inside(how: Call) {
     let sock = d.path("s.sock");
     let listener = UnixListener::bind(&sock).unwrap();
     let mut made = [Uuid::NIL; 4];
-    uuidkit::gen::global::v7_batch(&mut made);
+    uuidkit::generator::global::v7_batch(&mut made);
     let (for_parent, for_child) = (frame(&made[..2]), frame(&made[2..]));
 
     // The stand-in, a server of protocol 1 only: a range request (protocol 2) is refused with
@@ -98,9 +98,9 @@ fn child_carries_on_while_a_parent_thread_is_inside(how: Call) {
             });
         }
     });
-    let gen = SystemGenerator::new(ClientConfig::new(&sock).block(2));
+    let g = SystemGenerator::new(ClientConfig::new(&sock).block(2));
     std::thread::scope(|scope| {
-        let inside = scope.spawn(|| call(&gen, how));
+        let inside = scope.spawn(|| call(&g, how));
         // The stand-in has the request: the thread is inside the call, holding the lock,
         // waiting for the reply.
         request_seen.recv().unwrap();
@@ -115,7 +115,7 @@ fn child_carries_on_while_a_parent_thread_is_inside(how: Call) {
         assert!(pid >= 0, "fork failed");
         if pid == 0 {
             let mut msg = [0u8; 17];
-            if let Some((uuid, source)) = call(&gen, how) {
+            if let Some((uuid, source)) = call(&g, how) {
                 msg[..16].copy_from_slice(uuid.as_bytes());
                 msg[16] = 1 + u8::from(source == Source::Service);
             }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use uuidkit::gen::{ThreadRng, V6Generator, V7Generator};
+use uuidkit::generator::{ThreadRng, V6Generator, V7Generator};
 use uuidkit::Uuid;
 use uuidkit_service::client::{
     ClientConfig, Connection, ServiceErrorKind, Source, SystemGenerator,
@@ -45,8 +45,8 @@ impl Drop for Running {
 
 fn start(dir: &TempDir) -> Running {
     let sock = dir.path("s.sock");
-    let gen = DurableGenerator::open(dir.path("state"), StateOptions::new()).unwrap();
-    let server = Server::bind(ServerConfig::new(&sock), gen).unwrap();
+    let g = DurableGenerator::open(dir.path("state"), StateOptions::new()).unwrap();
+    let server = Server::bind(ServerConfig::new(&sock), g).unwrap();
     let handle = server.shutdown_handle();
     let thread = std::thread::spawn(move || server.run());
     Running {
@@ -222,19 +222,19 @@ fn a_new_client_falls_back_to_protocol_1_against_an_old_server() {
     // The process-wide client (the old server serves one connection at a time): both calls
     // served, from the service.
     drop(c);
-    let gen = SystemGenerator::new(ClientConfig::new(&old.sock).fallback(false));
-    let a = gen.next(TimeVersion::V7).unwrap();
-    let b = gen.next(TimeVersion::V7).unwrap();
+    let g = SystemGenerator::new(ClientConfig::new(&old.sock).fallback(false));
+    let a = g.next(TimeVersion::V7).unwrap();
+    let b = g.next(TimeVersion::V7).unwrap();
     assert_eq!((a.source, b.source), (Source::Service, Source::Service));
     assert!(a.uuid < b.uuid);
     let mut many = [Uuid::NIL; 1000];
     assert_eq!(
-        gen.fill(TimeVersion::V6, &mut many).unwrap().from_service,
+        g.fill(TimeVersion::V6, &mut many).unwrap().from_service,
         1000
     );
     assert!(increasing(TimeVersion::V6, &many));
     // Each connection asked once in protocol 2.
-    drop(gen);
+    drop(g);
     assert_eq!(old.stop(), 2);
 }
 
@@ -245,7 +245,7 @@ fn v7_increases_in_issue_order_over_ranges_lists_and_clients() {
     let mut conns: Vec<Connection> = (0..3).map(|_| connect(&r.sock)).collect();
     // Blocks of 64 that may not be used after they are fetched: every call a fresh range.
     let cfg = ClientConfig::new(&r.sock).fallback(false);
-    let gen = SystemGenerator::new(cfg.clone().block(64).max_age(Duration::ZERO));
+    let g = SystemGenerator::new(cfg.clone().block(64).max_age(Duration::ZERO));
     let one = SystemGenerator::new(cfg.block(1));
     // One after another, in a known order: ranges, lists, single UUIDs, the cached client.
     let mut issued: Vec<Uuid> = Vec::new();
@@ -269,9 +269,9 @@ fn v7_increases_in_issue_order_over_ranges_lists_and_clients() {
             }
             _ => {
                 issued.push(one.next(TimeVersion::V7).unwrap().uuid);
-                issued.push(gen.next(TimeVersion::V7).unwrap().uuid);
+                issued.push(g.next(TimeVersion::V7).unwrap().uuid);
                 let mut rest = vec![Uuid::NIL; 2 + round];
-                gen.fill(TimeVersion::V7, &mut rest).unwrap();
+                g.fill(TimeVersion::V7, &mut rest).unwrap();
                 issued.extend(rest);
             }
         }
@@ -290,17 +290,17 @@ fn ranges_are_unique_across_concurrent_clients_and_increasing_per_client() {
         .map(|t| {
             let sock = sock.clone();
             std::thread::spawn(move || {
-                let gen = SystemGenerator::new(ClientConfig::new(&sock).fallback(false));
+                let g = SystemGenerator::new(ClientConfig::new(&sock).fallback(false));
                 let mut got = Vec::new();
                 for v in [TimeVersion::V1, TimeVersion::V6, TimeVersion::V7] {
                     let mut mine = Vec::new();
                     for i in 0..20_000 {
                         if (i + t) % 5000 == 0 {
                             let mut batch = vec![Uuid::NIL; 3000];
-                            gen.fill(v, &mut batch).unwrap();
+                            g.fill(v, &mut batch).unwrap();
                             mine.extend(batch);
                         } else {
-                            mine.push(gen.next(v).unwrap().uuid);
+                            mine.push(g.next(v).unwrap().uuid);
                         }
                     }
                     assert!(increasing(v, &mine), "thread {t}: {v} not increasing");

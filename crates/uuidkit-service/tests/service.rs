@@ -677,7 +677,7 @@ fn replies_that_break_the_protocol_are_refused() {
     let d = TempDir::new();
     let sock = d.path("s.sock");
     let mut v7 = [Uuid::NIL; 3];
-    uuidkit::gen::global::v7_batch(&mut v7);
+    uuidkit::generator::global::v7_batch(&mut v7);
     let frame = |v, u: &[Uuid]| {
         let mut f = Vec::new();
         uuids_frame(v, true, u, &mut f);

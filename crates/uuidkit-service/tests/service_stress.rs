@@ -67,8 +67,8 @@ fn client(sock: PathBuf, n: usize, seed: u32) -> Result<Vec<(TimeVersion, Vec<Uu
 fn sixty_four_clients_get_unique_increasing_uuids() {
     let dir = TempDir::new();
     let sock = dir.path("s.sock");
-    let gen = DurableGenerator::open(dir.path("state"), StateOptions::new()).unwrap();
-    let server = Server::bind(ServerConfig::new(&sock).max_connections(256), gen).unwrap();
+    let g = DurableGenerator::open(dir.path("state"), StateOptions::new()).unwrap();
+    let server = Server::bind(ServerConfig::new(&sock).max_connections(256), g).unwrap();
     let handle = server.shutdown_handle();
     let running = std::thread::spawn(move || server.run());
 

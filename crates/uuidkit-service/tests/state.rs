@@ -13,7 +13,7 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use uuidkit::gen::StepClock;
+use uuidkit::generator::StepClock;
 use uuidkit::{Timestamp, Uuid};
 use uuidkit_service::state::{
     DurableGenerator, Safety, State, StateErrorKind, StateOptions, TickRange, TimeVersion,
@@ -569,7 +569,7 @@ fn damaged_state_files_table() {
         "64 random bytes",
         &|p| {
             let mut b = [0u8; 64];
-            uuidkit::gen::fill_random(&mut b);
+            uuidkit::generator::fill_random(&mut b);
             write(p, &b)
         },
         Fresh(W::Discarded, E::Corrupt),
@@ -818,7 +818,7 @@ fn a_forked_child_never_writes_the_parents_state() {
 #[test]
 fn resume_after_continues_above_a_floor() {
     // The additive hooks this module relies on, checked directly on the generators.
-    use uuidkit::gen::{FixedClock, ThreadRng, V1Generator, V7Generator};
+    use uuidkit::generator::{FixedClock, ThreadRng, V1Generator, V7Generator};
     let clock = FixedClock::new(Timestamp::from_unix_millis(T0_MS));
     let mut g = V1Generator::new(clock, ThreadRng);
     let floor = Timestamp::from_unix_millis(T0_MS + 5)

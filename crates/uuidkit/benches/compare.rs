@@ -876,9 +876,9 @@ where
 /// Nanoseconds per 16 bytes of uuidkit's CSPRNG (keystream, key erasure, copy and wipe) when
 /// asked for 64 KiB at a time: the random-byte floor under its single-UUID cost.
 fn csprng_per_16() -> f64 {
-    use uuidkit::gen::RandomSource;
+    use uuidkit::generator::RandomSource;
     let mut buf = vec![0u8; 64 * 1024];
-    let mut rng = uuidkit::gen::rng::Csprng::new().expect("OS entropy");
+    let mut rng = uuidkit::generator::rng::Csprng::new().expect("OS entropy");
     let per_byte = measure(buf.len(), |_| {
         rng.fill_bytes(black_box(&mut buf));
     });

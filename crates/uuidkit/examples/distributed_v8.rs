@@ -9,7 +9,7 @@
 
 use std::thread;
 
-use uuidkit::gen::{DistributedBuilder, DistributedLayout, GenError};
+use uuidkit::generator::{DistributedBuilder, DistributedLayout, GenError};
 use uuidkit::{Uuid, Version};
 
 /// The fields of the layout, decoded from the 122 payload bits.
@@ -44,7 +44,10 @@ fn main() -> Result<(), GenError> {
     // A node id that does not fit is a configuration error, not a silent truncation.
     let err = DistributedBuilder::new(layout)
         .node_id(1024)
-        .build(uuidkit::gen::SystemClock, uuidkit::gen::ThreadRng)
+        .build(
+            uuidkit::generator::SystemClock,
+            uuidkit::generator::ThreadRng,
+        )
         .unwrap_err();
     println!("node id 1024: {err}");
 
@@ -52,11 +55,12 @@ fn main() -> Result<(), GenError> {
         .into_iter()
         .map(|node| {
             thread::spawn(move || {
-                let mut gen = DistributedBuilder::new(layout)
-                    .node_id(node)
-                    .build(uuidkit::gen::SystemClock, uuidkit::gen::ThreadRng)?;
+                let mut g = DistributedBuilder::new(layout).node_id(node).build(
+                    uuidkit::generator::SystemClock,
+                    uuidkit::generator::ThreadRng,
+                )?;
                 let mut out = vec![Uuid::NIL; 4];
-                gen.fill(&mut out)?;
+                g.fill(&mut out)?;
                 Ok(out)
             })
         })

@@ -70,11 +70,11 @@ fn main() -> ExitCode {
             let n = arg(&args, 1, 10_000_000);
             let mut ok = true;
             for clock in ClockKind::ALL {
-                for gen in GenKind::ALL {
+                for g in GenKind::ALL {
                     let t = Instant::now();
-                    let r = clock_run(clock, gen, n, 42);
+                    let r = clock_run(clock, g, n, 42);
                     println!(
-                        "clock {clock:?} {gen:?}: {} generated, {} not increasing, {} errors, \
+                        "clock {clock:?} {g:?}: {} generated, {} not increasing, {} errors, \
                          last UUID {} ms ahead of the clock ({:.1} s)",
                         r.generated,
                         r.not_increasing,

@@ -125,7 +125,7 @@ mod with_std {
         /// # Panics
         ///
         /// As [`uuidkit::v6()`](crate::v6()): when the system clock reads outside the 60-bit
-        /// field (1582–5236); [`gen::global::try_v6`](crate::gen::global::try_v6) returns the
+        /// field (1582–5236); [`gen::global::try_v6`](crate::generator::global::try_v6) returns the
         /// error instead.
         ///
         /// ```

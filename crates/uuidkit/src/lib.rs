@@ -73,10 +73,10 @@
 //! The functions [`v4()`], [`v7()`], [`v6()`] and [`v1()`] use process-wide generators that are
 //! monotonic across threads and safe across `fork`. For control — the §6.2 method, clock
 //! regression and counter overflow policies, a fixed node, an injected clock for tests — build
-//! a generator from [`gen`]; name-based UUIDs are plain functions.
+//! a generator from [`generator`]; name-based UUIDs are plain functions.
 //!
 //! ```
-//! use uuidkit::gen::{FixedClock, OverflowPolicy, ThreadRng, V7Builder, V7Method};
+//! use uuidkit::generator::{FixedClock, OverflowPolicy, ThreadRng, V7Builder, V7Method};
 //! use uuidkit::{NameHash, Timestamp, Uuid};
 //!
 //! let a = uuidkit::v7();
@@ -85,11 +85,11 @@
 //!
 //! // Method 1 (a 12-bit counter) on a clock frozen at the Appendix A.6 instant.
 //! let clock = FixedClock::new(Timestamp::from_unix_millis(0x017F22E279B0));
-//! let mut gen = V7Builder::new()
+//! let mut g = V7Builder::new()
 //!     .method(V7Method::Counter { bits: 12 })
 //!     .overflow(OverflowPolicy::Error)
 //!     .build(clock, ThreadRng)?;
-//! let (x, y) = (gen.next()?, gen.next()?);
+//! let (x, y) = (g.next()?, g.next()?);
 //! assert!(x < y && x.unix_ts_ms() == Some(0x017F22E279B0));
 //!
 //! // Source: RFC 9562 Appendix A.4 (v5) and B.2 (v8 with SHA-256).
@@ -97,7 +97,7 @@
 //!            "2ed6657d-e927-568b-95e1-2665a8aea6a2");
 //! assert_eq!(Uuid::new_v8_name(NameHash::Sha256, &Uuid::NAMESPACE_DNS, b"www.example.com").to_string(),
 //!            "5c146b14-3c52-8afd-938a-375d0df1fbf6");
-//! # Ok::<(), uuidkit::gen::GenError>(())
+//! # Ok::<(), uuidkit::generator::GenError>(())
 //! ```
 //!
 //! ### Other forms
@@ -191,10 +191,10 @@
 //! | `wasm32-unknown-unknown` + `js` | `Date.now()` | `crypto.getRandomValues` | no processes |
 //! | `wasm32-unknown-unknown` without `js` | — | — | `std` does not build: use `default-features = false` |
 //!
-//! Differences within the generators: [`V2Generator::next_person`](gen::V2Generator::next_person)
+//! Differences within the generators: [`V2Generator::next_person`](generator::V2Generator::next_person)
 //! and `next_group` read the process's POSIX user and group ids and exist on Unix only
 //! (elsewhere pass the id to `next`); on `wasm32-unknown-unknown`, where JavaScript's thread
-//! cannot sleep, [`OverflowPolicy::Wait`](gen::OverflowPolicy::Wait) spins on the clock. The
+//! cannot sleep, [`OverflowPolicy::Wait`](generator::OverflowPolicy::Wait) spins on the clock. The
 //! CI checks every row (`scripts/cross-check`) and runs the unit tests on AArch64 Linux (qemu)
 //! and the WASM tests under Node.
 
@@ -260,13 +260,13 @@ pub use crate::name::{NameHash, ParseNameHashError};
 
 // Generators (need the OS: clock, entropy, fork detection).
 #[cfg(feature = "std")]
-pub mod gen;
+pub mod generator;
 #[cfg(feature = "std")]
-pub use crate::gen::global::{v1, v6, v7, v7_batch};
+pub use crate::generator::global::{v1, v6, v7, v7_batch};
 #[cfg(feature = "std")]
-pub use crate::gen::v4::v4;
+pub use crate::generator::v4::v4;
 #[cfg(feature = "std")]
-pub use crate::gen::{Clock, RandomSource};
+pub use crate::generator::{Clock, RandomSource};
 
 // Serde support and adapter modules for `#[serde(with = "...")]`.
 #[cfg(feature = "serde")]

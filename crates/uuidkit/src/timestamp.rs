@@ -556,7 +556,7 @@ impl Timestamp {
     }
 
     /// The current time of the system clock (the platform's wall clock, as
-    /// [`SystemClock`](crate::gen::SystemClock) reads it; the Unix epoch if it cannot be read).
+    /// [`SystemClock`](crate::generator::SystemClock) reads it; the Unix epoch if it cannot be read).
     ///
     /// ```
     /// use uuidkit::Timestamp;

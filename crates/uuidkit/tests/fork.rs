@@ -17,7 +17,7 @@ use std::fs::File;
 use std::io::Read;
 use std::os::fd::FromRawFd;
 
-use uuidkit::gen::{fork_generation, v4::v4, with_thread_rng, Csprng, RandomSource};
+use uuidkit::generator::{fork_generation, v4::v4, with_thread_rng, Csprng, RandomSource};
 use uuidkit::{Uuid, Version};
 
 fn count() -> usize {
@@ -238,7 +238,7 @@ fn handlerless_child_does_not_repeat_the_parent(what: &str, fork: fn() -> libc::
     // Leave keystream buffered in the thread generator and a v7 millisecond in use: what a
     // child without fork detection would continue.
     let warm: Vec<Uuid> = (0..37).map(|_| v4()).collect();
-    let last_v7 = uuidkit::gen::global::v7();
+    let last_v7 = uuidkit::generator::global::v7();
     let gen_before = fork_generation();
 
     let ((parent_v4, parent_v7), child_bytes) = fork_with(
@@ -251,11 +251,11 @@ fn handlerless_child_does_not_repeat_the_parent(what: &str, fork: fn() -> libc::
             for rec in ids.chunks_exact_mut(16) {
                 rec.copy_from_slice(v4().as_bytes());
             }
-            v7.copy_from_slice(uuidkit::gen::global::v7().as_bytes());
+            v7.copy_from_slice(uuidkit::generator::global::v7().as_bytes());
         },
         || {
             let ids: Vec<Uuid> = (0..NEXT).map(|_| v4()).collect();
-            (ids, uuidkit::gen::global::v7())
+            (ids, uuidkit::generator::global::v7())
         },
     );
 

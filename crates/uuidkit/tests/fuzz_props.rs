@@ -202,7 +202,7 @@ proptest! {
 #[test]
 fn the_generator_model_on_fixed_cases() {
     use checks::{GenCase, GenKind, Step};
-    use uuidkit::gen::V7Method;
+    use uuidkit::generator::V7Method;
     let t0 = 1_645_539_742_000_000_000i128;
     let case = |kind, regression_error, back: i128| GenCase {
         kind,
@@ -273,7 +273,7 @@ fn the_ldif_check_on_fixed_cases() {
 /// generator must stop with a time-range error instead.
 #[test]
 fn coarse_clock_at_the_end_of_the_range_never_wraps_to_zero() {
-    use uuidkit::gen::{FixedClock, GregorianBuilder, SeqRandom, V7Builder};
+    use uuidkit::generator::{FixedClock, GregorianBuilder, SeqRandom, V7Builder};
     use uuidkit::Timestamp;
     let end_ticks = 1u64 << 60;
     let t = Timestamp::from_gregorian_ticks(end_ticks - 8);
@@ -290,7 +290,7 @@ fn coarse_clock_at_the_end_of_the_range_never_wraps_to_zero() {
     ]
         as [(
             &str,
-            &mut dyn FnMut() -> Result<uuidkit::Uuid, uuidkit::gen::GenError>,
+            &mut dyn FnMut() -> Result<uuidkit::Uuid, uuidkit::generator::GenError>,
         ); 2]
     {
         let mut issued = Vec::new();
@@ -313,7 +313,7 @@ fn coarse_clock_at_the_end_of_the_range_never_wraps_to_zero() {
     let clock =
         FixedClock::new(Timestamp::from_unix_millis(end_ms - 3)).with_resolution(16_000_000);
     let mut g7 = V7Builder::new()
-        .method(uuidkit::gen::V7Method::Counter { bits: 12 })
+        .method(uuidkit::generator::V7Method::Counter { bits: 12 })
         .build(&clock, SeqRandom::new(2))
         .unwrap();
     let mut last = 0;

@@ -14,7 +14,7 @@
 
 use std::collections::HashSet;
 
-use uuidkit::gen::{
+use uuidkit::generator::{
     DistributedBuilder, DistributedLayout, GregorianBuilder, ReplayRandom, SeqRandom, StepClock,
     ThreadRng, V1Generator, V2Generator, V6Generator, V7Builder, V7Generator, V7Method,
     V8TimeGenerator,
@@ -38,18 +38,18 @@ fn v2_never_repeats_after_the_clock_steps_back_eleven_seconds() {
     let mut trials_with_duplicates = 0;
     for seed in 0..1000 {
         let clock = StepClock::new(Timestamp::from_gregorian_ticks(before_boundary));
-        let mut gen = V2Generator::new(&clock, SeqRandom::new(seed));
+        let mut g = V2Generator::new(&clock, SeqRandom::new(seed));
         let mut all = Vec::new();
         for _ in 0..32 {
-            all.push(gen.next(Domain::Person, 1000).unwrap());
+            all.push(g.next(Domain::Person, 1000).unwrap());
         }
         clock.advance(2 * SECOND); // into the next time step
         for _ in 0..4 {
-            all.push(gen.next(Domain::Person, 1000).unwrap());
+            all.push(g.next(Domain::Person, 1000).unwrap());
         }
         clock.step_back(11 * SECOND); // back into the first one
         for _ in 0..32 {
-            all.push(gen.next(Domain::Person, 1000).unwrap());
+            all.push(g.next(Domain::Person, 1000).unwrap());
         }
         let distinct: HashSet<Uuid> = all.iter().copied().collect();
         if distinct.len() != all.len() {
@@ -170,8 +170,8 @@ fn method_3_counter_is_none_or_12_to_42_bits_in_the_words_of_the_rfc() {
         );
     }
     for bits in std::iter::once(0).chain(12..=42) {
-        let mut gen = build(bits).unwrap();
-        assert!(gen.next().is_ok(), "{bits} bits");
+        let mut g = build(bits).unwrap();
+        assert!(g.next().is_ok(), "{bits} bits");
     }
 }
 
@@ -257,10 +257,10 @@ fn distributed_v8_node_id_is_never_a_mac_of_the_machine() {
         // little-endian).
         for &mac in &macs {
             let rng = ReplayRandom::new(mac.to_le_bytes());
-            let gen = DistributedBuilder::new(layout)
+            let g = DistributedBuilder::new(layout)
                 .build(StepClock::new(Timestamp::UNIX_EPOCH), rng)
                 .unwrap();
-            let id = gen.node_id();
+            let id = g.node_id();
             assert!(
                 id != mac && id & 0xFFFF_FFFF_FFFF != mac,
                 "{node_bits}-bit node id {id:#x} is the MAC {mac:#014x}"

@@ -34,7 +34,7 @@ use std::collections::HashSet;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use uuidkit::gen::{
+use uuidkit::generator::{
     Clock, DistributedBuilder, DistributedGenerator, DistributedLayout, GenError, GenErrorKind,
     GregorianBuilder, OverflowPolicy, RegressionPolicy, SeqRandom, V1Generator, V2Generator,
     V6Generator, V7Builder, V7Generator, V7Method, V8TimeBuilder, V8TimeGenerator,
@@ -374,7 +374,7 @@ impl Config {
                 RegressionPolicy::Error,
             ]),
             threshold: w.pick(&[
-                uuidkit::gen::DEFAULT_REGRESSION_THRESHOLD,
+                uuidkit::generator::DEFAULT_REGRESSION_THRESHOLD,
                 Duration::from_millis(1),
                 Duration::from_secs(3600),
             ]),
@@ -836,7 +836,7 @@ fn fork_and_check(w: &mut Walk, clock: &ModelClock, g: &mut Gen, m: &mut Model, 
 /// each version's UUIDs strictly increase (v1: by timestamp) and never repeat, in the process
 /// and in a forked child against everything before the fork.
 fn run_global(seed: u64, steps: usize) -> (Stats, Vec<String>) {
-    use uuidkit::gen::global::{try_v1, try_v6, try_v7, try_v7_batch};
+    use uuidkit::generator::global::{try_v1, try_v6, try_v7, try_v7_batch};
     let mut w = Walk(seed);
     let mut stats = Stats::default();
     let mut failures = Vec::new();

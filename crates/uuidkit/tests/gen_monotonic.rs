@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use uuidkit::gen::{
+use uuidkit::generator::{
     Clock, DistributedBuilder, DistributedLayout, FixedClock, GenErrorKind, GregorianBuilder,
     OverflowPolicy, RegressionPolicy, ReplayClock, SeqRandom, StepClock, V1Generator, V2Generator,
     V6Generator, V7Builder, V7Generator, V7Method, V8TimeBuilder, V8TimeGenerator,
@@ -67,8 +67,8 @@ fn assert_no_duplicates(v: &[Uuid]) {
 
 #[test]
 fn v1_frozen_clock_advances_one_tick_per_uuid() {
-    let mut gen = V1Generator::new(FixedClock::new(t0()), SeqRandom::new(1));
-    let v: Vec<Uuid> = (0..N).map(|_| gen.next().unwrap()).collect();
+    let mut g = V1Generator::new(FixedClock::new(t0()), SeqRandom::new(1));
+    let v: Vec<Uuid> = (0..N).map(|_| g.next().unwrap()).collect();
     assert_ticks_strictly_increasing(&v);
     assert_no_duplicates(&v);
     // A 1-ns clock covers one tick per reading: every further UUID is an overflow that moved
@@ -80,10 +80,10 @@ fn v1_frozen_clock_advances_one_tick_per_uuid() {
 
 #[test]
 fn v6_frozen_clock_strictly_increasing() {
-    let mut gen = V6Generator::new(FixedClock::new(t0()), SeqRandom::new(2));
+    let mut g = V6Generator::new(FixedClock::new(t0()), SeqRandom::new(2));
     let mut v = vec![Uuid::NIL; N];
     for chunk in v.chunks_mut(1000) {
-        gen.fill(chunk).unwrap();
+        g.fill(chunk).unwrap();
     }
     assert_strictly_increasing(&v);
     assert_no_duplicates(&v);
@@ -93,11 +93,11 @@ fn v6_frozen_clock_strictly_increasing() {
 
 /// Generates N v7 UUIDs at a frozen clock and returns them after the common checks.
 fn v7_frozen(method: V7Method, seed: u64) -> Vec<Uuid> {
-    let mut gen = V7Builder::new()
+    let mut g = V7Builder::new()
         .method(method)
         .build(FixedClock::new(t0()), SeqRandom::new(seed))
         .unwrap();
-    let v: Vec<Uuid> = (0..N).map(|_| gen.next().unwrap()).collect();
+    let v: Vec<Uuid> = (0..N).map(|_| g.next().unwrap()).collect();
     assert_strictly_increasing(&v);
     assert_no_duplicates(&v);
     assert_eq!(v[0].unix_ts_ms(), Some(t0_ms()), "{method:?}");
@@ -188,14 +188,14 @@ fn v7_method3_frozen_clock() {
 #[test]
 fn wait_policy_never_runs_ahead_of_a_clock_that_moves_when_read() {
     let clock = StepClock::new(t0()).with_auto_step(50_000);
-    let mut gen = V7Builder::new()
+    let mut g = V7Builder::new()
         .method(V7Method::Counter { bits: 12 })
         .overflow(OverflowPolicy::Wait)
         .build(&clock, SeqRandom::new(9))
         .unwrap();
     let mut v = Vec::with_capacity(1 << 16);
     for _ in 0..1 << 16 {
-        let u = gen.next().unwrap();
+        let u = g.next().unwrap();
         assert!(
             u.unix_ts_ms() <= clock.peek().unix_millis(),
             "{u} ahead of the clock"
@@ -207,13 +207,13 @@ fn wait_policy_never_runs_ahead_of_a_clock_that_moves_when_read() {
     assert!(v[v.len() - 1].unix_ts_ms().unwrap() > t0_ms());
 
     let clock = StepClock::new(t0()).with_auto_step(100);
-    let mut gen = GregorianBuilder::new()
+    let mut g = GregorianBuilder::new()
         .overflow(OverflowPolicy::Wait)
         .build_v1(&clock, SeqRandom::new(10))
         .unwrap();
     let mut v = Vec::with_capacity(1 << 16);
     for _ in 0..1 << 16 {
-        let u = gen.next().unwrap();
+        let u = g.next().unwrap();
         assert!(u.gregorian_ticks() <= clock.peek().gregorian_ticks());
         v.push(u);
     }
@@ -222,13 +222,13 @@ fn wait_policy_never_runs_ahead_of_a_clock_that_moves_when_read() {
 
 #[test]
 fn wait_policy_gives_up_on_a_frozen_clock() {
-    let mut gen = V7Builder::new()
+    let mut g = V7Builder::new()
         .method(V7Method::Counter { bits: 12 })
         .overflow(OverflowPolicy::Wait)
         .build(FixedClock::new(t0()), SeqRandom::new(11))
         .unwrap();
     let err = loop {
-        if let Err(e) = gen.next() {
+        if let Err(e) = g.next() {
             break e;
         }
     };
@@ -242,22 +242,22 @@ fn wait_policy_gives_up_on_a_frozen_clock() {
 #[test]
 fn error_policy_fails_exactly_when_the_12_bit_counter_is_exhausted() {
     let clock = StepClock::new(t0());
-    let mut gen = V7Builder::new()
+    let mut g = V7Builder::new()
         .method(V7Method::Counter { bits: 12 })
         .overflow(OverflowPolicy::Error)
         .build(&clock, SeqRandom::new(12))
         .unwrap();
-    let first = gen.next().unwrap();
+    let first = g.next().unwrap();
     let seed = counter_of(first, 12);
     assert!(seed < 2048);
     let mut prev = first;
     for _ in seed + 1..4096 {
-        let u = gen.next().unwrap();
+        let u = g.next().unwrap();
         assert!(u > prev);
         prev = u;
     }
     assert_eq!(counter_of(prev, 12), 4095);
-    let err = gen.next().unwrap_err();
+    let err = g.next().unwrap_err();
     assert!(err.is_overflow());
     assert_eq!(
         err.to_string(),
@@ -269,9 +269,9 @@ fn error_policy_fails_exactly_when_the_12_bit_counter_is_exhausted() {
         )
     );
     // Still exhausted until the clock moves; then fine again.
-    assert!(gen.next().unwrap_err().is_overflow());
+    assert!(g.next().unwrap_err().is_overflow());
     clock.advance(MS);
-    let u = gen.next().unwrap();
+    let u = g.next().unwrap();
     assert!(u > prev);
     assert_eq!(u.unix_ts_ms(), Some(t0_ms() + 1));
 }
@@ -283,7 +283,7 @@ fn coarse_clock_gives_distinct_increasing_ticks_within_the_millisecond() {
     for v6 in [false, true] {
         let clock = FixedClock::new(t0()).with_resolution(1_000_000);
         let b = GregorianBuilder::new().overflow(OverflowPolicy::Error);
-        let mut next: Box<dyn FnMut() -> Result<Uuid, uuidkit::gen::GenError>> = if v6 {
+        let mut next: Box<dyn FnMut() -> Result<Uuid, uuidkit::generator::GenError>> = if v6 {
             let mut g = b.build_v6(clock, SeqRandom::new(13)).unwrap();
             Box::new(move || g.next())
         } else {
@@ -305,11 +305,11 @@ fn coarse_clock_gives_distinct_increasing_ticks_within_the_millisecond() {
 fn coarse_clock_readings_are_not_overtaken() {
     // A 1-ms clock moving 1 ms every 3 readings: ticks stay within each reading's millisecond.
     let clock = StepClock::new(t0()).with_resolution(1_000_000);
-    let mut gen = V6Generator::new(&clock, SeqRandom::new(14));
+    let mut g = V6Generator::new(&clock, SeqRandom::new(14));
     let mut v = Vec::new();
     for _ in 0..1000 {
         for _ in 0..3 {
-            let u = gen.next().unwrap();
+            let u = g.next().unwrap();
             let now = clock.peek().gregorian_ticks().unwrap();
             assert!((now..now + 10_000).contains(&u.gregorian_ticks().unwrap()));
             v.push(u);
@@ -373,13 +373,13 @@ fn stepping_back_an_hour_and_forward_never_goes_below() {
 #[test]
 fn regression_with_error_policy_reports_and_never_goes_below() {
     let clock = StepClock::new(t0());
-    let mut gen = V7Builder::new()
+    let mut g = V7Builder::new()
         .regression(RegressionPolicy::Error)
         .build(&clock, SeqRandom::new(18))
         .unwrap();
-    let prev = gen.next().unwrap();
+    let prev = g.next().unwrap();
     clock.step_back(HOUR);
-    let err = gen.next().unwrap_err();
+    let err = g.next().unwrap_err();
     assert!(err.is_clock_regression());
     assert_eq!(
         err.to_string(),
@@ -388,13 +388,13 @@ fn regression_with_error_policy_reports_and_never_goes_below() {
          threshold of 10000000000 ns; the regression policy is Error"
     );
     clock.advance(HOUR - 10_000 * MS - 1); // 10 s + 1 ns behind: still beyond
-    assert!(gen.next().unwrap_err().is_clock_regression());
+    assert!(g.next().unwrap_err().is_clock_regression());
     clock.advance(1); // exactly 10 s behind: within, the last timestamp is reused
-    let u = gen.next().unwrap();
+    let u = g.next().unwrap();
     assert!(u > prev);
     assert_eq!(u.unix_ts_ms(), prev.unix_ts_ms());
     clock.advance(10_000 * MS + MS);
-    let w = gen.next().unwrap();
+    let w = g.next().unwrap();
     assert!(w > u);
     assert_eq!(w.unix_ts_ms(), Some(t0_ms() + 1));
 }
@@ -404,17 +404,17 @@ fn regression_by_default_continues_above_the_last_timestamp() {
     // The default policy (Continue): an hour back, the generator keeps its millisecond and
     // counts on, and reports no reset, for there was none.
     let clock = StepClock::new(t0());
-    let mut gen = V7Generator::new(&clock, SeqRandom::new(19));
-    let prev = gen.next().unwrap();
+    let mut g = V7Generator::new(&clock, SeqRandom::new(19));
+    let prev = g.next().unwrap();
     clock.step_back(HOUR);
-    let u = gen.next().unwrap();
+    let u = g.next().unwrap();
     assert!(u > prev, "{u} does not follow {prev}");
     assert_eq!(u.unix_ts_ms(), Some(t0_ms()));
     assert_eq!(counter_of(u, 42), counter_of(prev, 42) + 1);
-    assert_eq!((gen.resets(), gen.last_reset()), (0, None));
+    assert_eq!((g.resets(), g.last_reset()), (0, None));
     // Once the clock has caught up, the timestamp follows it again.
     clock.advance(HOUR + 5 * MS);
-    assert_eq!(gen.next().unwrap().unix_ts_ms(), Some(t0_ms() + 5));
+    assert_eq!(g.next().unwrap().unix_ts_ms(), Some(t0_ms() + 5));
 
     // v1 and v6: the same clock sequence, the next tick.
     let clock = StepClock::new(t0());
@@ -431,23 +431,23 @@ fn regression_by_default_continues_above_the_last_timestamp() {
 fn regression_with_reset_follows_the_clock_reports_it_and_changes_the_clock_sequence() {
     // v7: the chosen break of order, reported.
     let clock = StepClock::new(t0());
-    let mut gen = V7Builder::new()
+    let mut g = V7Builder::new()
         .regression(RegressionPolicy::Reset)
         .build(&clock, SeqRandom::new(19))
         .unwrap();
-    let prev = gen.next().unwrap();
-    assert_eq!((gen.resets(), gen.last_reset()), (0, None));
+    let prev = g.next().unwrap();
+    assert_eq!((g.resets(), g.last_reset()), (0, None));
     clock.step_back(HOUR);
-    let u = gen.next().unwrap();
+    let u = g.next().unwrap();
     assert!(u < prev, "Reset follows the clock back");
     assert_eq!(u.unix_ts_ms(), Some(t0_ms() - 3_600_000));
-    assert_eq!(gen.resets(), 1);
-    let event = gen.last_reset().unwrap();
+    assert_eq!(g.resets(), 1);
+    let event = g.last_reset().unwrap();
     assert_eq!(event.back_nanos(), HOUR as u128);
     assert_eq!(event.from_unix_nanos(), t0().unix_nanos());
     assert_eq!(event.to_unix_nanos(), t0().unix_nanos() - HOUR);
-    assert!(gen.next().unwrap() > u, "and is monotonic again from there");
-    assert_eq!(gen.resets(), 1);
+    assert!(g.next().unwrap() > u, "and is monotonic again from there");
+    assert_eq!(g.resets(), 1);
 
     // v1 and v6: the clock sequence moves to the next value, the timestamp follows the clock.
     for v6 in [false, true] {
@@ -477,20 +477,20 @@ fn regression_with_reset_follows_the_clock_reports_it_and_changes_the_clock_sequ
 #[test]
 fn step_back_within_ten_seconds_reuses_the_last_timestamp() {
     let clock = StepClock::new(t0());
-    let mut gen = V7Generator::new(&clock, SeqRandom::new(21));
-    let prev = gen.next().unwrap();
+    let mut g = V7Generator::new(&clock, SeqRandom::new(21));
+    let prev = g.next().unwrap();
     clock.step_back(5_000 * MS);
     for i in 1..=100 {
-        let u = gen.next().unwrap();
+        let u = g.next().unwrap();
         assert_eq!(u.unix_ts_ms(), Some(t0_ms()));
         assert_eq!(counter_of(u, 42), counter_of(prev, 42) + i);
     }
 
     let clock = StepClock::new(t0());
-    let mut gen = V1Generator::new(&clock, SeqRandom::new(22));
-    let prev = gen.next().unwrap();
+    let mut g = V1Generator::new(&clock, SeqRandom::new(22));
+    let prev = g.next().unwrap();
     clock.step_back(9_999 * MS);
-    let u = gen.next().unwrap();
+    let u = g.next().unwrap();
     assert_eq!(u.gregorian_ticks(), Some(t0_ticks() + 1));
     assert_eq!(u.clock_seq(), prev.clock_seq());
 }
@@ -499,14 +499,14 @@ fn step_back_within_ten_seconds_reuses_the_last_timestamp() {
 fn timestamp_follows_an_advancing_clock_exactly() {
     // Without overflow the embedded time is the clock's: never ahead.
     let clock = StepClock::new(t0()).with_auto_step(MS);
-    let mut gen = V7Generator::new(&clock, SeqRandom::new(23));
+    let mut g = V7Generator::new(&clock, SeqRandom::new(23));
     for i in 0..1000 {
-        assert_eq!(gen.next().unwrap().unix_ts_ms(), Some(t0_ms() + i));
+        assert_eq!(g.next().unwrap().unix_ts_ms(), Some(t0_ms() + i));
     }
     let clock = StepClock::new(t0()).with_auto_step(100);
-    let mut gen = V6Generator::new(&clock, SeqRandom::new(24));
+    let mut g = V6Generator::new(&clock, SeqRandom::new(24));
     for i in 0..1000 {
-        assert_eq!(gen.next().unwrap().gregorian_ticks(), Some(t0_ticks() + i));
+        assert_eq!(g.next().unwrap().gregorian_ticks(), Some(t0_ticks() + i));
     }
 }
 
@@ -515,20 +515,20 @@ fn timestamp_follows_an_advancing_clock_exactly() {
 #[test]
 fn fill_uses_one_clock_reading() {
     let clock = ReplayClock::new([t0(), t0().checked_add_nanos(HOUR).unwrap()]);
-    let mut gen = V7Generator::new(&clock, SeqRandom::new(25));
+    let mut g = V7Generator::new(&clock, SeqRandom::new(25));
     let mut batch = vec![Uuid::NIL; 100_000];
-    gen.fill(&mut batch).unwrap();
+    g.fill(&mut batch).unwrap();
     assert_eq!(clock.readings(), 1);
     assert_strictly_increasing(&batch);
     assert!(batch.iter().all(|u| u.unix_ts_ms() == Some(t0_ms())));
-    let next = gen.next().unwrap();
+    let next = g.next().unwrap();
     assert_eq!(clock.readings(), 2);
     assert!(next > batch[batch.len() - 1]);
 
     let clock = ReplayClock::new([t0()]);
-    let mut gen = V1Generator::new(&clock, SeqRandom::new(26));
+    let mut g = V1Generator::new(&clock, SeqRandom::new(26));
     let mut batch = [Uuid::NIL; 64];
-    gen.fill(&mut batch).unwrap();
+    g.fill(&mut batch).unwrap();
     assert_eq!(clock.readings(), 1);
     for (i, u) in batch.iter().enumerate() {
         assert_eq!(u.gregorian_ticks(), Some(t0_ticks() + i as u64));
@@ -637,13 +637,13 @@ fn other_fills_issue_what_successive_next_calls_issue() {
 
 #[test]
 fn fill_stops_at_the_error_with_the_earlier_uuids_written() {
-    let mut gen = V7Builder::new()
+    let mut g = V7Builder::new()
         .method(V7Method::Counter { bits: 12 })
         .overflow(OverflowPolicy::Error)
         .build(FixedClock::new(t0()), SeqRandom::new(27))
         .unwrap();
     let mut batch = vec![Uuid::NIL; 5000];
-    assert!(gen.fill(&mut batch).unwrap_err().is_overflow());
+    assert!(g.fill(&mut batch).unwrap_err().is_overflow());
     let written = batch.iter().take_while(|u| !u.is_nil()).count();
     assert_eq!(written as u64, 4096 - counter_of(batch[0], 12));
     assert_strictly_increasing(&batch[..written]);
@@ -654,15 +654,15 @@ fn fill_stops_at_the_error_with_the_earlier_uuids_written() {
 #[test]
 fn v7_time_range_limits() {
     let end = Timestamp::from_unix_millis((1 << 48) - 1);
-    let mut gen = V7Builder::new()
+    let mut g = V7Builder::new()
         .method(V7Method::Counter { bits: 12 })
         .build(FixedClock::new(end), SeqRandom::new(28))
         .unwrap();
-    let first = gen.next().unwrap();
+    let first = g.next().unwrap();
     assert_eq!(first.unix_ts_ms(), Some((1 << 48) - 1));
     let mut n = 1;
     let err = loop {
-        match gen.next() {
+        match g.next() {
             Ok(u) => {
                 assert_eq!(u.unix_ts_ms(), Some((1 << 48) - 1), "wrapped");
                 n += 1;
@@ -683,21 +683,21 @@ fn v7_time_range_limits() {
     let beyond = Timestamp::from_unix_millis(1 << 48);
     let before = Timestamp::from_unix_nanos(-1).unwrap();
     for t in [beyond, before] {
-        let mut gen = V7Generator::new(FixedClock::new(t), SeqRandom::new(29));
-        assert_eq!(gen.next().unwrap_err().kind(), GenErrorKind::TimeRange);
+        let mut g = V7Generator::new(FixedClock::new(t), SeqRandom::new(29));
+        assert_eq!(g.next().unwrap_err().kind(), GenErrorKind::TimeRange);
     }
 
     // A time offset moves the embedded time; out of range it is an error too.
-    let mut gen = V7Builder::new()
+    let mut g = V7Builder::new()
         .time_offset_nanos(HOUR)
         .build(FixedClock::new(t0()), SeqRandom::new(30))
         .unwrap();
-    assert_eq!(gen.next().unwrap().unix_ts_ms(), Some(t0_ms() + 3_600_000));
-    let mut gen = V7Builder::new()
+    assert_eq!(g.next().unwrap().unix_ts_ms(), Some(t0_ms() + 3_600_000));
+    let mut g = V7Builder::new()
         .time_offset_nanos(-t0().unix_nanos() - 1)
         .build(FixedClock::new(t0()), SeqRandom::new(31))
         .unwrap();
-    assert!(gen.next().unwrap_err().is_time_range());
+    assert!(g.next().unwrap_err().is_time_range());
 }
 
 #[test]
@@ -707,9 +707,9 @@ fn v1_v6_time_range_limits() {
         last.to_rfc3339(7).to_string(),
         "5236-03-31T21:21:00.6846975Z"
     );
-    let mut gen = V6Generator::new(FixedClock::new(last), SeqRandom::new(32));
-    assert_eq!(gen.next().unwrap().gregorian_ticks(), Some((1 << 60) - 1));
-    let err = gen.next().unwrap_err();
+    let mut g = V6Generator::new(FixedClock::new(last), SeqRandom::new(32));
+    assert_eq!(g.next().unwrap().gregorian_ticks(), Some((1 << 60) - 1));
+    let err = g.next().unwrap_err();
     assert!(err.is_time_range());
     assert!(
         err.to_string()
@@ -722,8 +722,8 @@ fn v1_v6_time_range_limits() {
         .checked_add_nanos(-1)
         .unwrap();
     for t in [beyond, before] {
-        let mut gen = V1Generator::new(FixedClock::new(t), SeqRandom::new(33));
-        let err = gen.next().unwrap_err();
+        let mut g = V1Generator::new(FixedClock::new(t), SeqRandom::new(33));
+        let err = g.next().unwrap_err();
         assert!(err.is_time_range());
         assert!(
             err.to_string()
@@ -742,9 +742,9 @@ fn v8_time_based_range_and_order() {
         end.to_rfc3339(9).to_string(),
         "2335-05-07T23:44:06.068469750Z"
     );
-    let mut gen = V8TimeGenerator::new(FixedClock::new(end), SeqRandom::new(34));
-    assert_eq!(gen.next().unwrap().custom_a(), Some((1 << 48) - 1));
-    assert!(gen.next().unwrap_err().is_time_range());
+    let mut g = V8TimeGenerator::new(FixedClock::new(end), SeqRandom::new(34));
+    assert_eq!(g.next().unwrap().custom_a(), Some((1 << 48) - 1));
+    assert!(g.next().unwrap_err().is_time_range());
     let before = Timestamp::from_unix_nanos(-10).unwrap();
     assert!(
         V8TimeGenerator::new(FixedClock::new(before), SeqRandom::new(35))
@@ -753,9 +753,9 @@ fn v8_time_based_range_and_order() {
             .is_time_range()
     );
 
-    let mut gen = V8TimeBuilder::new().build(FixedClock::new(t0()), SeqRandom::new(36));
+    let mut g = V8TimeBuilder::new().build(FixedClock::new(t0()), SeqRandom::new(36));
     let mut v = vec![Uuid::NIL; 10_000];
-    gen.fill(&mut v).unwrap();
+    g.fill(&mut v).unwrap();
     assert_strictly_increasing(&v);
 }
 
@@ -765,14 +765,14 @@ fn v8_time_based_range_and_order() {
 fn default_node_has_the_multicast_bit() {
     let mut raw_even = 0;
     for seed in 0..256 {
-        let gen = V1Generator::new(FixedClock::new(t0()), SeqRandom::new(seed));
-        assert_eq!(gen.node()[0] & 1, 1, "seed {seed}");
+        let g = V1Generator::new(FixedClock::new(t0()), SeqRandom::new(seed));
+        assert_eq!(g.node()[0] & 1, 1, "seed {seed}");
         // The same stream's node byte before the bit was set: about half must have been even,
         // or the test would not show that the generator sets the bit.
         let mut r = SeqRandom::new(seed);
-        let _seq = uuidkit::gen::RandomSource::next_u64(&mut r);
+        let _seq = uuidkit::generator::RandomSource::next_u64(&mut r);
         let mut node = [0u8; 6];
-        uuidkit::gen::RandomSource::fill_bytes(&mut r, &mut node);
+        uuidkit::generator::RandomSource::fill_bytes(&mut r, &mut node);
         raw_even += (node[0] & 1 == 0) as u32;
     }
     assert!(raw_even > 64, "{raw_even}");
@@ -781,30 +781,30 @@ fn default_node_has_the_multicast_bit() {
 
     // A given node is kept as it is.
     let mac = [0x00, 0x1B, 0x63, 0x84, 0x45, 0xE6];
-    let mut gen = GregorianBuilder::new()
+    let mut g = GregorianBuilder::new()
         .node(mac)
         .build_v1(FixedClock::new(t0()), SeqRandom::new(37))
         .unwrap();
-    assert_eq!(gen.next().unwrap().node(), Some(mac));
+    assert_eq!(g.next().unwrap().node(), Some(mac));
 }
 
 #[test]
 fn clock_sequence_changes_on_node_change() {
-    let mut gen = V6Generator::new(FixedClock::new(t0()), SeqRandom::new(38));
-    let a = gen.next().unwrap();
-    let node = gen.node();
-    gen.set_node(node);
+    let mut g = V6Generator::new(FixedClock::new(t0()), SeqRandom::new(38));
+    let a = g.next().unwrap();
+    let node = g.node();
+    g.set_node(node);
     assert_eq!(
-        gen.clock_seq(),
+        g.clock_seq(),
         a.clock_seq().unwrap(),
         "same node: no change"
     );
     let other = [0x02, 0, 0, 0, 0, 1];
-    gen.set_node(other);
-    assert_ne!(gen.clock_seq(), a.clock_seq().unwrap());
-    let b = gen.next().unwrap();
+    g.set_node(other);
+    assert_ne!(g.clock_seq(), a.clock_seq().unwrap());
+    let b = g.next().unwrap();
     assert_eq!(b.node(), Some(other));
-    assert_eq!(b.clock_seq(), Some(gen.clock_seq()));
+    assert_eq!(b.clock_seq(), Some(g.clock_seq()));
     assert!(b > a);
 }
 
@@ -812,26 +812,24 @@ fn clock_sequence_changes_on_node_change() {
 
 #[test]
 fn v2_sixty_four_per_time_step_then_overflow() {
-    let mut gen = GregorianBuilder::new()
+    let mut g = GregorianBuilder::new()
         .overflow(OverflowPolicy::Error)
         .build_v2(FixedClock::new(t0()), SeqRandom::new(39))
         .unwrap();
     let mut seen = HashSet::new();
     for i in 0..64u32 {
-        let u = gen.next(Domain::Person, 1000).unwrap();
+        let u = g.next(Domain::Person, 1000).unwrap();
         assert_eq!(u.local_id(), Some(1000));
         assert_eq!(u.local_domain(), Some(Domain::Person));
         assert_eq!(u.v2_ticks(), Some(t0_ticks() >> 32 << 32));
-        assert_eq!(u.v2_clock_seq(), Some((gen.clock_seq() + i as u8) & 0x3f));
+        assert_eq!(u.v2_clock_seq(), Some((g.clock_seq() + i as u8) & 0x3f));
         assert!(seen.insert(u));
     }
-    assert!(gen.next(Domain::Org, 7).unwrap_err().is_overflow());
+    assert!(g.next(Domain::Org, 7).unwrap_err().is_overflow());
 
     // Advance: the coarse time moves one step ahead.
-    let mut gen = V2Generator::new(FixedClock::new(t0()), SeqRandom::new(40));
-    let v: Vec<Uuid> = (0..65)
-        .map(|_| gen.next(Domain::Group, 5).unwrap())
-        .collect();
+    let mut g = V2Generator::new(FixedClock::new(t0()), SeqRandom::new(40));
+    let v: Vec<Uuid> = (0..65).map(|_| g.next(Domain::Group, 5).unwrap()).collect();
     assert_eq!(v[64].v2_ticks(), Some(((t0_ticks() >> 32) + 1) << 32));
     assert_no_duplicates(&v);
 }
@@ -839,15 +837,15 @@ fn v2_sixty_four_per_time_step_then_overflow() {
 #[cfg(unix)]
 #[test]
 fn v2_person_and_group_use_the_process_ids() {
-    let mut gen = V2Generator::system();
+    let mut g = V2Generator::system();
     // SAFETY: getuid/getgid have no preconditions and cannot fail.
     let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
-    let p = gen.next_person().unwrap();
+    let p = g.next_person().unwrap();
     assert_eq!(
         (p.local_domain(), p.local_id()),
         (Some(Domain::Person), Some(uid))
     );
-    let g = gen.next_group().unwrap();
+    let g = g.next_group().unwrap();
     assert_eq!(
         (g.local_domain(), g.local_id()),
         (Some(Domain::Group), Some(gid))
@@ -861,11 +859,11 @@ fn v8_distributed_layout() {
     let layout = DistributedLayout::new(48, 1_000_000, 12, 16).unwrap();
     assert_eq!(layout.random_bits(), 46);
     let clock = StepClock::new(t0()).with_auto_step(MS / 4);
-    let mut gen = DistributedBuilder::new(layout)
+    let mut g = DistributedBuilder::new(layout)
         .node_id(0xABC)
         .build(&clock, SeqRandom::new(41))
         .unwrap();
-    let v: Vec<Uuid> = (0..100_000).map(|_| gen.next().unwrap()).collect();
+    let v: Vec<Uuid> = (0..100_000).map(|_| g.next().unwrap()).collect();
     assert_strictly_increasing(&v);
     for u in &v {
         assert_eq!(u.version_num(), 8);
@@ -893,28 +891,28 @@ fn v8_distributed_layout() {
     // Extreme widths and units: no arithmetic overflow, errors instead of panics.
     let huge = DistributedLayout::new(63, u64::MAX, 0, 0).unwrap();
     assert_eq!(huge.random_bits(), 59);
-    let mut gen = DistributedBuilder::new(huge)
+    let mut g = DistributedBuilder::new(huge)
         .build(FixedClock::new(t0()), SeqRandom::new(44))
         .unwrap();
-    assert_eq!(gen.next().unwrap().custom_a(), Some(0));
-    let mut gen = DistributedBuilder::new(huge)
+    assert_eq!(g.next().unwrap().custom_a(), Some(0));
+    let mut g = DistributedBuilder::new(huge)
         .build(
             FixedClock::new(Timestamp::from_unix_nanos(-1).unwrap()),
             SeqRandom::new(45),
         )
         .unwrap();
-    let err = gen.next().unwrap_err();
+    let err = g.next().unwrap_err();
     assert!(err.is_time_range());
     assert!(
         err.to_string().ends_with("ns from the Unix epoch)"),
         "{err}"
     );
     // A counter exhausted under the Error policy.
-    let mut gen = DistributedBuilder::new(DistributedLayout::new(48, 1_000_000, 8, 4).unwrap())
+    let mut g = DistributedBuilder::new(DistributedLayout::new(48, 1_000_000, 8, 4).unwrap())
         .overflow(OverflowPolicy::Error)
         .build(FixedClock::new(t0()), SeqRandom::new(43))
         .unwrap();
-    let ok = (0..20).take_while(|_| gen.next().is_ok()).count();
+    let ok = (0..20).take_while(|_| g.next().is_ok()).count();
     assert!((9..=16).contains(&ok), "{ok}");
 }
 
@@ -990,7 +988,7 @@ fn configuration_errors_name_the_value_and_the_range() {
 #[test]
 fn generators_and_errors_cross_threads() {
     fn send_sync<T: Send + Sync>() {}
-    send_sync::<uuidkit::gen::GenError>();
+    send_sync::<uuidkit::generator::GenError>();
     send_sync::<V7Generator>();
     send_sync::<V1Generator>();
     send_sync::<V6Generator>();

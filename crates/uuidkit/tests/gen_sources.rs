@@ -6,9 +6,9 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use uuidkit::gen::rng::{fill_random, random_u64};
-use uuidkit::gen::v4::{fill_v4, v4, v4_from};
-use uuidkit::gen::{
+use uuidkit::generator::rng::{fill_random, random_u64};
+use uuidkit::generator::v4::{fill_v4, v4, v4_from};
+use uuidkit::generator::{
     fork_generation, with_thread_rng, Clock, Csprng, FixedClock, OsRandom, RandomSource,
     ReplayClock, ReplayRandom, SeqRandom, StepClock, SystemClock, ThreadRng,
 };

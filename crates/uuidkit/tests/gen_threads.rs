@@ -180,7 +180,7 @@ fn later_uuids_are_greater_across_threads() {
 #[cfg(target_os = "linux")]
 mod fork {
     use super::*;
-    use uuidkit::gen::{fork_generation, V1Generator, V7Generator};
+    use uuidkit::generator::{fork_generation, V1Generator, V7Generator};
 
     /// Forks; the child fills `child_buf` (allocated before the fork, so the child does not
     /// allocate) with `child`, writes it to a pipe and `_exit`s (code 3 if `child` failed); the

@@ -4,7 +4,7 @@
 
 #![cfg(feature = "std")]
 
-use uuidkit::gen::{
+use uuidkit::generator::{
     FixedClock, GregorianBuilder, ReplayRandom, V1Generator, V6Generator, V7Builder, V7Method,
     V8TimeGenerator,
 };
@@ -30,8 +30,8 @@ fn a1_v1_from_replayed_random_inputs() {
     // Source: RFC 9562 Appendix A.1 (and the timestamp of Figure 15)
     let clock = FixedClock::new(vector_time());
     assert_eq!(clock_ticks(&clock), 0x1EC9414C232AB00);
-    let mut gen = V1Generator::new(clock, gregorian_random());
-    let u = gen.next().unwrap();
+    let mut g = V1Generator::new(clock, gregorian_random());
+    let u = g.next().unwrap();
     let (time_low, time_mid, time_hi_ver, rest) = u.as_fields();
     assert_eq!(time_low, 0xC232AB00);
     assert_eq!(time_mid, 0x9414);
@@ -55,13 +55,13 @@ fn a1_v1_from_replayed_random_inputs() {
 #[test]
 fn a1_v1_from_given_node_and_clock_seq() {
     // Source: RFC 9562 Appendix A.1
-    let mut gen = GregorianBuilder::new()
+    let mut g = GregorianBuilder::new()
         .node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46])
         .clock_seq(0x33C8)
         .build_v1(FixedClock::new(vector_time()), ReplayRandom::new([]))
         .unwrap();
     assert_eq!(
-        gen.next().unwrap().to_string(),
+        g.next().unwrap().to_string(),
         "c232ab00-9414-11ec-b3c8-9f6bdeced846"
     );
 }
@@ -69,8 +69,8 @@ fn a1_v1_from_given_node_and_clock_seq() {
 #[test]
 fn a5_v6_from_replayed_random_inputs() {
     // Source: RFC 9562 Appendix A.5
-    let mut gen = V6Generator::new(FixedClock::new(vector_time()), gregorian_random());
-    let u = gen.next().unwrap();
+    let mut g = V6Generator::new(FixedClock::new(vector_time()), gregorian_random());
+    let u = g.next().unwrap();
     let (time_high, time_mid, ver_time_low, rest) = u.as_fields();
     assert_eq!(time_high, 0x1EC9414C);
     assert_eq!(time_mid, 0x232A);
@@ -92,13 +92,13 @@ fn a5_v6_from_replayed_random_inputs() {
 #[test]
 fn a5_v6_from_given_node_and_clock_seq() {
     // Source: RFC 9562 Appendix A.5
-    let mut gen = GregorianBuilder::new()
+    let mut g = GregorianBuilder::new()
         .node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46])
         .clock_seq(0x33C8)
         .build_v6(FixedClock::new(vector_time()), ReplayRandom::new([]))
         .unwrap();
     assert_eq!(
-        gen.next().unwrap().to_string(),
+        g.next().unwrap().to_string(),
         "1ec9414c-232a-6b00-b3c8-9f6bdeced846"
     );
 }
@@ -111,11 +111,11 @@ fn a6_v7_monotonic_random_first_uuid_of_the_millisecond() {
     // data". The ten random bytes are the vector's octets 6 to 15; the generator keeps the
     // 12 + 62 bits around the version and variant.
     let random = ReplayRandom::new([0x7C, 0xC3, 0x98, 0xC4, 0xDC, 0x0C, 0x0C, 0x07, 0x39, 0x8F]);
-    let mut gen = V7Builder::new()
+    let mut g = V7Builder::new()
         .method(V7Method::monotonic_random())
         .build(FixedClock::new(vector_time()), random)
         .unwrap();
-    let u = gen.next().unwrap();
+    let u = g.next().unwrap();
     assert_eq!(u.unix_ts_ms(), Some(0x017F22E279B0));
     assert_eq!(u.unix_ts_ms(), Some(1645557742000));
     assert_eq!(u.version_num(), 0x7);
@@ -133,14 +133,14 @@ fn v7_method3_fraction_example() {
     // Source: RFC 9562 Section 6.2, Method 3 example: 12:34:56.1234567 on 1 Jan 2023 gives a
     // millisecond fraction of 0.4567, which in 12 bits is 1870 = 0x74E.
     let t = Timestamp::parse_rfc3339("2023-01-01T12:34:56.1234567Z").unwrap();
-    let mut gen = V7Builder::new()
+    let mut g = V7Builder::new()
         .method(V7Method::SubMillis {
             fraction_bits: 12,
             counter_bits: 0,
         })
         .build(FixedClock::new(t), ReplayRandom::new([0xAB]))
         .unwrap();
-    let u = gen.next().unwrap();
+    let u = g.next().unwrap();
     assert_eq!(u.rand_a(), Some(0x74E));
     assert_eq!(u.unix_ts_ms(), t.unix_millis());
 }
@@ -151,8 +151,8 @@ fn b1_v8_time_based() {
     // custom_c is "filled with random data": the eight random bytes are the vector's octets
     // 8 to 15, whose top two bits the variant replaces.
     let random = ReplayRandom::new([0x8E, 0xC9, 0x32, 0xD5, 0xF6, 0x91, 0x81, 0xC0]);
-    let mut gen = V8TimeGenerator::new(FixedClock::new(vector_time()), random);
-    let u = gen.next().unwrap();
+    let mut g = V8TimeGenerator::new(FixedClock::new(vector_time()), random);
+    let u = g.next().unwrap();
     // 164555774200000000 10-ns steps = 0x2489E9AD2EE2E00, split 48 + 12 around the version.
     assert_eq!(u.custom_a(), Some(0x2489E9AD2EE2));
     assert_eq!(u.version_num(), 0x8);
@@ -166,6 +166,6 @@ fn b1_v8_time_based() {
 }
 
 fn clock_ticks(c: &FixedClock) -> u64 {
-    use uuidkit::gen::Clock;
+    use uuidkit::generator::Clock;
     c.now().gregorian_ticks().unwrap()
 }

@@ -56,8 +56,8 @@ fn rfc_a3_v4_from_random_bytes() {
     // The same bytes through the generator path.
     #[cfg(feature = "std")]
     {
-        let mut rng = uuidkit::gen::ReplayRandom::new(random);
-        assert_eq!(uuidkit::gen::v4::v4_from(&mut rng), v4);
+        let mut rng = uuidkit::generator::ReplayRandom::new(random);
+        assert_eq!(uuidkit::generator::v4::v4_from(&mut rng), v4);
         assert_eq!(rng.consumed(), 16);
     }
 }

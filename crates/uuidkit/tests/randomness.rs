@@ -13,7 +13,7 @@
 //!
 //! `UUIDKIT_RANDOMNESS_COUNT` sets n (default 100,000; `scripts/stress` runs 10^7).
 
-use uuidkit::gen::{V1Generator, V6Generator, V7Generator};
+use uuidkit::generator::{V1Generator, V6Generator, V7Generator};
 use uuidkit::{Uuid, Variant, Version};
 
 fn count() -> u64 {
@@ -71,7 +71,7 @@ fn v4_every_random_bit_is_fair() {
     let mut i = buf.len();
     check_bits("fill_v4", V4_RANDOM, n, || {
         if i == buf.len() {
-            uuidkit::gen::v4::fill_v4(&mut buf);
+            uuidkit::generator::v4::fill_v4(&mut buf);
             i = 0;
         }
         i += 1;

@@ -127,7 +127,7 @@ fn shareable<T: Sync>() {}
 #[cfg(feature = "std")]
 #[test]
 fn generators_clocks_and_random_sources() {
-    use uuidkit::gen::{
+    use uuidkit::generator::{
         Csprng, DistributedBuilder, DistributedGenerator, DistributedLayout, FixedClock,
         GregorianBuilder, OsRandom, ReplayClock, ReplayRandom, SeqRandom, StepClock, SystemClock,
         ThreadRng, V1Generator, V2Generator, V6Generator, V7Builder, V7Generator, V7Method,
@@ -174,22 +174,24 @@ fn generators_clocks_and_random_sources() {
     thread_safe::<SeqRandom>();
 
     // A generator built on one thread keeps working on another.
-    let mut gen = V7Generator::system();
-    let first = gen.next().unwrap();
-    let (gen, second) = std::thread::spawn(move || {
-        let u = gen.next().unwrap();
-        (gen, u)
+    let mut g = V7Generator::system();
+    let first = g.next().unwrap();
+    let (g, second) = std::thread::spawn(move || {
+        let u = g.next().unwrap();
+        (g, u)
     })
     .join()
     .unwrap();
     assert!(second > first);
-    assert!(gen.last_unix_ms().is_some());
+    assert!(g.last_unix_ms().is_some());
 }
 
 #[cfg(feature = "std")]
 #[test]
 fn every_error_type_is_a_thread_safe_error() {
-    use uuidkit::gen::{GenError, GenErrorKind, OverflowPolicy, RandomError, RegressionPolicy};
+    use uuidkit::generator::{
+        GenError, GenErrorKind, OverflowPolicy, RandomError, RegressionPolicy,
+    };
     use uuidkit::ldap::{MatchError, Side};
     use uuidkit::ldif::{LdifError, LdifStats};
     use uuidkit::{NameHash, ParseNameHashError};

@@ -37,12 +37,12 @@ fn v7_across_forked_processes_and_threads_then_every_clock() {
     assert_eq!(dups, 0, "duplicates among {records} v7 UUIDs");
 
     for clock in ClockKind::ALL {
-        for gen in GenKind::ALL {
+        for g in GenKind::ALL {
             let n = 20_000 * scale();
-            let r = clock_run(clock, gen, n, 7);
-            assert!(r.generated >= n, "{clock:?} {gen:?}: {r:?}");
-            assert_eq!(r.not_increasing, 0, "{clock:?} {gen:?}: {r:?}");
-            assert_eq!(r.errors, 0, "{clock:?} {gen:?}: {r:?}");
+            let r = clock_run(clock, g, n, 7);
+            assert!(r.generated >= n, "{clock:?} {g:?}: {r:?}");
+            assert_eq!(r.not_increasing, 0, "{clock:?} {g:?}: {r:?}");
+            assert_eq!(r.errors, 0, "{clock:?} {g:?}: {r:?}");
         }
     }
 }

@@ -176,8 +176,8 @@ impl ClientConfig {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-block", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), g)?;
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
     /// let cached = SystemGenerator::new(ClientConfig::new(&sock).block(8));
@@ -213,8 +213,8 @@ impl ClientConfig {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-maxage", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), g)?;
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
     /// // A block may not be used at all after it is fetched: every UUID is fresh.
@@ -295,8 +295,8 @@ impl ClientConfig {
     /// assert_eq!(patient.next(TimeVersion::V7)?.source, Source::Local); // no service yet
     /// assert_eq!(eager.next(TimeVersion::V7)?.source, Source::Local);
     /// // The service starts at `sock`.
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), g)?;
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
     /// assert_eq!(patient.next(TimeVersion::V7)?.source, Source::Local); // still waiting

@@ -9,7 +9,7 @@ use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use uuidkit::gen::ThreadRng;
+use uuidkit::generator::ThreadRng;
 use uuidkit::{Uuid, Variant};
 
 use super::connect::connect_within;
@@ -44,8 +44,8 @@ fn human(d: Duration) -> String {
 /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-conn", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
 /// # let sock = dir.join("s.sock");
-/// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-/// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+/// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+/// # let server = Server::bind(ServerConfig::new(&sock), g)?;
 /// # let stop = server.shutdown_handle();
 /// # let running = std::thread::spawn(move || server.run());
 /// // `sock` is where `uuidkit serve` listens (here: a server run by this process).
@@ -90,8 +90,8 @@ impl Connection {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-connect", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), g)?;
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
     /// let mut c = Connection::connect(&sock, Duration::from_secs(5))?;
@@ -126,8 +126,8 @@ impl Connection {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-trust", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), g)?;
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
     /// // A server run by this user (here: by this process) is accepted either way.
@@ -349,7 +349,7 @@ impl Connection {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use uuidkit::gen::ThreadRng;
+    /// use uuidkit::generator::ThreadRng;
     /// use uuidkit::Uuid;
     /// use uuidkit_service::client::Connection;
     /// use uuidkit_service::state::TimeVersion;
@@ -358,8 +358,8 @@ impl Connection {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-range", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), g)?;
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
     /// let mut c = Connection::connect(&sock, Duration::from_secs(5))?;
@@ -443,8 +443,8 @@ impl Connection {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-cfill", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), g)?;
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
     /// let mut c = Connection::connect(&sock, Duration::from_secs(5))?;
@@ -490,8 +490,8 @@ impl Connection {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-ahead", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), g)?;
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
     /// let mut c = Connection::connect(&sock, Duration::from_secs(5))?;
@@ -566,8 +566,8 @@ impl Connection {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-generate", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), g)?;
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
     /// let mut c = Connection::connect(&sock, Duration::from_secs(5))?;
@@ -665,8 +665,8 @@ impl Connection {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-cinfo", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), g)?;
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
     /// let info = Connection::connect(&sock, Duration::from_secs(5))?.info()?;

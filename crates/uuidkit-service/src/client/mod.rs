@@ -14,18 +14,18 @@
 //! # let dir = std::env::temp_dir().join(format!("uk-doc-{}-client", std::process::id()));
 //! # std::fs::create_dir_all(&dir)?;
 //! # let sock = dir.join("s.sock");
-//! # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-//! # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+//! # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+//! # let server = Server::bind(ServerConfig::new(&sock), g)?;
 //! # let stop = server.shutdown_handle();
 //! # let running = std::thread::spawn(move || server.run());
 //! // `sock` is where `uuidkit serve` listens (here: a server run by this process).
-//! let gen = SystemGenerator::new(ClientConfig::new(&sock).block(1));
-//! let a = gen.next(TimeVersion::V7)?;
+//! let g = SystemGenerator::new(ClientConfig::new(&sock).block(1));
+//! let a = g.next(TimeVersion::V7)?;
 //! assert_eq!((a.source, a.safety), (Source::Service, Safety::Durable));
 //! // Once the service is gone, the in-process generator takes over.
 //! stop.shutdown();
 //! # running.join().map_err(|_| "server thread panicked")??;
-//! let b = gen.next(TimeVersion::V7)?;
+//! let b = g.next(TimeVersion::V7)?;
 //! assert_eq!((b.source, b.safety), (Source::Local, Safety::Volatile));
 //! # std::fs::remove_dir_all(&dir)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())

@@ -4,7 +4,7 @@
 //! # Fork
 //!
 //! The client's state (connection, cached blocks) sits behind a mutex, in a record tagged with
-//! the [fork generation](uuidkit::gen::fork_generation) it was made in. A forked child never
+//! the [fork generation](uuidkit::generator::fork_generation) it was made in. A forked child never
 //! locks an inherited record: a thread of the parent may have held its mutex at the fork, and
 //! that thread does not exist in the child, so the mutex would stay locked forever. The first
 //! call in the child sees the generation change and installs a fresh record (compare-and-swap
@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
-use uuidkit::gen::{fork_generation, global, GenError, ThreadRng};
+use uuidkit::generator::{fork_generation, global, GenError, ThreadRng};
 use uuidkit::Uuid;
 
 use super::config::{ClientConfig, SOCKET_ENV};
@@ -41,8 +41,8 @@ const CHUNK: usize = 64;
 /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-source", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
 /// # let sock = dir.join("s.sock");
-/// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-/// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+/// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+/// # let server = Server::bind(ServerConfig::new(&sock), g)?;
 /// # let stop = server.shutdown_handle();
 /// # let running = std::thread::spawn(move || server.run());
 /// let served = SystemGenerator::new(ClientConfig::new(&sock));
@@ -59,7 +59,7 @@ const CHUNK: usize = 64;
 pub enum Source {
     /// The system-wide service.
     Service,
-    /// The in-process generator ([`gen::global`](uuidkit::gen::global)), because the service
+    /// The in-process generator ([`gen::global`](uuidkit::generator::global)), because the service
     /// could not be reached.
     Local,
 }
@@ -74,8 +74,8 @@ pub enum Source {
 /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-generated", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
 /// # let sock = dir.join("s.sock");
-/// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-/// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+/// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+/// # let server = Server::bind(ServerConfig::new(&sock), g)?;
 /// # let stop = server.shutdown_handle();
 /// # let running = std::thread::spawn(move || server.run());
 /// let g: Generated = SystemGenerator::new(ClientConfig::new(&sock)).next(TimeVersion::V6)?;
@@ -103,9 +103,9 @@ pub struct Generated {
 /// use uuidkit_service::state::{Safety, TimeVersion};
 /// use uuidkit::Uuid;
 /// // No service at this path: all five come from the in-process generator.
-/// let gen = SystemGenerator::new(ClientConfig::new("/nonexistent/uuidkit.sock"));
+/// let g = SystemGenerator::new(ClientConfig::new("/nonexistent/uuidkit.sock"));
 /// let mut out = [Uuid::NIL; 5];
-/// let f = gen.fill(TimeVersion::V7, &mut out)?;
+/// let f = g.fill(TimeVersion::V7, &mut out)?;
 /// assert_eq!((f.from_service, f.safety), (0, Safety::Volatile));
 /// assert_eq!(f.source_of(0), Source::Local);
 /// assert!(out.windows(2).all(|w| w[0] < w[1]));
@@ -290,8 +290,8 @@ fn slot(v: TimeVersion) -> usize {
 /// use uuidkit_service::client::{ClientConfig, Source, SystemGenerator};
 /// use uuidkit_service::state::{Safety, TimeVersion};
 /// // No service at this path: the local generator answers.
-/// let gen = SystemGenerator::new(ClientConfig::new("/nonexistent/uuidkit.sock"));
-/// let g = gen.next(TimeVersion::V7)?;
+/// let g = SystemGenerator::new(ClientConfig::new("/nonexistent/uuidkit.sock"));
+/// let g = g.next(TimeVersion::V7)?;
 /// assert_eq!(g.source, Source::Local);
 /// assert_eq!(g.safety, Safety::Volatile);
 /// # Ok::<(), uuidkit_service::client::ServiceError>(())
@@ -332,12 +332,12 @@ impl SystemGenerator {
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
     /// // Made before the service is up: that is fine, it connects on first use.
-    /// let gen = SystemGenerator::new(ClientConfig::new(&sock));
-    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// # let server = Server::bind(ServerConfig::new(&sock), g)?;
+    /// let g = SystemGenerator::new(ClientConfig::new(&sock));
+    /// # let dg = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), dg)?;
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
-    /// assert_eq!(gen.next(TimeVersion::V1)?.source, Source::Service);
+    /// assert_eq!(g.next(TimeVersion::V1)?.source, Source::Service);
     /// # stop.shutdown();
     /// # running.join().map_err(|_| "server thread panicked")??;
     /// # std::fs::remove_dir_all(&dir)?;
@@ -359,8 +359,8 @@ impl SystemGenerator {
     /// ```
     /// use uuidkit_service::client::{ClientConfig, SystemGenerator};
     /// let cfg = ClientConfig::new("/tmp/uk.sock").block(32);
-    /// let gen = SystemGenerator::new(cfg.clone());
-    /// assert_eq!(gen.config(), &cfg);
+    /// let g = SystemGenerator::new(cfg.clone());
+    /// assert_eq!(g.config(), &cfg);
     /// ```
     pub fn config(&self) -> &ClientConfig {
         &self.cfg
@@ -558,13 +558,13 @@ impl SystemGenerator {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-next", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), g)?;
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
-    /// let gen = SystemGenerator::new(ClientConfig::new(&sock));
-    /// let a = gen.next(TimeVersion::V7)?;
-    /// let b = gen.next(TimeVersion::V7)?; // from the block fetched for `a`
+    /// let g = SystemGenerator::new(ClientConfig::new(&sock));
+    /// let a = g.next(TimeVersion::V7)?;
+    /// let b = g.next(TimeVersion::V7)?; // from the block fetched for `a`
     /// assert_eq!((a.source, b.source), (Source::Service, Source::Service));
     /// assert!(a.uuid < b.uuid && b.uuid.version_num() == 7);
     /// # stop.shutdown();
@@ -665,13 +665,13 @@ impl SystemGenerator {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-fill", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), g)?;
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
-    /// let gen = SystemGenerator::new(ClientConfig::new(&sock));
+    /// let g = SystemGenerator::new(ClientConfig::new(&sock));
     /// let mut out = [Uuid::NIL; 100];
-    /// let f = gen.fill(TimeVersion::V6, &mut out)?;
+    /// let f = g.fill(TimeVersion::V6, &mut out)?;
     /// assert_eq!((f.from_service, f.safety), (100, Safety::Durable));
     /// assert!(out.windows(2).all(|w| w[0] < w[1]) && out[0].version_num() == 6);
     /// # stop.shutdown();
@@ -734,8 +734,8 @@ impl SystemGenerator {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-sginfo", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), g)?;
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
     /// let info = SystemGenerator::new(ClientConfig::new(&sock)).info()?;

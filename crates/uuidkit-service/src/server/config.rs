@@ -64,8 +64,8 @@ impl ServerConfig {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-scnew", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind(ServerConfig::new(&sock), g)?;
     /// let mode = std::fs::metadata(&sock)?.permissions().mode();
     /// assert_eq!(mode & 0o777, 0o600); // only this user may connect
     /// # drop(server);
@@ -91,12 +91,12 @@ impl ServerConfig {
     /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-nosock", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
     /// let cfg = ServerConfig::without_socket();
     /// assert_eq!(cfg.socket_path(), None);
     /// // A socket bound by someone else (here: by hand; usually the service manager).
     /// let l = Listener::new(UnixListener::bind(dir.join("s.sock"))?, ListenerKind::Uuidkit, "");
-    /// let server = Server::bind_with(cfg, None, vec![l], gen)?;
+    /// let server = Server::bind_with(cfg, None, vec![l], g)?;
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
     /// Connection::connect(dir.join("s.sock"), Duration::from_secs(5))?.info()?;
@@ -133,8 +133,8 @@ impl ServerConfig {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-mode", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// let server = Server::bind(ServerConfig::new(&sock).mode(0o660), gen)?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind(ServerConfig::new(&sock).mode(0o660), g)?;
     /// let mode = std::fs::metadata(&sock)?.permissions().mode();
     /// assert_eq!(mode & 0o777, 0o660); // the owner and the socket's group may connect
     /// # drop(server);
@@ -155,9 +155,9 @@ impl ServerConfig {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-group", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
     /// // Root may give the socket any group; others only one of their own, else an error.
-    /// match Server::bind(ServerConfig::new(&sock).mode(0o660).group(4242), gen) {
+    /// match Server::bind(ServerConfig::new(&sock).mode(0o660).group(4242), g) {
     ///     Ok(_server) => assert_eq!(std::fs::metadata(&sock)?.gid(), 4242),
     ///     Err(e) => assert!(e.to_string().contains("group 4242"), "{e}"),
     /// }
@@ -184,8 +184,8 @@ impl ServerConfig {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-maxconn", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// let server = Server::bind(ServerConfig::new(&sock).max_connections(1), gen)?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind(ServerConfig::new(&sock).max_connections(1), g)?;
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
     /// let mut first = Connection::connect(&sock, Duration::from_secs(5))?;
@@ -223,9 +223,9 @@ impl ServerConfig {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-peruid", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
     /// let cfg = ServerConfig::new(&sock).max_connections(10).max_connections_per_user(1);
-    /// let server = Server::bind(cfg, gen)?;
+    /// let server = Server::bind(cfg, g)?;
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
     /// let mut first = Connection::connect(&sock, Duration::from_secs(5))?;
@@ -267,9 +267,9 @@ impl ServerConfig {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-ftimeout", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
     /// let cfg = ServerConfig::new(&sock).frame_timeout(Duration::from_millis(20));
-    /// let server = Server::bind(cfg, gen)?;
+    /// let server = Server::bind(cfg, g)?;
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
     /// // Half a frame, then nothing: hung up on 20 ms later, long before the 30 s timeout.
@@ -300,9 +300,9 @@ impl ServerConfig {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-stimeout", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
     /// let cfg = ServerConfig::new(&sock).timeout(Duration::from_millis(20));
-    /// let server = Server::bind(cfg, gen)?;
+    /// let server = Server::bind(cfg, g)?;
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
     /// // A client that connects and says nothing is hung up on after 20 ms.
@@ -330,10 +330,10 @@ impl ServerConfig {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-verbose", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
     /// let (tx, lines) = mpsc::channel();
     /// let log = move |line: &str| drop(tx.send(line.to_string()));
-    /// let server = Server::bind(ServerConfig::new(&sock).verbose(true).log(log), gen)?;
+    /// let server = Server::bind(ServerConfig::new(&sock).verbose(true).log(log), g)?;
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
     /// Connection::connect(&sock, Duration::from_secs(5))?.info()?;
@@ -359,11 +359,11 @@ impl ServerConfig {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-log", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
     /// drop(UnixListener::bind(&sock)?); // a stale socket, as a killed server leaves behind
     /// let (tx, lines) = mpsc::channel();
     /// let cfg = ServerConfig::new(&sock).log(move |line| drop(tx.send(line.to_string())));
-    /// let server = Server::bind(cfg, gen)?;
+    /// let server = Server::bind(cfg, g)?;
     /// let line = lines.try_recv()?;
     /// assert!(line.contains("replacing stale socket"), "{line}");
     /// # drop(server);
@@ -387,9 +387,9 @@ impl ServerConfig {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-idle", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
     /// let cfg = ServerConfig::new(&sock).idle_exit(Duration::from_millis(50));
-    /// let summary = Server::bind(cfg, gen)?.run()?; // nobody connects: returns by itself
+    /// let summary = Server::bind(cfg, g)?.run()?; // nobody connects: returns by itself
     /// assert!(summary.idle_exit);
     /// assert!(!is_socket(&sock));
     /// # std::fs::remove_dir_all(&dir)?;
@@ -410,10 +410,10 @@ impl ServerConfig {
     /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-cfgnotify", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
     /// let manager = UnixDatagram::bind(dir.join("notify"))?;
     /// let cfg = ServerConfig::new(dir.join("s.sock")).notify(Notifier::to(dir.join("notify")));
-    /// let server = Server::bind(cfg, gen)?;
+    /// let server = Server::bind(cfg, g)?;
     /// server.shutdown_handle().shutdown();
     /// server.run()?;
     /// let mut buf = [0u8; 512];
@@ -445,10 +445,10 @@ impl ServerConfig {
     /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-uuidd", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// let (node, seq) = (gen.node(), gen.clock_seq());
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let (node, seq) = (g.node(), g.clock_seq());
     /// let cfg = ServerConfig::new(dir.join("s.sock")).uuidd_socket(dir.join("request"));
-    /// let server = Server::bind(cfg, gen)?;
+    /// let server = Server::bind(cfg, g)?;
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
     /// // Operation 2 of uuidd's protocol: one time-based UUID, after its length.

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use uuidkit::gen::Clock;
+use uuidkit::generator::Clock;
 use uuidkit::Uuid;
 
 use super::activation::ListenerKind;
@@ -110,7 +110,7 @@ pub(super) type ServeFn<C> = fn(&Shared<C>, &UnixStream, u64);
 
 /// Shared between the accept loop and the connection threads.
 pub(super) struct Shared<C: Clock> {
-    gen: Mutex<DurableGenerator<C>>,
+    g: Mutex<DurableGenerator<C>>,
     conns: Registry,
     /// Set when the server stops: waiting threads leave.
     pub(super) closing: AtomicBool,
@@ -128,12 +128,12 @@ impl<C: Clock> Shared<C> {
     /// `serve_uuidd` serves the connections of [`ListenerKind::Uuidd`] listeners (it lives in
     /// a file that uses this one, so it is handed in rather than called by name).
     pub(super) fn new(
-        gen: DurableGenerator<C>,
+        g: DurableGenerator<C>,
         cfg: ServerConfig,
         serve_uuidd: ServeFn<C>,
     ) -> Shared<C> {
         Shared {
-            gen: Mutex::new(gen),
+            g: Mutex::new(g),
             conns: Registry::default(),
             closing: AtomicBool::new(false),
             cfg,
@@ -169,7 +169,7 @@ impl<C: Clock> Shared<C> {
     pub(super) fn gen(&self) -> MutexGuard<'_, DurableGenerator<C>> {
         // A panic while holding the generator cannot leave it inconsistent in a way that
         // repeats UUIDs (its state only moves forward), so a poisoned lock is still usable.
-        self.gen.lock().unwrap_or_else(|p| p.into_inner())
+        self.g.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Takes `bytes` of the large-reply budget; `false` when that would exceed it.

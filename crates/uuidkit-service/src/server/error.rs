@@ -11,10 +11,10 @@ use std::io;
 /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-serr", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
 /// # let sock = dir.join("s.sock");
-/// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+/// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
 /// // A file where the socket should go is never replaced.
 /// std::fs::write(&sock, b"precious")?;
-/// let e = Server::bind(ServerConfig::new(&sock), gen).unwrap_err();
+/// let e = Server::bind(ServerConfig::new(&sock), g).unwrap_err();
 /// assert!(e.to_string().contains("is not a socket"), "{e}");
 /// assert_eq!(std::fs::read(&sock)?, b"precious");
 /// # std::fs::remove_dir_all(&dir)?;
@@ -50,9 +50,9 @@ impl ServerError {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-ioerr", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
     /// // The socket's directory does not exist.
-    /// let e = Server::bind(ServerConfig::new(dir.join("missing/s.sock")), gen).unwrap_err();
+    /// let e = Server::bind(ServerConfig::new(dir.join("missing/s.sock")), g).unwrap_err();
     /// assert_eq!(e.io_error().map(|e| e.kind()), Some(ErrorKind::NotFound));
     /// assert!(e.to_string().contains("socket directory") && e.to_string().contains("missing"));
     /// # std::fs::remove_dir_all(&dir)?;

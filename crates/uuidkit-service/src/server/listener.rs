@@ -15,7 +15,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use uuidkit::gen::{Clock, SystemClock};
+use uuidkit::generator::{Clock, SystemClock};
 
 use super::activation::{Listener, ListenerKind};
 use super::config::ServerConfig;
@@ -117,8 +117,8 @@ fn bind_uuidd(path: &Path, log: &Log) -> Result<(UnixListener, (u64, u64)), Serv
 /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-handle", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
 /// # let sock = dir.join("s.sock");
-/// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-/// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+/// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+/// let server = Server::bind(ServerConfig::new(&sock), g)?;
 /// let handle = server.shutdown_handle(); // Clone + Send + Sync
 /// let stopper = std::thread::spawn(move || handle.shutdown());
 /// server.run()?; // on this thread, until the other one asks
@@ -144,8 +144,8 @@ impl ShutdownHandle {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-shutdown", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let server = Server::bind(ServerConfig::new(&sock), g)?;
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
     /// let mut c = Connection::connect(&sock, Duration::from_secs(5))?;
@@ -173,8 +173,8 @@ impl ShutdownHandle {
 /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-summary", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
 /// # let sock = dir.join("s.sock");
-/// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-/// # let server = Server::bind(ServerConfig::new(&sock), gen)?;
+/// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+/// # let server = Server::bind(ServerConfig::new(&sock), g)?;
 /// # let stop = server.shutdown_handle();
 /// # let running = std::thread::spawn(move || server.run());
 /// for _ in 0..2 {
@@ -206,8 +206,8 @@ pub struct RunSummary {
 /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-srv", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
 /// # let sock = dir.join("s.sock");
-/// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-/// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+/// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+/// let server = Server::bind(ServerConfig::new(&sock), g)?;
 /// let stop = server.shutdown_handle();
 /// let running = std::thread::spawn(move || server.run());
 /// // Any client on the machine now gets UUIDs from this one generator.
@@ -277,10 +277,10 @@ impl<C: Clock + 'static> Server<C> {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-bind", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
     /// drop(UnixListener::bind(&sock)?); // stale: nobody listens
     /// assert!(UnixStream::connect(&sock).is_err());
-    /// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// let server = Server::bind(ServerConfig::new(&sock), g)?;
     /// assert!(UnixStream::connect(&sock).is_ok()); // replaced by a listening one
     /// let gen2 = DurableGenerator::open(dir.join("state2"), StateOptions::new())?;
     /// let e = Server::bind(ServerConfig::new(&sock), gen2).unwrap_err();
@@ -289,8 +289,8 @@ impl<C: Clock + 'static> Server<C> {
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn bind(cfg: ServerConfig, gen: DurableGenerator<C>) -> Result<Server<C>, ServerError> {
-        Server::bind_with(cfg, None, Vec::new(), gen)
+    pub fn bind(cfg: ServerConfig, g: DurableGenerator<C>) -> Result<Server<C>, ServerError> {
+        Server::bind_with(cfg, None, Vec::new(), g)
     }
 
     /// [`bind`](Server::bind) with the instance lock already taken (for the same socket).
@@ -302,8 +302,8 @@ impl<C: Clock + 'static> Server<C> {
     /// # std::fs::create_dir_all(&dir)?;
     /// let sock = dir.join("s.sock");
     /// let lock = InstanceLock::acquire(&sock)?; // fails fast, before the state is touched
-    /// let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// let server = Server::bind_locked(ServerConfig::new(&sock), lock, gen)?;
+    /// let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind_locked(ServerConfig::new(&sock), lock, g)?;
     /// assert_eq!(server.socket_path(), Some(sock.as_path()));
     /// // A lock for another socket does not do.
     /// let other = InstanceLock::acquire(dir.join("other.sock"))?;
@@ -318,9 +318,9 @@ impl<C: Clock + 'static> Server<C> {
     pub fn bind_locked(
         cfg: ServerConfig,
         lock: InstanceLock,
-        gen: DurableGenerator<C>,
+        g: DurableGenerator<C>,
     ) -> Result<Server<C>, ServerError> {
-        Server::bind_with(cfg, Some(lock), Vec::new(), gen)
+        Server::bind_with(cfg, Some(lock), Vec::new(), g)
     }
 
     /// The general form of [`bind`](Server::bind): binds the configuration's own socket, if
@@ -338,9 +338,9 @@ impl<C: Clock + 'static> Server<C> {
     /// # use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-bindwith", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
     /// let extra = Listener::new(UnixListener::bind(dir.join("b.sock"))?, ListenerKind::Uuidkit, "b");
-    /// let server = Server::bind_with(ServerConfig::new(dir.join("a.sock")), None, vec![extra], gen)?;
+    /// let server = Server::bind_with(ServerConfig::new(dir.join("a.sock")), None, vec![extra], g)?;
     /// # let stop = server.shutdown_handle();
     /// # let running = std::thread::spawn(move || server.run());
     /// // One generator behind both sockets.
@@ -350,8 +350,8 @@ impl<C: Clock + 'static> Server<C> {
     /// # stop.shutdown();
     /// # running.join().map_err(|_| "server thread panicked")??;
     /// // Nothing to listen on is an error.
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// let e = Server::bind_with(ServerConfig::without_socket(), None, vec![], gen).unwrap_err();
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let e = Server::bind_with(ServerConfig::without_socket(), None, vec![], g).unwrap_err();
     /// assert!(e.to_string().contains("nothing to listen on"), "{e}");
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -360,7 +360,7 @@ impl<C: Clock + 'static> Server<C> {
         cfg: ServerConfig,
         lock: Option<InstanceLock>,
         inherited: Vec<Listener>,
-        gen: DurableGenerator<C>,
+        g: DurableGenerator<C>,
     ) -> Result<Server<C>, ServerError> {
         let mut cfg = cfg;
         let mut listeners = Vec::with_capacity(inherited.len() + 2);
@@ -468,7 +468,7 @@ impl<C: Clock + 'static> Server<C> {
             .map_err(|e| ServerError::io("setting the wake-up pair non-blocking", e))?;
         Ok(Server {
             listeners,
-            shared: Arc::new(Shared::new(gen, cfg, serve_uuidd_connection::<C>)),
+            shared: Arc::new(Shared::new(g, cfg, serve_uuidd_connection::<C>)),
             lock,
             wake_rx,
             wake_tx: Arc::new(wake_tx),
@@ -486,8 +486,8 @@ impl<C: Clock + 'static> Server<C> {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-handle2", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind(ServerConfig::new(&sock), g)?;
     /// server.shutdown_handle().shutdown(); // asked before it runs: run returns at once
     /// let summary = server.run()?;
     /// assert_eq!(summary.connections, 0);
@@ -509,8 +509,8 @@ impl<C: Clock + 'static> Server<C> {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-spath", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind(ServerConfig::new(&sock), g)?;
     /// assert_eq!(server.socket_path(), Some(sock.as_path()));
     /// assert!(is_socket(&sock));
     /// # drop(server);
@@ -534,8 +534,8 @@ impl<C: Clock + 'static> Server<C> {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-sigs", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind(ServerConfig::new(&sock), g)?;
     /// server.stop_on_signals()?;
     /// let running = std::thread::spawn(move || server.run());
     /// // SAFETY: SIGTERM now has the server's handler, which only stores and writes a byte.
@@ -563,8 +563,8 @@ impl<C: Clock + 'static> Server<C> {
     /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-run", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// # let sock = dir.join("s.sock");
-    /// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-    /// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+    /// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+    /// let server = Server::bind(ServerConfig::new(&sock), g)?;
     /// let stop = server.shutdown_handle();
     /// let running = std::thread::spawn(move || server.run());
     /// let mut out = Vec::new();

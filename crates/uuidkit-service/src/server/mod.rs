@@ -51,8 +51,8 @@
 //! # let dir = std::env::temp_dir().join(format!("uk-doc-{}-server", std::process::id()));
 //! # std::fs::create_dir_all(&dir)?;
 //! let sock = dir.join("uuidkit.sock");
-//! let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-//! let server = Server::bind(ServerConfig::new(&sock), gen)?;
+//! let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+//! let server = Server::bind(ServerConfig::new(&sock), g)?;
 //! let stop = server.shutdown_handle();
 //! let running = std::thread::spawn(move || server.run());
 //!

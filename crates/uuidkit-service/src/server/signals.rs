@@ -48,8 +48,8 @@ const STOP_SIGNALS: [libc::c_int; 4] = [libc::SIGTERM, libc::SIGINT, libc::SIGHU
 /// # let dir = std::env::temp_dir().join(format!("uk-doc-{}-signal", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
 /// # let sock = dir.join("s.sock");
-/// # let gen = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
-/// let server = Server::bind(ServerConfig::new(&sock), gen)?;
+/// # let g = DurableGenerator::open(dir.join("state"), StateOptions::new())?;
+/// let server = Server::bind(ServerConfig::new(&sock), g)?;
 /// server.stop_on_signals()?;
 /// let running = std::thread::spawn(move || server.run());
 /// assert_eq!(received_signal(), None);

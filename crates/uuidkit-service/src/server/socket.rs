@@ -195,7 +195,7 @@ pub(super) fn bind_private(
     let tmp_dir = parent.join(format!(
         ".uk{}-{:04x}",
         std::process::id(),
-        uuidkit::gen::random_u64() as u16
+        uuidkit::generator::random_u64() as u16
     ));
     fs::DirBuilder::new()
         .mode(0o700)

@@ -50,7 +50,7 @@ use std::net::Shutdown;
 use std::os::unix::net::UnixStream;
 use std::time::{Duration, Instant};
 
-use uuidkit::gen::{v4::fill_v4, Clock};
+use uuidkit::generator::{v4::fill_v4, Clock};
 use uuidkit::Uuid;
 
 use super::connection::Shared;

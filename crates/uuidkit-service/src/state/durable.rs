@@ -5,8 +5,8 @@ use std::path::Path;
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use uuidkit::gen::{
-    fork_generation, v1, Clock, GregorianBuilder, SystemClock, ThreadRng, V6Generator, V7Builder,
+use uuidkit::generator::{
+    self, fork_generation, Clock, GregorianBuilder, SystemClock, ThreadRng, V6Generator, V7Builder,
     V7Generator, V7Method,
 };
 use uuidkit::{Timestamp, Uuid};
@@ -79,15 +79,15 @@ fn wait_for_clock<C: Clock + ?Sized>(
 /// let dir = std::env::temp_dir().join(format!("uuidkit-doc-DurableGenerator-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir).unwrap();
 /// let path = dir.join("state");
-/// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
-/// let (a, safety) = gen.next(TimeVersion::V7)?;
+/// let mut g = DurableGenerator::open(&path, StateOptions::new())?;
+/// let (a, safety) = g.next(TimeVersion::V7)?;
 /// assert_eq!(safety, Safety::Durable);
-/// gen.close()?;
+/// g.close()?;
 ///
-/// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
-/// assert!(gen.warnings().is_empty());
-/// assert!(gen.next(TimeVersion::V7)?.0 > a);
-/// # drop(gen);
+/// let mut g = DurableGenerator::open(&path, StateOptions::new())?;
+/// assert!(g.warnings().is_empty());
+/// assert!(g.next(TimeVersion::V7)?.0 > a);
+/// # drop(g);
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// # Ok::<(), uuidkit_service::state::StateError>(())
 /// ```
@@ -134,14 +134,14 @@ impl DurableGenerator<SystemClock> {
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-open-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
-    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
-    /// assert_eq!(gen.warnings()[0].kind(), WarningKind::Missing); // the first use
+    /// let mut g = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert_eq!(g.warnings()[0].kind(), WarningKind::Missing); // the first use
     /// assert_eq!(std::fs::metadata(&path)?.len(), 64);
-    /// let (u, safety) = gen.next(TimeVersion::V7)?;
+    /// let (u, safety) = g.next(TimeVersion::V7)?;
     /// assert_eq!((u.version_num(), safety), (7, Safety::Durable));
     /// // The file already covers `u`: a reservation ahead of it.
     /// assert!(Some(State::read(&path)?.v7_unix_ms) >= u.unix_ts_ms());
-    /// # drop(gen);
+    /// # drop(g);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -154,7 +154,7 @@ impl<C: Clock> DurableGenerator<C> {
     /// [`open`](DurableGenerator::open) with another clock (tests use a steppable one).
     ///
     /// ```
-    /// use uuidkit::gen::FixedClock;
+    /// use uuidkit::generator::FixedClock;
     /// use uuidkit_service::state::{DurableGenerator, StateOptions, TimeVersion};
     /// use uuidkit::Timestamp;
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-open_with_clock-{}", std::process::id()));
@@ -162,14 +162,14 @@ impl<C: Clock> DurableGenerator<C> {
     /// let path = dir.join("state");
     /// // The instant of RFC 9562 Appendix A.6: 2022-02-22T19:22:22Z.
     /// let clock = FixedClock::new(Timestamp::from_unix_millis(0x017F22E279B0));
-    /// let mut gen = DurableGenerator::open_with_clock(&path, StateOptions::new(), clock)?;
-    /// let (a, _) = gen.next(TimeVersion::V7)?;
-    /// let (b, _) = gen.next(TimeVersion::V7)?;
+    /// let mut g = DurableGenerator::open_with_clock(&path, StateOptions::new(), clock)?;
+    /// let (a, _) = g.next(TimeVersion::V7)?;
+    /// let (b, _) = g.next(TimeVersion::V7)?;
     /// // A clock that stands still: the same millisecond, ordered by the counter.
     /// assert_eq!(a.unix_ts_ms(), Some(0x017F22E279B0));
     /// assert_eq!(b.unix_ts_ms(), Some(0x017F22E279B0));
     /// assert!(a < b);
-    /// # drop(gen);
+    /// # drop(g);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -206,14 +206,14 @@ impl<C: Clock> DurableGenerator<C> {
         // the warnings, the catch-up wait.
         let mut rng = ThreadRng;
         let clock_seq = match start.clock_seq {
-            ClockSeq::Random => v1::random_clock_seq(&mut rng, 14),
+            ClockSeq::Random => generator::random_clock_seq(&mut rng, 14),
             ClockSeq::Keep(seq) => seq,
             ClockSeq::NewRandom {
                 from,
                 old_node,
                 new_node,
             } => {
-                let seq = v1::new_clock_seq(&mut rng, 14, from);
+                let seq = generator::new_clock_seq(&mut rng, 14, from);
                 warnings.push(StateWarning::new(
                     WarningKind::NodeChanged,
                     format!(
@@ -248,12 +248,12 @@ impl<C: Clock> DurableGenerator<C> {
                 to
             }
             ClockSeq::Unlocked { from } => match from {
-                Some(from) => v1::new_clock_seq(&mut rng, 14, from),
-                None => v1::random_clock_seq(&mut rng, 14),
+                Some(from) => generator::new_clock_seq(&mut rng, 14, from),
+                None => generator::random_clock_seq(&mut rng, 14),
             },
         };
         let node = match start.node {
-            Node::Random => v1::random_node(&mut rng),
+            Node::Random => generator::random_node(&mut rng),
             Node::Use(node) => node,
         };
         if let Some(e) = &lock_error {
@@ -664,15 +664,15 @@ impl<C: Clock> DurableGenerator<C> {
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-next-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
-    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
-    /// let (v1, safety) = gen.next(TimeVersion::V1)?;
-    /// let (v6, _) = gen.next(TimeVersion::V6)?;
+    /// let mut g = DurableGenerator::open(&path, StateOptions::new())?;
+    /// let (v1, safety) = g.next(TimeVersion::V1)?;
+    /// let (v6, _) = g.next(TimeVersion::V6)?;
     /// assert_eq!((v1.version_num(), v6.version_num(), safety), (1, 6, Safety::Durable));
     /// // One timeline for v1 and v6: the v6 comes later, with the same clock sequence and node.
     /// assert!(v6.gregorian_ticks() > v1.gregorian_ticks());
     /// assert_eq!(v6.clock_seq(), v1.clock_seq());
     /// assert_eq!(v6.node(), v1.node());
-    /// # drop(gen);
+    /// # drop(g);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -694,12 +694,12 @@ impl<C: Clock> DurableGenerator<C> {
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-fill-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
-    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// let mut g = DurableGenerator::open(&path, StateOptions::new())?;
     /// let mut batch = [Uuid::NIL; 4];
-    /// assert_eq!(gen.fill(TimeVersion::V7, &mut batch)?, Safety::Durable);
+    /// assert_eq!(g.fill(TimeVersion::V7, &mut batch)?, Safety::Durable);
     /// assert!(batch.windows(2).all(|w| w[0] < w[1]));
     /// assert!(batch.iter().all(|u| u.version_num() == 7));
-    /// # drop(gen);
+    /// # drop(g);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -749,18 +749,18 @@ impl<C: Clock> DurableGenerator<C> {
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-reserve_ticks-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
-    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
-    /// let (before, _) = gen.next(TimeVersion::V1)?;
-    /// let r = gen.reserve_ticks(8192)?;
+    /// let mut g = DurableGenerator::open(&path, StateOptions::new())?;
+    /// let (before, _) = g.next(TimeVersion::V1)?;
+    /// let r = g.reserve_ticks(8192)?;
     /// assert_eq!((r.count, r.safety), (8192, Safety::Durable));
     /// assert!(Some(r.first_ticks) > before.gregorian_ticks());
     /// // The caller expands it: one v1 (or v6) per timestamp.
     /// let last = Uuid::from_v1_parts(r.last_ticks().unwrap(), r.clock_seq, r.node);
     /// assert_eq!(r.v1(8191), Some(last));
     /// assert!(State::read(&path)?.gregorian_ticks >= r.last_ticks().unwrap()); // covered
-    /// let (after, _) = gen.next(TimeVersion::V6)?;
+    /// let (after, _) = g.next(TimeVersion::V6)?;
     /// assert!(after.gregorian_ticks() > r.last_ticks());
-    /// # drop(gen);
+    /// # drop(g);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -807,18 +807,18 @@ impl<C: Clock> DurableGenerator<C> {
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-reserve_v7-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
-    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
-    /// let (before, _) = gen.next(TimeVersion::V7)?;
-    /// let r = gen.reserve_v7(4096)?;
+    /// let mut g = DurableGenerator::open(&path, StateOptions::new())?;
+    /// let (before, _) = g.next(TimeVersion::V7)?;
+    /// let r = g.reserve_v7(4096)?;
     /// assert_eq!((r.count, r.safety), (4096, Safety::Durable));
     /// // The caller expands it with random bits of its own.
     /// let first = r.uuid(0, 0xdead_beef).unwrap();
     /// let last = r.uuid(4095, 0).unwrap();
     /// assert!(before < first && first < last);
     /// assert!(State::read(&path)?.v7_unix_ms >= r.unix_ms); // covered
-    /// let (after, _) = gen.next(TimeVersion::V7)?;
+    /// let (after, _) = g.next(TimeVersion::V7)?;
     /// assert!(after > r.uuid(4095, u64::MAX).unwrap());
-    /// # drop(gen);
+    /// # drop(g);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -866,23 +866,23 @@ impl<C: Clock> DurableGenerator<C> {
     /// UUID renews the reservation). In a forked child, does nothing.
     ///
     /// ```
-    /// use uuidkit::gen::FixedClock;
+    /// use uuidkit::generator::FixedClock;
     /// use uuidkit_service::state::{DurableGenerator, State, StateOptions, TimeVersion};
     /// use uuidkit::Timestamp;
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-flush-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
     /// let clock = FixedClock::new(Timestamp::from_unix_millis(1_645_557_742_000));
-    /// let mut gen = DurableGenerator::open_with_clock(&path, StateOptions::new(), clock)?;
-    /// let (v6, _) = gen.next(TimeVersion::V6)?;
-    /// let (v7, _) = gen.next(TimeVersion::V7)?;
+    /// let mut g = DurableGenerator::open_with_clock(&path, StateOptions::new(), clock)?;
+    /// let (v6, _) = g.next(TimeVersion::V6)?;
+    /// let (v7, _) = g.next(TimeVersion::V7)?;
     /// assert_eq!(State::read(&path)?.v7_unix_ms, 1_645_557_742_000 + 1_000); // the reservation
-    /// gen.flush()?;
+    /// g.flush()?;
     /// let s = State::read(&path)?;
     /// assert!(s.clean);
     /// assert_eq!(Some(s.gregorian_ticks), v6.gregorian_ticks());
     /// assert_eq!(Some(s.v7_unix_ms), v7.unix_ts_ms());
-    /// # drop(gen);
+    /// # drop(g);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -916,14 +916,14 @@ impl<C: Clock> DurableGenerator<C> {
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-close-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
-    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
-    /// gen.next(TimeVersion::V7)?;
-    /// gen.close()?;
+    /// let mut g = DurableGenerator::open(&path, StateOptions::new())?;
+    /// g.next(TimeVersion::V7)?;
+    /// g.close()?;
     /// assert!(State::read(&path)?.clean);
     /// assert!(!dir.join("state.lock").exists()); // nothing left but the state file
     /// // The lock is free again.
-    /// let gen = DurableGenerator::open(&path, StateOptions::new())?;
-    /// # drop(gen);
+    /// let g = DurableGenerator::open(&path, StateOptions::new())?;
+    /// # drop(g);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -945,14 +945,14 @@ impl<C: Clock> DurableGenerator<C> {
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-shut_down-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
-    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
-    /// gen.next(TimeVersion::V6)?;
-    /// gen.shut_down()?;
+    /// let mut g = DurableGenerator::open(&path, StateOptions::new())?;
+    /// g.next(TimeVersion::V6)?;
+    /// g.shut_down()?;
     /// assert!(State::read(&path)?.clean);
-    /// let err = gen.next(TimeVersion::V6).unwrap_err();
+    /// let err = g.next(TimeVersion::V6).unwrap_err();
     /// assert_eq!(err.kind(), StateErrorKind::Closed);
-    /// gen.shut_down()?; // a second call does nothing
-    /// # drop(gen);
+    /// g.shut_down()?; // a second call does nothing
+    /// # drop(g);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -977,14 +977,14 @@ impl<C: Clock> DurableGenerator<C> {
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-warnings-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
-    /// let gen = DurableGenerator::open(&path, StateOptions::new())?;
-    /// assert_eq!(gen.warnings().len(), 1);
-    /// assert_eq!(gen.warnings()[0].kind(), WarningKind::Missing);
-    /// gen.close()?;
+    /// let g = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert_eq!(g.warnings().len(), 1);
+    /// assert_eq!(g.warnings()[0].kind(), WarningKind::Missing);
+    /// g.close()?;
     /// // A clean shutdown and a clock that went on: nothing to report.
-    /// let gen = DurableGenerator::open(&path, StateOptions::new())?;
-    /// assert!(gen.warnings().is_empty());
-    /// # drop(gen);
+    /// let g = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert!(g.warnings().is_empty());
+    /// # drop(g);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -1000,17 +1000,17 @@ impl<C: Clock> DurableGenerator<C> {
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-is_durable-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
-    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
-    /// assert!(gen.is_durable());
+    /// let mut g = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert!(g.is_durable());
     /// // A directory where the temporary file must go makes every write fail.
     /// let tmp = dir.join("state.tmp");
     /// std::fs::create_dir(&tmp)?;
-    /// assert!(gen.flush().is_err());
-    /// assert!(!gen.is_durable());
+    /// assert!(g.flush().is_err());
+    /// assert!(!g.is_durable());
     /// std::fs::remove_dir(&tmp)?;
-    /// gen.flush()?;
-    /// assert!(gen.is_durable());
-    /// # drop(gen);
+    /// g.flush()?;
+    /// assert!(g.is_durable());
+    /// # drop(g);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -1025,30 +1025,30 @@ impl<C: Clock> DurableGenerator<C> {
     /// change. A server logs these.
     ///
     /// ```
-    /// use uuidkit::gen::StepClock;
+    /// use uuidkit::generator::StepClock;
     /// use uuidkit::Timestamp;
     /// use uuidkit_service::state::{DurabilityChange, DurableGenerator, StateOptions, TimeVersion};
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-durability_change-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
     /// let clock = StepClock::new(Timestamp::from_unix_millis(1_645_557_742_000));
-    /// let mut gen = DurableGenerator::open_with_clock(&path, StateOptions::new(), clock)?;
-    /// gen.next(TimeVersion::V7)?;
-    /// assert_eq!(gen.durability_change(), None);
+    /// let mut g = DurableGenerator::open_with_clock(&path, StateOptions::new(), clock)?;
+    /// g.next(TimeVersion::V7)?;
+    /// assert_eq!(g.durability_change(), None);
     /// // A directory where the temporary file must go makes every write fail; 2 s later the
     /// // 1 s reservation no longer covers what is issued.
     /// let tmp = dir.join("state.tmp");
     /// std::fs::create_dir(&tmp)?;
-    /// gen.clock().advance(2_000_000_000);
-    /// gen.next(TimeVersion::V7)?;
-    /// gen.next(TimeVersion::V7)?;
-    /// assert!(matches!(gen.durability_change(), Some(DurabilityChange::Volatile(_))));
-    /// assert_eq!(gen.durability_change(), None); // once per episode
+    /// g.clock().advance(2_000_000_000);
+    /// g.next(TimeVersion::V7)?;
+    /// g.next(TimeVersion::V7)?;
+    /// assert!(matches!(g.durability_change(), Some(DurabilityChange::Volatile(_))));
+    /// assert_eq!(g.durability_change(), None); // once per episode
     /// std::fs::remove_dir(&tmp)?;
-    /// gen.flush()?;
-    /// gen.next(TimeVersion::V7)?;
-    /// assert_eq!(gen.durability_change(), Some(DurabilityChange::Durable));
-    /// # drop(gen);
+    /// g.flush()?;
+    /// g.next(TimeVersion::V7)?;
+    /// assert_eq!(g.durability_change(), Some(DurabilityChange::Durable));
+    /// # drop(g);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -1063,18 +1063,18 @@ impl<C: Clock> DurableGenerator<C> {
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-last_write_error-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
-    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
-    /// assert!(gen.last_write_error().is_none());
+    /// let mut g = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert!(g.last_write_error().is_none());
     /// // A directory where the temporary file must go makes every write fail.
     /// let tmp = dir.join("state.tmp");
     /// std::fs::create_dir(&tmp)?;
-    /// let _ = gen.flush();
-    /// let err = gen.last_write_error().map(|e| (e.kind(), e.path().map(|p| p.to_path_buf())));
+    /// let _ = g.flush();
+    /// let err = g.last_write_error().map(|e| (e.kind(), e.path().map(|p| p.to_path_buf())));
     /// assert_eq!(err, Some((StateErrorKind::Write, Some(path.clone()))));
     /// std::fs::remove_dir(&tmp)?;
-    /// gen.flush()?;
-    /// assert!(gen.last_write_error().is_none());
-    /// # drop(gen);
+    /// g.flush()?;
+    /// assert!(g.last_write_error().is_none());
+    /// # drop(g);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -1089,11 +1089,11 @@ impl<C: Clock> DurableGenerator<C> {
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-path-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
-    /// let gen = DurableGenerator::open(&path, StateOptions::new())?;
-    /// assert_eq!(gen.path(), path);
+    /// let g = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert_eq!(g.path(), path);
     /// // Beside it: the lock file, kept for good.
     /// assert!(dir.join("state.lock").exists());
-    /// # drop(gen);
+    /// # drop(g);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -1108,11 +1108,11 @@ impl<C: Clock> DurableGenerator<C> {
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-clock_seq-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
-    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
-    /// assert!(gen.clock_seq() <= 0x3FFF); // 14 bits
-    /// assert_eq!(gen.next(TimeVersion::V1)?.0.clock_seq(), Some(gen.clock_seq()));
-    /// assert_eq!(State::read(&path)?.clock_seq, gen.clock_seq());
-    /// # drop(gen);
+    /// let mut g = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert!(g.clock_seq() <= 0x3FFF); // 14 bits
+    /// assert_eq!(g.next(TimeVersion::V1)?.0.clock_seq(), Some(g.clock_seq()));
+    /// assert_eq!(State::read(&path)?.clock_seq, g.clock_seq());
+    /// # drop(g);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -1127,11 +1127,11 @@ impl<C: Clock> DurableGenerator<C> {
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-node-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
-    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
+    /// let mut g = DurableGenerator::open(&path, StateOptions::new())?;
     /// // No node given: random, with the multicast bit set (RFC 9562 §6.10).
-    /// assert_eq!(gen.node()[0] & 0x01, 0x01);
-    /// assert_eq!(gen.next(TimeVersion::V6)?.0.node(), Some(gen.node()));
-    /// # drop(gen);
+    /// assert_eq!(g.node()[0] & 0x01, 0x01);
+    /// assert_eq!(g.next(TimeVersion::V6)?.0.node(), Some(g.node()));
+    /// # drop(g);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -1145,9 +1145,9 @@ impl<C: Clock> DurableGenerator<C> {
     /// use uuidkit_service::state::{DurableGenerator, StateOptions};
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-DurableGenerator-is_strict-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
-    /// let gen = DurableGenerator::open(dir.join("state"), StateOptions::new().strict(true))?;
-    /// assert!(gen.is_strict());
-    /// # drop(gen);
+    /// let g = DurableGenerator::open(dir.join("state"), StateOptions::new().strict(true))?;
+    /// assert!(g.is_strict());
+    /// # drop(g);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -1158,17 +1158,17 @@ impl<C: Clock> DurableGenerator<C> {
     /// The clock the generator reads.
     ///
     /// ```
-    /// use uuidkit::gen::StepClock;
+    /// use uuidkit::generator::StepClock;
     /// use uuidkit_service::state::{DurableGenerator, StateOptions, TimeVersion};
     /// use uuidkit::Timestamp;
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-clock-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
     /// let clock = StepClock::new(Timestamp::from_unix_millis(1_645_557_742_000));
-    /// let mut gen = DurableGenerator::open_with_clock(&path, StateOptions::new(), clock)?;
-    /// gen.clock().advance(5_000_000); // 5 ms, in nanoseconds
-    /// assert_eq!(gen.next(TimeVersion::V7)?.0.unix_ts_ms(), Some(1_645_557_742_005));
-    /// # drop(gen);
+    /// let mut g = DurableGenerator::open_with_clock(&path, StateOptions::new(), clock)?;
+    /// g.clock().advance(5_000_000); // 5 ms, in nanoseconds
+    /// assert_eq!(g.next(TimeVersion::V7)?.0.unix_ts_ms(), Some(1_645_557_742_005));
+    /// # drop(g);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

@@ -5,7 +5,7 @@ use core::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use uuidkit::gen::GenError;
+use uuidkit::generator::GenError;
 
 /// The kind of a [`StateError`].
 ///
@@ -231,7 +231,7 @@ impl std::error::Error for StateError {
 /// §6.3, RFC 4122 §4.2.1.2):
 ///
 /// ```
-/// use uuidkit::gen::FixedClock;
+/// use uuidkit::generator::FixedClock;
 /// use uuidkit_service::state::{DurableGenerator, StateOptions, TimeVersion, WarningKind};
 /// use uuidkit::Timestamp;
 /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-WarningKind-{}", std::process::id()));
@@ -239,17 +239,17 @@ impl std::error::Error for StateError {
 /// let path = dir.join("state");
 /// let t = 1_645_557_742_000; // Unix milliseconds
 /// let clock = FixedClock::new(Timestamp::from_unix_millis(t));
-/// let mut gen = DurableGenerator::open_with_clock(&path, StateOptions::new(), clock)?;
-/// gen.next(TimeVersion::V6)?;
-/// let seq = gen.clock_seq();
-/// gen.close()?;
+/// let mut g = DurableGenerator::open_with_clock(&path, StateOptions::new(), clock)?;
+/// g.next(TimeVersion::V6)?;
+/// let seq = g.clock_seq();
+/// g.close()?;
 ///
 /// let earlier = FixedClock::new(Timestamp::from_unix_millis(t - 60_000));
-/// let gen = DurableGenerator::open_with_clock(&path, StateOptions::new(), earlier)?;
-/// let kinds: Vec<WarningKind> = gen.warnings().iter().map(|w| w.kind()).collect();
+/// let g = DurableGenerator::open_with_clock(&path, StateOptions::new(), earlier)?;
+/// let kinds: Vec<WarningKind> = g.warnings().iter().map(|w| w.kind()).collect();
 /// assert_eq!(kinds, [WarningKind::ClockSequenceChanged]);
-/// assert_eq!(gen.clock_seq(), (seq + 1) & 0x3FFF);
-/// # drop(gen);
+/// assert_eq!(g.clock_seq(), (seq + 1) & 0x3FFF);
+/// # drop(g);
 /// # std::fs::remove_dir_all(&dir)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -291,15 +291,15 @@ pub enum WarningKind {
 /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-StateWarning-{}", std::process::id()));
 /// # std::fs::create_dir_all(&dir)?;
 /// let path = dir.join("state");
-/// let gen = DurableGenerator::open(&path, StateOptions::new())?;
-/// let w = &gen.warnings()[0];
+/// let g = DurableGenerator::open(&path, StateOptions::new())?;
+/// let w = &g.warnings()[0];
 /// assert_eq!(w.kind(), WarningKind::Missing);
 /// assert_eq!(
 ///     w.to_string(),
 ///     format!("state file {} does not exist: starting a new state with a random clock sequence",
 ///             path.display())
 /// );
-/// # drop(gen);
+/// # drop(g);
 /// # std::fs::remove_dir_all(&dir)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -324,15 +324,15 @@ impl StateWarning {
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-StateWarning-kind-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
-    /// let gen = DurableGenerator::open(&path, StateOptions::new().node([0x02, 0, 0, 0, 0, 1]))?;
-    /// let seq = gen.clock_seq();
-    /// gen.close()?;
+    /// let g = DurableGenerator::open(&path, StateOptions::new().node([0x02, 0, 0, 0, 0, 1]))?;
+    /// let seq = g.clock_seq();
+    /// g.close()?;
     /// // Another node: a new random clock sequence, different from the stored one (RFC 9562 §6.3).
-    /// let gen = DurableGenerator::open(&path, StateOptions::new().node([0x02, 0, 0, 0, 0, 2]))?;
-    /// assert_eq!(gen.warnings().len(), 1);
-    /// assert_eq!(gen.warnings()[0].kind(), WarningKind::NodeChanged);
-    /// assert_ne!(gen.clock_seq(), seq);
-    /// # drop(gen);
+    /// let g = DurableGenerator::open(&path, StateOptions::new().node([0x02, 0, 0, 0, 0, 2]))?;
+    /// assert_eq!(g.warnings().len(), 1);
+    /// assert_eq!(g.warnings()[0].kind(), WarningKind::NodeChanged);
+    /// assert_ne!(g.clock_seq(), seq);
+    /// # drop(g);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

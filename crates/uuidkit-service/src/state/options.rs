@@ -115,9 +115,9 @@ impl StateOptions {
     /// assert_eq!(err.kind(), StateErrorKind::Corrupt);
     ///
     /// // Not strict: a warning, and a fresh state replaces the damaged one.
-    /// let gen = DurableGenerator::open(&path, StateOptions::new())?;
-    /// assert!(gen.warnings().iter().any(|w| w.kind() == WarningKind::Discarded));
-    /// # drop(gen);
+    /// let g = DurableGenerator::open(&path, StateOptions::new())?;
+    /// assert!(g.warnings().iter().any(|w| w.kind() == WarningKind::Discarded));
+    /// # drop(g);
     /// assert!(uuidkit_service::state::State::read(&path).is_ok());
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -143,7 +143,7 @@ impl StateOptions {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use uuidkit::gen::FixedClock;
+    /// use uuidkit::generator::FixedClock;
     /// use uuidkit_service::state::{DurableGenerator, State, StateOptions};
     /// use uuidkit::Timestamp;
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-reserve-{}", std::process::id()));
@@ -151,13 +151,13 @@ impl StateOptions {
     /// let path = dir.join("state");
     /// let now = Timestamp::from_unix_millis(1_645_557_742_000);
     /// let opts = StateOptions::new().reserve(Duration::from_secs(5));
-    /// let gen = DurableGenerator::open_with_clock(&path, opts, FixedClock::new(now))?;
+    /// let g = DurableGenerator::open_with_clock(&path, opts, FixedClock::new(now))?;
     /// // Opening wrote a first reservation, 5 s ahead of the clock on both timelines.
     /// let s = State::read(&path)?;
     /// assert!(!s.clean);
     /// assert_eq!(s.v7_unix_ms, 1_645_557_742_000 + 5_000);
     /// assert_eq!(Some(s.gregorian_ticks), now.gregorian_ticks().map(|t| t + 50_000_000));
-    /// # drop(gen);
+    /// # drop(g);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -198,7 +198,7 @@ impl StateOptions {
     /// crash may run up to the reserve (plus 1 ms) ahead of the clock.
     ///
     /// ```
-    /// use uuidkit::gen::FixedClock;
+    /// use uuidkit::generator::FixedClock;
     /// use uuidkit_service::state::{DurableGenerator, State, StateOptions, TimeVersion, WarningKind};
     /// use uuidkit::Timestamp;
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-catch_up-{}", std::process::id()));
@@ -217,12 +217,12 @@ impl StateOptions {
     /// // This clock never moves: waiting for it would time out, so do not wait.
     /// let clock = FixedClock::new(Timestamp::from_unix_millis(t));
     /// let opts = StateOptions::new().catch_up(false);
-    /// let mut gen = DurableGenerator::open_with_clock(&path, opts, clock)?;
-    /// assert!(gen.warnings().iter().all(|w| w.kind() != WarningKind::WaitedForClock));
+    /// let mut g = DurableGenerator::open_with_clock(&path, opts, clock)?;
+    /// assert!(g.warnings().iter().all(|w| w.kind() != WarningKind::WaitedForClock));
     /// // v7 continues above the whole reserved millisecond, ahead of the clock.
-    /// let (u, _) = gen.next(TimeVersion::V7)?;
+    /// let (u, _) = g.next(TimeVersion::V7)?;
     /// assert!(u.unix_ts_ms() > Some(t + 500));
-    /// # drop(gen);
+    /// # drop(g);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -241,10 +241,10 @@ impl StateOptions {
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
     /// let mac = [0x02, 0x00, 0x5E, 0x10, 0x00, 0x01];
-    /// let mut gen = DurableGenerator::open(&path, StateOptions::new().node(mac))?;
-    /// assert_eq!(gen.next(TimeVersion::V1)?.0.node(), Some(mac));
-    /// assert_eq!(gen.next(TimeVersion::V6)?.0.node(), Some(mac));
-    /// # drop(gen);
+    /// let mut g = DurableGenerator::open(&path, StateOptions::new().node(mac))?;
+    /// assert_eq!(g.next(TimeVersion::V1)?.0.node(), Some(mac));
+    /// assert_eq!(g.next(TimeVersion::V6)?.0.node(), Some(mac));
+    /// # drop(g);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -275,7 +275,7 @@ impl StateOptions {
     /// state file as it was. A server passes "a stop signal has arrived".
     ///
     /// ```
-    /// use uuidkit::gen::FixedClock;
+    /// use uuidkit::generator::FixedClock;
     /// use uuidkit::Timestamp;
     /// use uuidkit_service::state::{DurableGenerator, State, StateErrorKind, StateOptions};
     /// # use std::io::Write;

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use uuidkit::gen::{v1, Clock, SystemClock, ThreadRng};
+use uuidkit::generator::{self, Clock, SystemClock, ThreadRng};
 use uuidkit::Timestamp;
 
 use super::error::{StateError, StateErrorKind};
@@ -29,11 +29,11 @@ impl State {
     /// # let dir = std::env::temp_dir().join(format!("uuidkit-doc-reset-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("state");
-    /// let mut gen = DurableGenerator::open(&path, StateOptions::new())?;
-    /// gen.next(TimeVersion::V7)?;
+    /// let mut g = DurableGenerator::open(&path, StateOptions::new())?;
+    /// g.next(TimeVersion::V7)?;
     /// // Refused while the generator holds the file.
     /// assert_eq!(State::reset(&path).unwrap_err().kind(), StateErrorKind::Locked);
-    /// gen.close()?;
+    /// g.close()?;
     /// let (old, new) = State::reset(&path)?;
     /// let old = old.expect("a valid file was read");
     /// assert_ne!(new.clock_seq, old.clock_seq);
@@ -72,12 +72,12 @@ fn reset_at(path: &Path, now: Timestamp) -> Result<(Option<State>, State), State
     let plan = reset(stored.as_ref(), now);
     let mut rng = ThreadRng;
     let clock_seq = match plan.clock_seq_from {
-        Some(from) => v1::new_clock_seq(&mut rng, 14, from),
-        None => v1::random_clock_seq(&mut rng, 14),
+        Some(from) => generator::new_clock_seq(&mut rng, 14, from),
+        None => generator::random_clock_seq(&mut rng, 14),
     };
     let node = match plan.node {
         Node::Use(n) => n,
-        Node::Random => v1::random_node(&mut rng),
+        Node::Random => generator::random_node(&mut rng),
     };
     let new = State {
         gregorian_ticks: plan.gregorian_ticks,

@@ -23,7 +23,7 @@ pub fn serve_forged(sock: &str) {
     let listener = UnixListener::bind(sock).unwrap();
     fs::set_permissions(sock, fs::Permissions::from_mode(0o777)).unwrap();
     let mut forged = [Uuid::NIL; 2];
-    uuidkit::gen::global::v7_batch(&mut forged);
+    uuidkit::generator::global::v7_batch(&mut forged);
     println!("READY");
     for s in listener.incoming() {
         let Ok(mut s) = s else { continue };

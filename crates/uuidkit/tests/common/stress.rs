@@ -17,7 +17,7 @@ use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use uuidkit::gen::{
+use uuidkit::generator::{
     Clock, FixedClock, GregorianBuilder, SeqRandom, StepClock, V7Builder, V7Method,
 };
 use uuidkit::{Timestamp, Uuid};
@@ -299,13 +299,13 @@ pub struct ClockReport {
 const START: u64 = 1_645_539_742_000_000_000;
 
 /// `n` UUIDs from `gen` on `clock`, in batches of 64 every fourth round.
-pub fn clock_run(clock: ClockKind, gen: GenKind, n: u64, seed: u64) -> ClockReport {
+pub fn clock_run(clock: ClockKind, g: GenKind, n: u64, seed: u64) -> ClockReport {
     match clock {
         ClockKind::Frozen => run_on(
             &FixedClock::new(
                 Timestamp::from_unix_nanos(i128::from(START)).unwrap_or(Timestamp::UNIX_EPOCH),
             ),
-            gen,
+            g,
             n,
             seed,
         ),
@@ -314,20 +314,15 @@ pub fn clock_run(clock: ClockKind, gen: GenKind, n: u64, seed: u64) -> ClockRepo
                 Timestamp::from_unix_nanos(i128::from(START)).unwrap_or(Timestamp::UNIX_EPOCH),
             )
             .with_auto_step(250),
-            gen,
+            g,
             n,
             seed,
         ),
-        ClockKind::Jitter => run_on(
-            &JitterClock::new(START, 1_000, 5_000_000, seed),
-            gen,
-            n,
-            seed,
-        ),
+        ClockKind::Jitter => run_on(&JitterClock::new(START, 1_000, 5_000_000, seed), g, n, seed),
     }
 }
 
-fn run_on<C: Clock>(clock: &C, gen: GenKind, n: u64, seed: u64) -> ClockReport {
+fn run_on<C: Clock>(clock: &C, g: GenKind, n: u64, seed: u64) -> ClockReport {
     let rng = SeqRandom::new(seed);
     let key_v1 = |u: &Uuid| u128::from(u.gregorian_ticks().unwrap_or(0));
     let key_all = |u: &Uuid| u.as_u128();
@@ -371,7 +366,7 @@ fn run_on<C: Clock>(clock: &C, gen: GenKind, n: u64, seed: u64) -> ClockReport {
             }
         }};
     }
-    match gen {
+    match g {
         GenKind::V7Counter42 => match v7(V7Method::Counter { bits: 42 }) {
             Ok(g) => drive!(g, key_all),
             Err(_) => report.errors += 1,

@@ -49,18 +49,18 @@ impl GregorianBuilder {
     /// [`V2Generator`].
     ///
     /// ```
-    /// use uuidkit::gen::{FixedClock, GregorianBuilder, ThreadRng};
+    /// use uuidkit::generator::{FixedClock, GregorianBuilder, ThreadRng};
     /// use uuidkit::{Domain, Timestamp};
     /// // The time of RFC 9562 Appendix A.1 (0x1EC9414C232AB00 ticks): its low 32 bits give way
     /// // to the local id 1000 (0x3E8); the clock sequence 5 and the domain (person: 0) follow.
     /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
-    /// let mut gen = GregorianBuilder::new()
+    /// let mut g = GregorianBuilder::new()
     ///     .node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46])
     ///     .clock_seq(5)
     ///     .build_v2(clock, ThreadRng)?;
-    /// let u = gen.next(Domain::Person, 1000)?;
+    /// let u = g.next(Domain::Person, 1000)?;
     /// assert_eq!(u.to_string(), "000003e8-9414-21ec-8500-9f6bdeced846");
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn build_v2<C: Clock, R: RandomSource>(
         self,
@@ -91,14 +91,14 @@ impl GregorianBuilder {
 ///
 /// ```
 /// use uuidkit::Domain;
-/// let mut gen = uuidkit::gen::V2Generator::system();
-/// let u = gen.next(Domain::Group, 100)?;
+/// let mut g = uuidkit::generator::V2Generator::system();
+/// let u = g.next(Domain::Group, 100)?;
 /// assert_eq!(u.local_domain(), Some(Domain::Group));
 /// assert_eq!(u.local_id(), Some(100));
-/// let v = gen.next(Domain::Group, 100)?; // same time step: the next clock sequence
+/// let v = g.next(Domain::Group, 100)?; // same time step: the next clock sequence
 /// assert_ne!(u, v);
 /// assert_eq!(v.v2_clock_seq(), Some((u.v2_clock_seq().unwrap() + 1) & 0x3f));
-/// # Ok::<(), uuidkit::gen::GenError>(())
+/// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct V2Generator<C = SystemClock, R = ThreadRng> {
@@ -110,11 +110,11 @@ impl V2Generator<SystemClock, ThreadRng> {
     ///
     /// ```
     /// use uuidkit::Domain;
-    /// let mut gen = uuidkit::gen::V2Generator::system();
-    /// let u = gen.next(Domain::Person, 501)?;
+    /// let mut g = uuidkit::generator::V2Generator::system();
+    /// let u = g.next(Domain::Person, 501)?;
     /// assert_eq!(u.version_num(), 2);
-    /// assert_eq!(u.node(), Some(gen.node()));
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// assert_eq!(u.node(), Some(g.node()));
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn system() -> Self {
         V2Generator::new(SystemClock, ThreadRng)
@@ -125,20 +125,20 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
     /// A generator with a random node, a random clock sequence base and default policies.
     ///
     /// ```
-    /// use uuidkit::gen::{FixedClock, ThreadRng, V2Generator};
+    /// use uuidkit::generator::{FixedClock, ThreadRng, V2Generator};
     /// use uuidkit::{Domain, Timestamp};
     /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
-    /// let mut gen = V2Generator::new(clock, ThreadRng);
-    /// let u = gen.next(Domain::Person, 1000)?;
+    /// let mut g = V2Generator::new(clock, ThreadRng);
+    /// let u = g.next(Domain::Person, 1000)?;
     /// // Source: RFC 9562 Appendix A.1 gives this time as 0x1EC9414C232AB00 ticks; v2 keeps the
     /// // upper 28 of the 60 bits, as the low 32 hold the id.
     /// assert_eq!(u.v2_ticks(), Some(0x1EC9414_0000_0000));
-    /// assert_eq!(u.v2_clock_seq(), Some(gen.clock_seq())); // the first of its step: the base
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// assert_eq!(u.v2_clock_seq(), Some(g.clock_seq())); // the first of its step: the base
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn new(clock: C, rng: R) -> Self {
         match GregorianBuilder::new().build_v2(clock, rng) {
-            Ok(gen) => gen,
+            Ok(g) => g,
             // Without a clock sequence there is nothing to refuse (this function's example
             // runs it).
             Err(e) => unreachable!("the default builder failed: {e}"),
@@ -148,23 +148,23 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
     /// The next UUID for a local domain and identifier.
     ///
     /// ```
-    /// use uuidkit::gen::{FixedClock, GregorianBuilder, OverflowPolicy, ThreadRng};
+    /// use uuidkit::generator::{FixedClock, GregorianBuilder, OverflowPolicy, ThreadRng};
     /// use uuidkit::{Domain, Timestamp};
     /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
-    /// let mut gen = GregorianBuilder::new()
+    /// let mut g = GregorianBuilder::new()
     ///     .clock_seq(62)
     ///     .overflow(OverflowPolicy::Error)
     ///     .build_v2(clock, ThreadRng)?;
-    /// let u = gen.next(Domain::Org, 7)?;
+    /// let u = g.next(Domain::Org, 7)?;
     /// assert_eq!((u.local_domain(), u.local_id()), (Some(Domain::Org), Some(7)));
-    /// let (v, w) = (gen.next(Domain::Org, 7)?, gen.next(Domain::Group, 9)?);
+    /// let (v, w) = (g.next(Domain::Org, 7)?, g.next(Domain::Group, 9)?);
     /// let seqs = [v, w].map(|u| u.v2_clock_seq());
     /// assert_eq!(seqs, [Some(63), Some(0)]); // the 6-bit sequence counts on, whatever the domain
     /// for _ in 3..64 {
-    ///     gen.next(Domain::Org, 7)?;
+    ///     g.next(Domain::Org, 7)?;
     /// }
-    /// assert!(gen.next(Domain::Org, 7).unwrap_err().is_overflow()); // 64 per time step
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// assert!(g.next(Domain::Org, 7).unwrap_err().is_overflow()); // 64 per time step
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn next(&mut self, domain: Domain, local_id: u32) -> Result<Uuid, GenError> {
         self.core.next_with(|tick, k, base, node| {
@@ -178,12 +178,12 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
     ///
     /// ```
     /// use uuidkit::Domain;
-    /// let mut gen = uuidkit::gen::V2Generator::system();
-    /// let u = gen.next_person()?;
+    /// let mut g = uuidkit::generator::V2Generator::system();
+    /// let u = g.next_person()?;
     /// assert_eq!(u.local_domain(), Some(Domain::Person));
     /// // SAFETY: getuid has no preconditions and cannot fail.
     /// assert_eq!(u.local_id(), Some(unsafe { libc::getuid() }));
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     #[cfg(unix)]
     pub fn next_person(&mut self) -> Result<Uuid, GenError> {
@@ -195,12 +195,12 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
     ///
     /// ```
     /// use uuidkit::Domain;
-    /// let mut gen = uuidkit::gen::V2Generator::system();
-    /// let u = gen.next_group()?;
+    /// let mut g = uuidkit::generator::V2Generator::system();
+    /// let u = g.next_group()?;
     /// assert_eq!(u.local_domain(), Some(Domain::Group));
     /// // SAFETY: getgid has no preconditions and cannot fail.
     /// assert_eq!(u.local_id(), Some(unsafe { libc::getgid() }));
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     #[cfg(unix)]
     pub fn next_group(&mut self) -> Result<Uuid, GenError> {
@@ -211,10 +211,10 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
     ///
     /// ```
     /// use uuidkit::Domain;
-    /// let mut gen = uuidkit::gen::V2Generator::system();
-    /// assert_eq!(gen.node()[0] & 1, 1); // random: the multicast bit set (RFC 9562 §6.10)
-    /// assert_eq!(gen.next(Domain::Person, 0)?.node(), Some(gen.node()));
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// let mut g = uuidkit::generator::V2Generator::system();
+    /// assert_eq!(g.node()[0] & 1, 1); // random: the multicast bit set (RFC 9562 §6.10)
+    /// assert_eq!(g.next(Domain::Person, 0)?.node(), Some(g.node()));
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn node(&self) -> [u8; 6] {
         self.core.node
@@ -223,15 +223,15 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
     /// The base of the 6-bit clock sequence: the first UUID of each time step carries it.
     ///
     /// ```
-    /// use uuidkit::gen::{FixedClock, GregorianBuilder, ThreadRng};
+    /// use uuidkit::generator::{FixedClock, GregorianBuilder, ThreadRng};
     /// use uuidkit::{Domain, Timestamp};
     /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
-    /// let mut gen = GregorianBuilder::new().clock_seq(17).build_v2(clock, ThreadRng)?;
-    /// assert_eq!(gen.clock_seq(), 17);
-    /// assert_eq!(gen.next(Domain::Person, 0)?.v2_clock_seq(), Some(17));
-    /// assert_eq!(gen.next(Domain::Person, 0)?.v2_clock_seq(), Some(18)); // the base stays 17
-    /// assert_eq!(gen.clock_seq(), 17);
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// let mut g = GregorianBuilder::new().clock_seq(17).build_v2(clock, ThreadRng)?;
+    /// assert_eq!(g.clock_seq(), 17);
+    /// assert_eq!(g.next(Domain::Person, 0)?.v2_clock_seq(), Some(17));
+    /// assert_eq!(g.next(Domain::Person, 0)?.v2_clock_seq(), Some(18)); // the base stays 17
+    /// assert_eq!(g.clock_seq(), 17);
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn clock_seq(&self) -> u8 {
         self.core.clock_seq as u8
@@ -242,19 +242,19 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
     /// whatever the nodes, so no UUID repeats even if an earlier node comes back.
     ///
     /// ```
-    /// use uuidkit::gen::{FixedClock, ThreadRng, V2Generator};
+    /// use uuidkit::generator::{FixedClock, ThreadRng, V2Generator};
     /// use uuidkit::{Domain, Timestamp};
     /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
-    /// let mut gen = V2Generator::new(clock, ThreadRng);
-    /// let (old_base, mac) = (gen.clock_seq(), [0x00, 0x1B, 0x63, 0x84, 0x45, 0xE6]);
-    /// let a = gen.next(Domain::Group, 100)?;
-    /// gen.set_node(mac); // differs from the random node, whose multicast bit is set
-    /// assert_eq!(gen.node(), mac);
-    /// assert_eq!(gen.clock_seq(), old_base);
-    /// let b = gen.next(Domain::Group, 100)?;
+    /// let mut g = V2Generator::new(clock, ThreadRng);
+    /// let (old_base, mac) = (g.clock_seq(), [0x00, 0x1B, 0x63, 0x84, 0x45, 0xE6]);
+    /// let a = g.next(Domain::Group, 100)?;
+    /// g.set_node(mac); // differs from the random node, whose multicast bit is set
+    /// assert_eq!(g.node(), mac);
+    /// assert_eq!(g.clock_seq(), old_base);
+    /// let b = g.next(Domain::Group, 100)?;
     /// assert_eq!(b.node(), Some(mac));
     /// assert_eq!(b.v2_clock_seq(), a.v2_clock_seq().map(|s| (s + 1) & 0x3f)); // counting on
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn set_node(&mut self, node: [u8; 6]) {
         self.core.replace_node(node)
@@ -264,18 +264,18 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
     /// does (see the module docs); here so that every time-based generator answers.
     ///
     /// ```
-    /// use uuidkit::gen::{GregorianBuilder, RegressionPolicy, StepClock, ThreadRng};
+    /// use uuidkit::generator::{GregorianBuilder, RegressionPolicy, StepClock, ThreadRng};
     /// use uuidkit::{Domain, Timestamp};
     /// let clock = StepClock::new(Timestamp::from_unix_millis(1645557742000));
-    /// let mut gen = GregorianBuilder::new()
+    /// let mut g = GregorianBuilder::new()
     ///     .regression(RegressionPolicy::Reset)
     ///     .build_v2(&clock, ThreadRng)?;
-    /// let a = gen.next(Domain::Person, 0)?;
+    /// let a = g.next(Domain::Person, 0)?;
     /// clock.step_back(3_600_000_000_000); // an hour back, 8 time steps
-    /// let b = gen.next(Domain::Person, 0)?;
+    /// let b = g.next(Domain::Person, 0)?;
     /// assert_eq!(b.v2_ticks(), a.v2_ticks()); // still in a's time step, counting on
-    /// assert_eq!((gen.resets(), gen.last_reset()), (0, None));
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// assert_eq!((g.resets(), g.last_reset()), (0, None));
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn resets(&self) -> u64 {
         self.core.driver.seq.resets()
@@ -284,8 +284,8 @@ impl<C: Clock, R: RandomSource> V2Generator<C, R> {
     /// The last step back of the clock the generator followed: always `None` for v2.
     ///
     /// ```
-    /// let gen = uuidkit::gen::V2Generator::system();
-    /// assert_eq!(gen.last_reset(), None);
+    /// let g = uuidkit::generator::V2Generator::system();
+    /// assert_eq!(g.last_reset(), None);
     /// ```
     pub fn last_reset(&self) -> Option<ClockReset> {
         self.core.driver.seq.last_reset()

@@ -17,7 +17,7 @@ use crate::Timestamp;
 /// 1 ms for `Date.now()`, and 100 ns (the `FILETIME` tick) on the other platforms.
 ///
 /// ```
-/// use uuidkit::gen::{clock::SystemClock, Clock};
+/// use uuidkit::generator::{clock::SystemClock, Clock};
 /// let t = SystemClock.now();
 /// assert!(t.unix_seconds() > 1_600_000_000);
 /// assert!(SystemClock.resolution_nanos() >= 1);
@@ -29,7 +29,7 @@ impl SystemClock {
     /// The system clock.
     ///
     /// ```
-    /// use uuidkit::gen::{clock::SystemClock, Clock};
+    /// use uuidkit::generator::{clock::SystemClock, Clock};
     /// const CLOCK: SystemClock = SystemClock::new(); // usable in constants
     /// assert_eq!(CLOCK, SystemClock::default());
     /// assert!(CLOCK.now().unix_seconds() > 1_600_000_000); // the real time: after 2020
@@ -62,7 +62,7 @@ impl Clock for SystemClock {
 /// A clock that always reads the same time.
 ///
 /// ```
-/// use uuidkit::gen::{clock::FixedClock, Clock};
+/// use uuidkit::generator::{clock::FixedClock, Clock};
 /// use uuidkit::Timestamp;
 /// let c = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
 /// assert_eq!(c.now(), c.now());
@@ -78,7 +78,7 @@ impl FixedClock {
     /// A clock stopped at `at`, claiming a resolution of 1 ns.
     ///
     /// ```
-    /// use uuidkit::gen::{clock::FixedClock, Clock};
+    /// use uuidkit::generator::{clock::FixedClock, Clock};
     /// use uuidkit::Timestamp;
     /// let t = Timestamp::from_unix_millis(1645557742000);
     /// let clock = FixedClock::new(t);
@@ -93,7 +93,7 @@ impl FixedClock {
     /// it (RFC 9562 §6.1).
     ///
     /// ```
-    /// use uuidkit::gen::{clock::FixedClock, Clock};
+    /// use uuidkit::generator::{clock::FixedClock, Clock};
     /// use uuidkit::Timestamp;
     /// let ms = FixedClock::new(Timestamp::UNIX_EPOCH).with_resolution(1_000_000);
     /// assert_eq!(ms.resolution_nanos(), 1_000_000);
@@ -140,7 +140,7 @@ struct StepState {
 /// and this is a test clock. Moving beyond the range of [`Timestamp`] saturates.
 ///
 /// ```
-/// use uuidkit::gen::{clock::StepClock, Clock};
+/// use uuidkit::generator::{clock::StepClock, Clock};
 /// use uuidkit::Timestamp;
 /// let c = StepClock::new(Timestamp::from_unix_millis(1_000));
 /// c.advance(1_500_000);
@@ -162,7 +162,7 @@ impl StepClock {
     /// A clock reading `at` until moved.
     ///
     /// ```
-    /// use uuidkit::gen::{clock::StepClock, Clock};
+    /// use uuidkit::generator::{clock::StepClock, Clock};
     /// use uuidkit::Timestamp;
     /// let t = Timestamp::from_unix_millis(1_000);
     /// let clock = StepClock::new(t);
@@ -181,14 +181,14 @@ impl StepClock {
     /// The same clock, advancing by `nanos` after every reading (negative: going backwards).
     ///
     /// ```
-    /// use uuidkit::gen::{clock::StepClock, ThreadRng, V7Generator};
+    /// use uuidkit::generator::{clock::StepClock, ThreadRng, V7Generator};
     /// use uuidkit::Timestamp;
     /// // One millisecond later at every reading, so every v7 UUID gets its own millisecond.
     /// let clock = StepClock::new(Timestamp::from_unix_millis(1_000)).with_auto_step(1_000_000);
-    /// let mut gen = V7Generator::new(&clock, ThreadRng);
-    /// assert_eq!(gen.next()?.unix_ts_ms(), Some(1_000));
-    /// assert_eq!(gen.next()?.unix_ts_ms(), Some(1_001));
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// let mut g = V7Generator::new(&clock, ThreadRng);
+    /// assert_eq!(g.next()?.unix_ts_ms(), Some(1_000));
+    /// assert_eq!(g.next()?.unix_ts_ms(), Some(1_001));
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn with_auto_step(self, nanos: i128) -> StepClock {
         self.lock().auto_step = nanos;
@@ -198,7 +198,7 @@ impl StepClock {
     /// The same clock claiming another resolution (0 is read as 1; RFC 9562 §6.1).
     ///
     /// ```
-    /// use uuidkit::gen::{clock::StepClock, Clock};
+    /// use uuidkit::generator::{clock::StepClock, Clock};
     /// use uuidkit::Timestamp;
     /// let clock = StepClock::new(Timestamp::UNIX_EPOCH).with_resolution(15_625_000); // 1/64 s
     /// assert_eq!(clock.resolution_nanos(), 15_625_000);
@@ -218,13 +218,13 @@ impl StepClock {
     /// Sets the time.
     ///
     /// ```
-    /// use uuidkit::gen::{clock::StepClock, ThreadRng, V7Generator};
+    /// use uuidkit::generator::{clock::StepClock, ThreadRng, V7Generator};
     /// use uuidkit::Timestamp;
     /// let clock = StepClock::new(Timestamp::UNIX_EPOCH);
-    /// let mut gen = V7Generator::new(&clock, ThreadRng);
+    /// let mut g = V7Generator::new(&clock, ThreadRng);
     /// clock.set(Timestamp::from_unix_millis(1645557742000)); // the generator sees the change
-    /// assert_eq!(gen.next()?.unix_ts_ms(), Some(1645557742000));
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// assert_eq!(g.next()?.unix_ts_ms(), Some(1645557742000));
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn set(&self, at: Timestamp) {
         self.lock().nanos = at.unix_nanos();
@@ -233,7 +233,7 @@ impl StepClock {
     /// Moves the time forward by `nanos` (backward if negative).
     ///
     /// ```
-    /// use uuidkit::gen::{clock::StepClock, Clock};
+    /// use uuidkit::generator::{clock::StepClock, Clock};
     /// use uuidkit::Timestamp;
     /// let clock = StepClock::new(Timestamp::UNIX_EPOCH);
     /// clock.advance(2_500_000);
@@ -249,17 +249,17 @@ impl StepClock {
     /// Moves the time backward by `nanos`, as an NTP step or a manual change does.
     ///
     /// ```
-    /// use uuidkit::gen::{clock::StepClock, RegressionPolicy, ThreadRng, V7Builder};
+    /// use uuidkit::generator::{clock::StepClock, RegressionPolicy, ThreadRng, V7Builder};
     /// use uuidkit::Timestamp;
     /// let clock = StepClock::new(Timestamp::from_unix_millis(60_000));
-    /// let mut gen = V7Builder::new()
+    /// let mut g = V7Builder::new()
     ///     .regression(RegressionPolicy::Error)
     ///     .build(&clock, ThreadRng)?;
-    /// gen.next()?;
+    /// g.next()?;
     /// clock.step_back(11_000_000_000); // 11 s: more than the default threshold of 10 s
     /// assert_eq!(clock.peek().unix_millis(), Some(49_000));
-    /// assert!(gen.next().unwrap_err().is_clock_regression());
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// assert!(g.next().unwrap_err().is_clock_regression());
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn step_back(&self, nanos: i128) {
         let mut s = self.lock();
@@ -269,7 +269,7 @@ impl StepClock {
     /// The current time, without the auto-step a [`Clock::now`] reading applies.
     ///
     /// ```
-    /// use uuidkit::gen::{clock::StepClock, Clock};
+    /// use uuidkit::generator::{clock::StepClock, Clock};
     /// use uuidkit::Timestamp;
     /// let clock = StepClock::new(Timestamp::UNIX_EPOCH).with_auto_step(100);
     /// assert_eq!(clock.peek().unix_nanos(), 0);
@@ -300,7 +300,7 @@ impl Clock for StepClock {
 /// An empty sequence reads as the Unix epoch.
 ///
 /// ```
-/// use uuidkit::gen::{clock::ReplayClock, Clock};
+/// use uuidkit::generator::{clock::ReplayClock, Clock};
 /// use uuidkit::Timestamp;
 /// let t = |ms| Timestamp::from_unix_millis(ms);
 /// let c = ReplayClock::new([t(5), t(3), t(9)]);
@@ -319,16 +319,16 @@ impl ReplayClock {
     /// A clock replaying `times`.
     ///
     /// ```
-    /// use uuidkit::gen::{clock::ReplayClock, Clock, ThreadRng, V7Generator};
+    /// use uuidkit::generator::{clock::ReplayClock, Clock, ThreadRng, V7Generator};
     /// use uuidkit::Timestamp;
     /// let t = Timestamp::from_unix_millis;
     /// // The clock steps back 2 ms: within the threshold, the generator keeps its millisecond.
-    /// let mut gen = V7Generator::new(ReplayClock::new([t(5), t(3)]), ThreadRng);
-    /// let (a, b) = (gen.next()?, gen.next()?);
+    /// let mut g = V7Generator::new(ReplayClock::new([t(5), t(3)]), ThreadRng);
+    /// let (a, b) = (g.next()?, g.next()?);
     /// assert_eq!((a.unix_ts_ms(), b.unix_ts_ms()), (Some(5), Some(5)));
     /// assert!(b > a);
     /// assert_eq!(ReplayClock::new(Vec::new()).now(), Timestamp::UNIX_EPOCH);
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn new(times: impl Into<Vec<Timestamp>>) -> ReplayClock {
         ReplayClock {
@@ -341,7 +341,7 @@ impl ReplayClock {
     /// The same clock claiming another resolution (0 is read as 1; RFC 9562 §6.1).
     ///
     /// ```
-    /// use uuidkit::gen::{clock::ReplayClock, Clock};
+    /// use uuidkit::generator::{clock::ReplayClock, Clock};
     /// use uuidkit::Timestamp;
     /// let clock = ReplayClock::new([Timestamp::UNIX_EPOCH]).with_resolution(100);
     /// assert_eq!(clock.resolution_nanos(), 100);
@@ -355,16 +355,16 @@ impl ReplayClock {
     /// How many readings have been taken so far.
     ///
     /// ```
-    /// use uuidkit::gen::{clock::ReplayClock, ThreadRng, V7Generator};
+    /// use uuidkit::generator::{clock::ReplayClock, ThreadRng, V7Generator};
     /// use uuidkit::{Timestamp, Uuid};
     /// let clock = ReplayClock::new([Timestamp::from_unix_millis(7)]);
-    /// let mut gen = V7Generator::new(&clock, ThreadRng);
+    /// let mut g = V7Generator::new(&clock, ThreadRng);
     /// assert_eq!(clock.readings(), 0);
-    /// gen.fill(&mut [Uuid::NIL; 8])?;
+    /// g.fill(&mut [Uuid::NIL; 8])?;
     /// assert_eq!(clock.readings(), 1); // a batch reads the clock once
-    /// gen.next()?;
+    /// g.next()?;
     /// assert_eq!(clock.readings(), 2);
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn readings(&self) -> usize {
         self.next.load(Ordering::Relaxed)

@@ -28,7 +28,7 @@ use crate::{Timestamp, Uuid, Variant};
 /// Which RFC 9562 §6.2 method a v7 generator uses to stay monotonic within a millisecond.
 ///
 /// ```
-/// use uuidkit::gen::V7Method;
+/// use uuidkit::generator::V7Method;
 /// assert_eq!(V7Method::default(), V7Method::Counter { bits: 42 });
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -75,10 +75,10 @@ impl V7Method {
     /// Method 2 with the default increment width (32 bits).
     ///
     /// ```
-    /// use uuidkit::gen::{ThreadRng, SystemClock, V7Builder, V7Method};
-    /// let mut gen = V7Builder::new().method(V7Method::monotonic_random()).build(SystemClock, ThreadRng)?;
-    /// assert!(gen.next()? < gen.next()?);
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// use uuidkit::generator::{ThreadRng, SystemClock, V7Builder, V7Method};
+    /// let mut g = V7Builder::new().method(V7Method::monotonic_random()).build(SystemClock, ThreadRng)?;
+    /// assert!(g.next()? < g.next()?);
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub const fn monotonic_random() -> V7Method {
         V7Method::MonotonicRandom {
@@ -207,21 +207,21 @@ impl Layout {
 ///
 /// ```
 /// use std::time::Duration;
-/// use uuidkit::gen::{OverflowPolicy, RegressionPolicy, ThreadRng, V7Builder, V7Method};
-/// use uuidkit::gen::FixedClock;
+/// use uuidkit::generator::{OverflowPolicy, RegressionPolicy, ThreadRng, V7Builder, V7Method};
+/// use uuidkit::generator::FixedClock;
 /// use uuidkit::Timestamp;
 ///
 /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
-/// let mut gen = V7Builder::new()
+/// let mut g = V7Builder::new()
 ///     .method(V7Method::SubMillis { fraction_bits: 12, counter_bits: 14 })
 ///     .overflow(OverflowPolicy::Error)
 ///     .regression(RegressionPolicy::Error)
 ///     .regression_threshold(Duration::from_secs(1))
 ///     .time_offset_nanos(-3_600_000_000_000) // embed the time an hour early
 ///     .build(clock, ThreadRng)?;
-/// let u = gen.next()?;
+/// let u = g.next()?;
 /// assert_eq!(u.unix_ts_ms(), Some(1645557742000 - 3_600_000));
-/// # Ok::<(), uuidkit::gen::GenError>(())
+/// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct V7Builder {
@@ -239,18 +239,18 @@ impl V7Builder {
     /// Method 1 with a 42-bit counter, default policies, no time offset.
     ///
     /// ```
-    /// use uuidkit::gen::{FixedClock, ThreadRng, V7Builder};
+    /// use uuidkit::generator::{FixedClock, ThreadRng, V7Builder};
     /// use uuidkit::Timestamp;
     /// assert_eq!(V7Builder::new(), V7Builder::default());
     /// let clock = FixedClock::new(Timestamp::from_unix_millis(1));
-    /// let mut gen = V7Builder::new().build(clock, ThreadRng)?;
-    /// let u = gen.next()?;
-    /// let counter = gen.last_counter().unwrap_or(u128::MAX);
+    /// let mut g = V7Builder::new().build(clock, ThreadRng)?;
+    /// let u = g.next()?;
+    /// let counter = g.last_counter().unwrap_or(u128::MAX);
     /// assert!(counter < 1 << 41); // seeded with its top bit clear (RFC 9562 §6.2)
     /// // 42 counter bits: the 12 of rand_a, then the top 30 of rand_b.
     /// assert_eq!(u.rand_a().map(u128::from), Some(counter >> 30));
     /// assert_eq!(u.rand_b().map(|b| u128::from(b >> 32)), Some(counter & ((1 << 30) - 1)));
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub const fn new() -> V7Builder {
         V7Builder {
@@ -262,13 +262,13 @@ impl V7Builder {
     /// Chooses the §6.2 method (default: Method 1 with 42 counter bits).
     ///
     /// ```
-    /// use uuidkit::gen::{FixedClock, ThreadRng, V7Builder, V7Method};
+    /// use uuidkit::generator::{FixedClock, ThreadRng, V7Builder, V7Method};
     /// use uuidkit::Timestamp;
     /// // Method 3: the fraction of the millisecond, in 12 bits, fills rand_a.
     /// let clock = FixedClock::new(Timestamp::parse_rfc3339("1970-01-01T00:00:01.0005Z")?);
     /// let method = V7Method::SubMillis { fraction_bits: 12, counter_bits: 0 };
-    /// let mut gen = V7Builder::new().method(method).build(clock, ThreadRng)?;
-    /// let u = gen.next()?;
+    /// let mut g = V7Builder::new().method(method).build(clock, ThreadRng)?;
+    /// let u = g.next()?;
     /// assert_eq!(u.unix_ts_ms(), Some(1_000));
     /// assert_eq!(u.rand_a(), Some(0x800)); // half a millisecond: 2048 of 4096
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -283,19 +283,19 @@ impl V7Builder {
     /// Builds the generator; fails on a width outside its range.
     ///
     /// ```
-    /// use uuidkit::gen::{rng::ReplayRandom, FixedClock, SystemClock, ThreadRng};
-    /// use uuidkit::gen::{V7Builder, V7Method};
+    /// use uuidkit::generator::{rng::ReplayRandom, FixedClock, SystemClock, ThreadRng};
+    /// use uuidkit::generator::{V7Builder, V7Method};
     /// use uuidkit::Timestamp;
     /// // Source: RFC 9562 Appendix A.6. Its time, and its random octets 6 to 15 replayed: Method 2
     /// // takes all 74 random bits of a new millisecond as they come.
     /// let clock = FixedClock::new(Timestamp::from_unix_millis(0x017F22E279B0));
     /// let rng = ReplayRandom::new([0x7C, 0xC3, 0x98, 0xC4, 0xDC, 0x0C, 0x0C, 0x07, 0x39, 0x8F]);
-    /// let mut gen = V7Builder::new().method(V7Method::monotonic_random()).build(clock, rng)?;
-    /// assert_eq!(gen.next()?.to_string(), "017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
+    /// let mut g = V7Builder::new().method(V7Method::monotonic_random()).build(clock, rng)?;
+    /// assert_eq!(g.next()?.to_string(), "017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
     /// // A width out of range is refused when building.
     /// let narrow = V7Builder::new().method(V7Method::Counter { bits: 8 });
     /// assert!(narrow.build(SystemClock, ThreadRng).unwrap_err().is_config());
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn build<C: Clock, R: RandomSource>(
         self,
@@ -325,12 +325,12 @@ impl V7Builder {
 /// parent's later UUIDs, uniqueness rests on the random bits.
 ///
 /// ```
-/// let mut gen = uuidkit::gen::V7Generator::system();
+/// let mut g = uuidkit::generator::V7Generator::system();
 /// let mut batch = [uuidkit::Uuid::NIL; 100];
-/// gen.fill(&mut batch)?;
+/// g.fill(&mut batch)?;
 /// assert!(batch.windows(2).all(|w| w[0] < w[1]));
-/// assert!(gen.next()? > batch[99]);
-/// # Ok::<(), uuidkit::gen::GenError>(())
+/// assert!(g.next()? > batch[99]);
+/// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct V7Generator<C = SystemClock, R = ThreadRng> {
@@ -342,12 +342,12 @@ impl V7Generator<SystemClock, ThreadRng> {
     /// Method 1 (42-bit counter) on the system clock and the thread's CSPRNG.
     ///
     /// ```
-    /// let mut gen = uuidkit::gen::V7Generator::system();
-    /// let (a, b) = (gen.next()?, gen.next()?);
+    /// let mut g = uuidkit::generator::V7Generator::system();
+    /// let (a, b) = (g.next()?, g.next()?);
     /// assert_eq!(a.version_num(), 7);
     /// assert!(a < b);
     /// assert!(a.unix_ts_ms() > Some(1_600_000_000_000)); // the system clock: after 2020
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn system() -> Self {
         V7Generator::new(SystemClock, ThreadRng)
@@ -358,20 +358,20 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     /// Method 1 (42-bit counter) with default policies.
     ///
     /// ```
-    /// use uuidkit::gen::{FixedClock, ThreadRng, V7Generator};
+    /// use uuidkit::generator::{FixedClock, ThreadRng, V7Generator};
     /// use uuidkit::{Timestamp, Uuid};
     /// let clock = FixedClock::new(Timestamp::from_unix_millis(0x017F22E279B0));
-    /// let mut gen = V7Generator::new(clock, ThreadRng);
-    /// let (a, b) = (gen.next()?, gen.next()?);
+    /// let mut g = V7Generator::new(clock, ThreadRng);
+    /// let (a, b) = (g.next()?, g.next()?);
     /// assert_eq!((a.unix_ts_ms(), b.unix_ts_ms()), (Some(0x017F22E279B0), Some(0x017F22E279B0)));
     /// // The 42-bit counter: rand_a, then the top 30 bits of rand_b; one more for each UUID.
     /// let counter = |u: Uuid| Some(u64::from(u.rand_a()?) << 30 | u.rand_b()? >> 32);
     /// assert_eq!(counter(b), counter(a).map(|c| c + 1));
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn new(clock: C, rng: R) -> Self {
         match V7Builder::new().build(clock, rng) {
-            Ok(gen) => gen,
+            Ok(g) => g,
             // The default method is valid (this function's example runs it).
             Err(e) => unreachable!("the default v7 builder failed: {e}"),
         }
@@ -380,13 +380,13 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     /// The builder.
     ///
     /// ```
-    /// use uuidkit::gen::{SystemClock, ThreadRng, V7Builder, V7Generator, V7Method};
+    /// use uuidkit::generator::{SystemClock, ThreadRng, V7Builder, V7Generator, V7Method};
     /// // `<…>` takes the default type parameters.
     /// assert_eq!(<V7Generator>::builder(), V7Builder::new());
     /// let method = V7Method::MonotonicRandom { increment_bits: 8 };
-    /// let mut gen = <V7Generator>::builder().method(method).build(SystemClock, ThreadRng)?;
-    /// assert!(gen.next()? < gen.next()?);
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// let mut g = <V7Generator>::builder().method(method).build(SystemClock, ThreadRng)?;
+    /// assert!(g.next()? < g.next()?);
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub const fn builder() -> V7Builder {
         V7Builder::new()
@@ -395,15 +395,15 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     /// The next UUID, greater than the previous one.
     ///
     /// ```
-    /// use uuidkit::gen::{StepClock, ThreadRng, V7Generator};
+    /// use uuidkit::generator::{StepClock, ThreadRng, V7Generator};
     /// use uuidkit::Timestamp;
     /// let clock = StepClock::new(Timestamp::from_unix_millis(1_000));
-    /// let mut gen = V7Generator::new(&clock, ThreadRng);
-    /// let a = gen.next()?;
+    /// let mut g = V7Generator::new(&clock, ThreadRng);
+    /// let a = g.next()?;
     /// clock.step_back(5_000_000); // 5 ms back: within the regression threshold
-    /// let b = gen.next()?;
+    /// let b = g.next()?;
     /// assert!(b > a && b.unix_ts_ms() == Some(1_000)); // the last timestamp is kept
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     // Not `Iterator::next`: generation never ends and can fail, which `Option` cannot say;
     // the error must reach the caller.
@@ -420,12 +420,12 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     /// issued.
     ///
     /// ```
-    /// let mut gen = uuidkit::gen::V7Generator::system();
+    /// let mut g = uuidkit::generator::V7Generator::system();
     /// let mut ids = [uuidkit::Uuid::NIL; 1000];
-    /// gen.fill(&mut ids)?;
+    /// g.fill(&mut ids)?;
     /// assert!(ids.windows(2).all(|w| w[0] < w[1]));
-    /// assert_eq!(gen.last_unix_ms(), ids[999].unix_ts_ms());
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// assert_eq!(g.last_unix_ms(), ids[999].unix_ts_ms());
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
         let layout = &self.layout;
@@ -439,13 +439,13 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     /// The clock the generator reads.
     ///
     /// ```
-    /// use uuidkit::gen::{StepClock, ThreadRng, V7Generator};
+    /// use uuidkit::generator::{StepClock, ThreadRng, V7Generator};
     /// use uuidkit::Timestamp;
-    /// let mut gen = V7Generator::new(StepClock::new(Timestamp::from_unix_millis(5)), ThreadRng);
-    /// assert_eq!(gen.next()?.unix_ts_ms(), Some(5));
-    /// gen.clock().advance(2_000_000); // 2 ms
-    /// assert_eq!(gen.next()?.unix_ts_ms(), Some(7));
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// let mut g = V7Generator::new(StepClock::new(Timestamp::from_unix_millis(5)), ThreadRng);
+    /// assert_eq!(g.next()?.unix_ts_ms(), Some(5));
+    /// g.clock().advance(2_000_000); // 2 ms
+    /// assert_eq!(g.next()?.unix_ts_ms(), Some(7));
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn clock(&self) -> &C {
         &self.driver.clock
@@ -454,14 +454,14 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     /// The embedded millisecond of the last UUID, if any.
     ///
     /// ```
-    /// use uuidkit::gen::{FixedClock, ThreadRng, V7Generator};
+    /// use uuidkit::generator::{FixedClock, ThreadRng, V7Generator};
     /// use uuidkit::Timestamp;
-    /// let mut gen = V7Generator::new(FixedClock::new(Timestamp::from_unix_millis(77)), ThreadRng);
-    /// assert_eq!(gen.last_unix_ms(), None);
-    /// let u = gen.next()?;
-    /// assert_eq!(gen.last_unix_ms(), Some(77));
-    /// assert_eq!(u.unix_ts_ms(), gen.last_unix_ms());
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// let mut g = V7Generator::new(FixedClock::new(Timestamp::from_unix_millis(77)), ThreadRng);
+    /// assert_eq!(g.last_unix_ms(), None);
+    /// let u = g.next()?;
+    /// assert_eq!(g.last_unix_ms(), Some(77));
+    /// assert_eq!(u.unix_ts_ms(), g.last_unix_ms());
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn last_unix_ms(&self) -> Option<u64> {
         self.driver
@@ -475,7 +475,7 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     /// it is the position to persist and give back to [`resume_after`](Self::resume_after).
     ///
     /// ```
-    /// use uuidkit::gen::{FixedClock, ThreadRng, V7Generator};
+    /// use uuidkit::generator::{FixedClock, ThreadRng, V7Generator};
     /// use uuidkit::Timestamp;
     /// let clock = FixedClock::new(Timestamp::from_unix_millis(9));
     /// let mut first = V7Generator::new(clock, ThreadRng);
@@ -485,7 +485,7 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     /// let mut second = V7Generator::new(clock, ThreadRng); // …and read back by a later run
     /// second.resume_after(9, counter);
     /// assert!(second.next()? > last); // same millisecond, counter one higher
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn last_counter(&self) -> Option<u128> {
         self.driver.seq.last_counter()
@@ -504,14 +504,14 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     /// `Error` refuses.
     ///
     /// ```
-    /// use uuidkit::gen::{FixedClock, ThreadRng, V7Generator};
+    /// use uuidkit::generator::{FixedClock, ThreadRng, V7Generator};
     /// use uuidkit::Timestamp;
     ///
     /// let clock = FixedClock::new(Timestamp::from_unix_millis(1_000));
-    /// let mut gen = V7Generator::new(clock, ThreadRng);
-    /// gen.resume_after(1_005, None); // an earlier run reserved up to 1005 ms
-    /// assert_eq!(gen.next()?.unix_ts_ms(), Some(1_006));
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// let mut g = V7Generator::new(clock, ThreadRng);
+    /// g.resume_after(1_005, None); // an earlier run reserved up to 1005 ms
+    /// assert_eq!(g.next()?.unix_ts_ms(), Some(1_006));
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn resume_after(&mut self, unix_ms: u64, counter: Option<u128>) {
         self.driver.check_fork();
@@ -531,17 +531,17 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     /// policies.
     ///
     /// ```
-    /// use uuidkit::gen::{RegressionPolicy, StepClock, ThreadRng, V7Builder};
+    /// use uuidkit::generator::{RegressionPolicy, StepClock, ThreadRng, V7Builder};
     /// use uuidkit::Timestamp;
     /// let clock = StepClock::new(Timestamp::from_unix_millis(1645557742000));
     /// let reset = V7Builder::new().regression(RegressionPolicy::Reset);
-    /// let mut gen = reset.build(&clock, ThreadRng)?;
-    /// let a = gen.next()?;
+    /// let mut g = reset.build(&clock, ThreadRng)?;
+    /// let a = g.next()?;
     /// clock.step_back(3_600_000_000_000); // an hour
-    /// let b = gen.next()?;
+    /// let b = g.next()?;
     /// assert!(b < a); // followed the clock back, and says so:
-    /// assert_eq!(gen.resets(), 1);
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// assert_eq!(g.resets(), 1);
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn resets(&self) -> u64 {
         self.driver.seq.resets()
@@ -551,17 +551,17 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     /// [`RegressionPolicy::Reset`](super::RegressionPolicy::Reset), if any.
     ///
     /// ```
-    /// use uuidkit::gen::{RegressionPolicy, StepClock, ThreadRng, V7Builder};
+    /// use uuidkit::generator::{RegressionPolicy, StepClock, ThreadRng, V7Builder};
     /// use uuidkit::Timestamp;
     /// let clock = StepClock::new(Timestamp::from_unix_millis(1645557742000));
     /// let reset = V7Builder::new().regression(RegressionPolicy::Reset);
-    /// let mut gen = reset.build(&clock, ThreadRng)?;
-    /// gen.next()?;
-    /// assert_eq!(gen.last_reset(), None);
+    /// let mut g = reset.build(&clock, ThreadRng)?;
+    /// g.next()?;
+    /// assert_eq!(g.last_reset(), None);
     /// clock.step_back(60_000_000_000); // a minute
-    /// gen.next()?;
-    /// assert_eq!(gen.last_reset().map(|r| r.back_nanos()), Some(60_000_000_000));
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// g.next()?;
+    /// assert_eq!(g.last_reset().map(|r| r.back_nanos()), Some(60_000_000_000));
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn last_reset(&self) -> Option<ClockReset> {
         self.driver.seq.last_reset()

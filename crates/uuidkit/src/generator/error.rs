@@ -10,34 +10,34 @@ use crate::Timestamp;
 /// The kind of a [`GenError`], for matching.
 ///
 /// ```
-/// use uuidkit::gen::{FixedClock, GenErrorKind, OverflowPolicy, ThreadRng, V7Builder, V7Method};
+/// use uuidkit::generator::{FixedClock, GenErrorKind, OverflowPolicy, ThreadRng, V7Builder, V7Method};
 /// use uuidkit::Timestamp;
 /// // A 12-bit counter on a frozen clock runs out after at most 4096 UUIDs.
 /// let clock = FixedClock::new(Timestamp::from_unix_millis(1_000));
-/// let mut gen = V7Builder::new()
+/// let mut g = V7Builder::new()
 ///     .method(V7Method::Counter { bits: 12 })
 ///     .overflow(OverflowPolicy::Error)
 ///     .build(clock, ThreadRng)?;
-/// let err = (0..5000).find_map(|_| gen.next().err()).unwrap();
+/// let err = (0..5000).find_map(|_| g.next().err()).unwrap();
 /// assert_eq!(err.kind(), GenErrorKind::Overflow);
 /// assert!(err.is_overflow());
-/// # Ok::<(), uuidkit::gen::GenError>(())
+/// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum GenErrorKind {
     /// The counter or the ticks of a clock reading are used up and the policy is
-    /// [`OverflowPolicy::Error`](crate::gen::OverflowPolicy::Error).
+    /// [`OverflowPolicy::Error`](crate::generator::OverflowPolicy::Error).
     Overflow,
     /// The clock went back by more than the threshold and the policy is
-    /// [`RegressionPolicy::Error`](crate::gen::RegressionPolicy::Error).
+    /// [`RegressionPolicy::Error`](crate::generator::RegressionPolicy::Error).
     ClockRegression,
     /// The time is outside the range the layout's timestamp field can hold (v1/v6: 1582-10-15
     /// to 5236-03-31; v7: 1970-01-01 to 10889-08-02), or advancing would leave it.
     TimeRange,
     /// A generator was configured with a value out of its allowed range.
     Config,
-    /// Under [`OverflowPolicy::Wait`](crate::gen::OverflowPolicy::Wait), the clock did not
+    /// Under [`OverflowPolicy::Wait`](crate::generator::OverflowPolicy::Wait), the clock did not
     /// advance when it should have.
     ClockStalled,
 }
@@ -86,10 +86,10 @@ enum Detail {
 /// configuration, or a stalled clock. Its `Display` text names what happened and the numbers.
 ///
 /// ```
-/// use uuidkit::gen::{GenErrorKind, V7Builder, V7Method};
+/// use uuidkit::generator::{GenErrorKind, V7Builder, V7Method};
 /// let err = V7Builder::new()
 ///     .method(V7Method::Counter { bits: 43 })
-///     .build(uuidkit::gen::SystemClock, uuidkit::gen::ThreadRng)
+///     .build(uuidkit::generator::SystemClock, uuidkit::generator::ThreadRng)
 ///     .unwrap_err();
 /// assert_eq!(err.kind(), GenErrorKind::Config);
 /// assert_eq!(
@@ -106,7 +106,7 @@ impl GenError {
     /// The kind of error.
     ///
     /// ```
-    /// use uuidkit::gen::{FixedClock, GenErrorKind, ThreadRng, V1Generator, V7Generator};
+    /// use uuidkit::generator::{FixedClock, GenErrorKind, ThreadRng, V1Generator, V7Generator};
     /// use uuidkit::Timestamp;
     /// // 1582-10-15 starts the v1 time but lies before the v7 epoch (1970).
     /// let clock = FixedClock::new(Timestamp::from_gregorian_ticks(0));
@@ -125,41 +125,41 @@ impl GenError {
     }
 
     /// Whether the counter (or the ticks of a clock reading) ran out under
-    /// [`OverflowPolicy::Error`](crate::gen::OverflowPolicy::Error).
+    /// [`OverflowPolicy::Error`](crate::generator::OverflowPolicy::Error).
     ///
     /// ```
-    /// use uuidkit::gen::{FixedClock, GregorianBuilder, OverflowPolicy, ThreadRng};
+    /// use uuidkit::generator::{FixedClock, GregorianBuilder, OverflowPolicy, ThreadRng};
     /// use uuidkit::Timestamp;
     /// // A frozen clock of 1-ns resolution allows one 100-ns v1 tick.
     /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
-    /// let mut gen = GregorianBuilder::new()
+    /// let mut g = GregorianBuilder::new()
     ///     .overflow(OverflowPolicy::Error)
     ///     .build_v1(clock, ThreadRng)?;
-    /// gen.next()?;
-    /// let err = gen.next().unwrap_err();
+    /// g.next()?;
+    /// let err = g.next().unwrap_err();
     /// assert!(err.is_overflow() && !err.is_time_range());
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub const fn is_overflow(&self) -> bool {
         matches!(self.detail, Detail::Overflow { .. })
     }
 
     /// Whether the clock went back beyond the threshold under
-    /// [`RegressionPolicy::Error`](crate::gen::RegressionPolicy::Error).
+    /// [`RegressionPolicy::Error`](crate::generator::RegressionPolicy::Error).
     ///
     /// ```
-    /// use uuidkit::gen::{ReplayClock, RegressionPolicy, ThreadRng, V7Builder};
+    /// use uuidkit::generator::{ReplayClock, RegressionPolicy, ThreadRng, V7Builder};
     /// use uuidkit::Timestamp;
     /// let t = Timestamp::from_unix_millis;
     /// let clock = ReplayClock::new([t(60_000), t(30_000)]); // 30 s back
-    /// let mut gen = V7Builder::new()
+    /// let mut g = V7Builder::new()
     ///     .regression(RegressionPolicy::Error)
     ///     .build(clock, ThreadRng)?;
-    /// gen.next()?;
-    /// let err = gen.next().unwrap_err();
+    /// g.next()?;
+    /// let err = g.next().unwrap_err();
     /// assert!(err.is_clock_regression());
     /// assert!(err.to_string().contains("went back 30000000000 ns"));
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub const fn is_clock_regression(&self) -> bool {
         matches!(self.detail, Detail::Regression { .. })
@@ -168,7 +168,7 @@ impl GenError {
     /// Whether the time is outside the layout's timestamp range.
     ///
     /// ```
-    /// use uuidkit::gen::{FixedClock, ThreadRng, V1Generator};
+    /// use uuidkit::generator::{FixedClock, ThreadRng, V1Generator};
     /// use uuidkit::Timestamp;
     /// // v1 time starts at 1582-10-15T00:00:00Z (tick 0); a second earlier has no tick.
     /// let first = FixedClock::new(Timestamp::parse_rfc3339("1582-10-15T00:00:00Z")?);
@@ -184,7 +184,7 @@ impl GenError {
     /// Whether a configuration value is out of range.
     ///
     /// ```
-    /// use uuidkit::gen::{DistributedBuilder, DistributedLayout, SystemClock, ThreadRng};
+    /// use uuidkit::generator::{DistributedBuilder, DistributedLayout, SystemClock, ThreadRng};
     /// let layout = DistributedLayout::new(48, 1_000_000, 10, 12)?;
     /// let err = DistributedBuilder::new(layout)
     ///     .node_id(1 << 10) // one more than 10 bits hold
@@ -195,7 +195,7 @@ impl GenError {
     ///     err.to_string(),
     ///     "invalid generator configuration: v8 node id is 1024, allowed 0 to 1023"
     /// );
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub const fn is_config(&self) -> bool {
         matches!(
@@ -205,25 +205,25 @@ impl GenError {
     }
 
     /// Whether the clock stalled while waiting under
-    /// [`OverflowPolicy::Wait`](crate::gen::OverflowPolicy::Wait).
+    /// [`OverflowPolicy::Wait`](crate::generator::OverflowPolicy::Wait).
     ///
     /// A stall takes at least a second of real waiting on a clock that does not move, too slow for
     /// an example; this one shows the waiting that ends well, and an error of another kind:
     ///
     /// ```
-    /// use uuidkit::gen::{GregorianBuilder, OverflowPolicy, StepClock, ThreadRng};
+    /// use uuidkit::generator::{GregorianBuilder, OverflowPolicy, StepClock, ThreadRng};
     /// use uuidkit::Timestamp;
     /// let clock = StepClock::new(Timestamp::UNIX_EPOCH).with_auto_step(50); // +50 ns per reading
-    /// let mut gen = GregorianBuilder::new()
+    /// let mut g = GregorianBuilder::new()
     ///     .overflow(OverflowPolicy::Wait)
     ///     .build_v6(&clock, ThreadRng)?;
-    /// let a = gen.next()?;
-    /// let b = gen.next()?; // 50 ns is still a's 100-ns tick: waits, reads the clock again at 100 ns
+    /// let a = g.next()?;
+    /// let b = g.next()?; // 50 ns is still a's 100-ns tick: waits, reads the clock again at 100 ns
     /// assert_eq!(b.gregorian_ticks(), a.gregorian_ticks().map(|t| t + 1));
     /// assert_eq!(clock.peek().unix_nanos(), 150); // three readings
     /// let err = GregorianBuilder::new().clock_seq(0x4000).build_v6(&clock, ThreadRng).unwrap_err();
     /// assert!(!err.is_clock_stalled() && err.is_config());
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub const fn is_clock_stalled(&self) -> bool {
         matches!(self.detail, Detail::Stalled { .. })

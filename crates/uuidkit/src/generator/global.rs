@@ -541,10 +541,10 @@ fn v7_with_tail(ms: u64, counter: u64, random: u64) -> Uuid {
 /// A v7 UUID from the process-wide generator, or the time-range error.
 ///
 /// ```
-/// let a = uuidkit::gen::global::try_v7()?;
-/// let b = uuidkit::gen::global::try_v7()?;
+/// let a = uuidkit::generator::global::try_v7()?;
+/// let b = uuidkit::generator::global::try_v7()?;
 /// assert!(a < b);
-/// # Ok::<(), uuidkit::gen::GenError>(())
+/// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
 pub fn try_v7() -> Result<Uuid, GenError> {
     let now = v7_now_ms()?;
@@ -580,9 +580,9 @@ pub fn v7() -> Uuid {
 ///
 /// ```
 /// let mut batch = [uuidkit::Uuid::NIL; 1000];
-/// uuidkit::gen::global::try_v7_batch(&mut batch)?;
+/// uuidkit::generator::global::try_v7_batch(&mut batch)?;
 /// assert!(batch.windows(2).all(|w| w[0] < w[1]));
-/// # Ok::<(), uuidkit::gen::GenError>(())
+/// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
 pub fn try_v7_batch(out: &mut [Uuid]) -> Result<(), GenError> {
     if out.is_empty() {
@@ -709,9 +709,9 @@ static V6: GregorianState = GregorianState::new();
 /// A v1 UUID from the process-wide generator, or the time-range error.
 ///
 /// ```
-/// let u = uuidkit::gen::global::try_v1()?;
+/// let u = uuidkit::generator::global::try_v1()?;
 /// assert_eq!(u.node().unwrap()[0] & 1, 1); // random node, multicast bit set
-/// # Ok::<(), uuidkit::gen::GenError>(())
+/// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
 pub fn try_v1() -> Result<Uuid, GenError> {
     let (t, seq, node) = V1.next()?;
@@ -721,9 +721,9 @@ pub fn try_v1() -> Result<Uuid, GenError> {
 /// A v6 UUID from the process-wide generator, or the time-range error.
 ///
 /// ```
-/// let a = uuidkit::gen::global::try_v6()?;
-/// assert!(uuidkit::gen::global::try_v6()? > a);
-/// # Ok::<(), uuidkit::gen::GenError>(())
+/// let a = uuidkit::generator::global::try_v6()?;
+/// assert!(uuidkit::generator::global::try_v6()? > a);
+/// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
 pub fn try_v6() -> Result<Uuid, GenError> {
     let (t, seq, node) = V6.next()?;

@@ -38,13 +38,13 @@ fn from_payload(p: u128) -> Uuid {
 /// Configures a [`V8TimeGenerator`]: the policies and a time offset.
 ///
 /// ```
-/// use uuidkit::gen::{FixedClock, OverflowPolicy, ThreadRng, V8TimeBuilder};
+/// use uuidkit::generator::{FixedClock, OverflowPolicy, ThreadRng, V8TimeBuilder};
 /// use uuidkit::Timestamp;
 /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
-/// let mut gen = V8TimeBuilder::new().overflow(OverflowPolicy::Error).build(clock, ThreadRng);
-/// assert_eq!(gen.next()?.custom_a(), Some(0x2489E9AD2EE2));
-/// assert!(gen.next().unwrap_err().is_overflow());
-/// # Ok::<(), uuidkit::gen::GenError>(())
+/// let mut g = V8TimeBuilder::new().overflow(OverflowPolicy::Error).build(clock, ThreadRng);
+/// assert_eq!(g.next()?.custom_a(), Some(0x2489E9AD2EE2));
+/// assert!(g.next().unwrap_err().is_overflow());
+/// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct V8TimeBuilder {
@@ -61,12 +61,12 @@ impl V8TimeBuilder {
     /// Default policies, no time offset.
     ///
     /// ```
-    /// use uuidkit::gen::{SystemClock, ThreadRng, V8TimeBuilder};
+    /// use uuidkit::generator::{SystemClock, ThreadRng, V8TimeBuilder};
     /// const BUILDER: V8TimeBuilder = V8TimeBuilder::new(); // usable in constants
     /// assert_eq!(BUILDER, V8TimeBuilder::default());
-    /// let mut gen = BUILDER.build(SystemClock, ThreadRng);
-    /// assert_eq!(gen.next()?.version_num(), 8);
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// let mut g = BUILDER.build(SystemClock, ThreadRng);
+    /// assert_eq!(g.next()?.version_num(), 8);
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub const fn new() -> V8TimeBuilder {
         V8TimeBuilder {
@@ -79,13 +79,13 @@ impl V8TimeBuilder {
     /// Builds the generator (no setting of this builder can be invalid).
     ///
     /// ```
-    /// use uuidkit::gen::{FixedClock, ThreadRng, V8TimeBuilder};
+    /// use uuidkit::generator::{FixedClock, ThreadRng, V8TimeBuilder};
     /// use uuidkit::Timestamp;
     /// // 12,345,670 ns are 1,234,567 = 0x12D687 steps of 10 ns: the top 48 of the 60 bits go to
     /// // custom_a, the low 12 to custom_b (RFC 9562 Appendix B.1).
     /// let clock = FixedClock::new(Timestamp::parse_rfc3339("1970-01-01T00:00:00.01234567Z")?);
-    /// let mut gen = V8TimeBuilder::new().build(clock, ThreadRng); // nothing to fail
-    /// let u = gen.next()?;
+    /// let mut g = V8TimeBuilder::new().build(clock, ThreadRng); // nothing to fail
+    /// let u = g.next()?;
     /// assert_eq!((u.custom_a(), u.custom_b()), (Some(0x12D), Some(0x687)));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -103,11 +103,11 @@ impl V8TimeBuilder {
 /// The time-based v8 generator of RFC 9562 Appendix B.1.
 ///
 /// ```
-/// let mut gen = uuidkit::gen::V8TimeGenerator::system();
-/// let (a, b) = (gen.next()?, gen.next()?);
+/// let mut g = uuidkit::generator::V8TimeGenerator::system();
+/// let (a, b) = (g.next()?, g.next()?);
 /// assert!(a < b);
 /// assert_eq!(a.version_num(), 8);
-/// # Ok::<(), uuidkit::gen::GenError>(())
+/// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct V8TimeGenerator<C = SystemClock, R = ThreadRng> {
@@ -118,13 +118,13 @@ impl V8TimeGenerator<SystemClock, ThreadRng> {
     /// A generator on the system clock and the thread's CSPRNG.
     ///
     /// ```
-    /// let mut gen = uuidkit::gen::V8TimeGenerator::system();
-    /// let u = gen.next()?;
+    /// let mut g = uuidkit::generator::V8TimeGenerator::system();
+    /// let u = g.next()?;
     /// assert_eq!(u.version_num(), 8);
     /// // 10-ns steps since 1970 in custom_a and custom_b: after 2020, more than 1.6 × 10^17.
     /// let steps = u.custom_a().zip(u.custom_b()).map(|(a, b)| a << 12 | u64::from(b));
     /// assert!(steps > Some(160_000_000_000_000_000));
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn system() -> Self {
         V8TimeBuilder::new().build(SystemClock, ThreadRng)
@@ -135,14 +135,14 @@ impl<C: Clock, R: RandomSource> V8TimeGenerator<C, R> {
     /// A generator with default policies.
     ///
     /// ```
-    /// use uuidkit::gen::{rng::ReplayRandom, FixedClock, V8TimeGenerator};
+    /// use uuidkit::generator::{rng::ReplayRandom, FixedClock, V8TimeGenerator};
     /// use uuidkit::Timestamp;
     /// // Source: RFC 9562 Appendix B.1: its time, and its 62 random bits replayed as 8 bytes.
     /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
     /// let rng = ReplayRandom::new(0x0EC9_32D5_F691_81C0u64.to_be_bytes());
-    /// let mut gen = V8TimeGenerator::new(clock, rng);
-    /// assert_eq!(gen.next()?.to_string(), "2489e9ad-2ee2-8e00-8ec9-32d5f69181c0");
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// let mut g = V8TimeGenerator::new(clock, rng);
+    /// assert_eq!(g.next()?.to_string(), "2489e9ad-2ee2-8e00-8ec9-32d5f69181c0");
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn new(clock: C, rng: R) -> Self {
         V8TimeBuilder::new().build(clock, rng)
@@ -159,16 +159,16 @@ impl<C: Clock, R: RandomSource> V8TimeGenerator<C, R> {
     /// The next UUID, greater than the previous one.
     ///
     /// ```
-    /// use uuidkit::gen::{FixedClock, ThreadRng, V8TimeGenerator};
+    /// use uuidkit::generator::{FixedClock, ThreadRng, V8TimeGenerator};
     /// use uuidkit::Timestamp;
     /// let clock = FixedClock::new(Timestamp::from_unix_millis(1_000));
-    /// let mut gen = V8TimeGenerator::new(clock, ThreadRng);
-    /// let (a, b) = (gen.next()?, gen.next()?);
+    /// let mut g = V8TimeGenerator::new(clock, ThreadRng);
+    /// let (a, b) = (g.next()?, g.next()?);
     /// // 1 s is 10^8 = 0x5F5E100 steps of 10 ns; the second UUID takes the next step.
     /// assert_eq!((a.custom_a(), a.custom_b()), (Some(0x5F5E), Some(0x100)));
     /// assert_eq!((b.custom_a(), b.custom_b()), (Some(0x5F5E), Some(0x101)));
     /// assert!(a < b);
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     // Not `Iterator::next`: generation never ends and can fail, which `Option` cannot say;
     // the error must reach the caller.
@@ -181,15 +181,15 @@ impl<C: Clock, R: RandomSource> V8TimeGenerator<C, R> {
     /// the failing one are written and count as issued.
     ///
     /// ```
-    /// use uuidkit::gen::{ReplayClock, ThreadRng, V8TimeGenerator};
+    /// use uuidkit::generator::{ReplayClock, ThreadRng, V8TimeGenerator};
     /// use uuidkit::{Timestamp, Uuid};
     /// let clock = ReplayClock::new([Timestamp::UNIX_EPOCH]);
-    /// let mut gen = V8TimeGenerator::new(&clock, ThreadRng);
+    /// let mut g = V8TimeGenerator::new(&clock, ThreadRng);
     /// let mut ids = [Uuid::NIL; 3];
-    /// gen.fill(&mut ids)?;
+    /// g.fill(&mut ids)?;
     /// assert_eq!(ids.map(|u| u.custom_b()), [Some(0), Some(1), Some(2)]); // consecutive steps
     /// assert_eq!(clock.readings(), 1);
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
         self.driver.fill_with(out, Self::make)
@@ -200,17 +200,17 @@ impl<C: Clock, R: RandomSource> V8TimeGenerator<C, R> {
     /// policies.
     ///
     /// ```
-    /// use uuidkit::gen::{RegressionPolicy, StepClock, ThreadRng, V8TimeBuilder};
+    /// use uuidkit::generator::{RegressionPolicy, StepClock, ThreadRng, V8TimeBuilder};
     /// use uuidkit::Timestamp;
     /// let clock = StepClock::new(Timestamp::from_unix_millis(1645557742000));
     /// let reset = V8TimeBuilder::new().regression(RegressionPolicy::Reset);
-    /// let mut gen = reset.build(&clock, ThreadRng);
-    /// let a = gen.next()?;
+    /// let mut g = reset.build(&clock, ThreadRng);
+    /// let a = g.next()?;
     /// clock.step_back(3_600_000_000_000); // an hour
-    /// let b = gen.next()?;
+    /// let b = g.next()?;
     /// assert!(b < a); // followed the clock back, and says so:
-    /// assert_eq!(gen.resets(), 1);
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// assert_eq!(g.resets(), 1);
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn resets(&self) -> u64 {
         self.driver.seq.resets()
@@ -220,17 +220,17 @@ impl<C: Clock, R: RandomSource> V8TimeGenerator<C, R> {
     /// [`RegressionPolicy::Reset`](super::RegressionPolicy::Reset), if any.
     ///
     /// ```
-    /// use uuidkit::gen::{RegressionPolicy, StepClock, ThreadRng, V8TimeBuilder};
+    /// use uuidkit::generator::{RegressionPolicy, StepClock, ThreadRng, V8TimeBuilder};
     /// use uuidkit::Timestamp;
     /// let clock = StepClock::new(Timestamp::from_unix_millis(1645557742000));
     /// let reset = V8TimeBuilder::new().regression(RegressionPolicy::Reset);
-    /// let mut gen = reset.build(&clock, ThreadRng);
-    /// gen.next()?;
-    /// assert_eq!(gen.last_reset(), None);
+    /// let mut g = reset.build(&clock, ThreadRng);
+    /// g.next()?;
+    /// assert_eq!(g.last_reset(), None);
     /// clock.step_back(60_000_000_000); // a minute
-    /// gen.next()?;
-    /// assert_eq!(gen.last_reset().map(|r| r.back_nanos()), Some(60_000_000_000));
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// g.next()?;
+    /// assert_eq!(g.last_reset().map(|r| r.back_nanos()), Some(60_000_000_000));
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn last_reset(&self) -> Option<ClockReset> {
         self.driver.seq.last_reset()
@@ -257,7 +257,7 @@ impl<C: Clock, R: RandomSource> V8TimeGenerator<C, R> {
 /// node.
 ///
 /// ```
-/// use uuidkit::gen::DistributedLayout;
+/// use uuidkit::generator::DistributedLayout;
 /// let l = DistributedLayout::new(48, 1_000_000, 10, 12)?;
 /// assert_eq!(l.random_bits(), 52);
 /// let err = DistributedLayout::new(48, 1_000_000, 40, 40).unwrap_err();
@@ -266,7 +266,7 @@ impl<C: Clock, R: RandomSource> V8TimeGenerator<C, R> {
 ///     "invalid generator configuration: v8 timestamp + node + counter width is 128 bits, \
 ///      allowed 1 to 122"
 /// );
-/// # Ok::<(), uuidkit::gen::GenError>(())
+/// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct DistributedLayout {
@@ -292,7 +292,7 @@ impl DistributedLayout {
     /// A layout, or the configuration error naming the width out of range.
     ///
     /// ```
-    /// use uuidkit::gen::DistributedLayout;
+    /// use uuidkit::generator::DistributedLayout;
     /// // 32-bit seconds, a 16-bit node id, no counter: 74 random bits remain.
     /// let l = DistributedLayout::new(32, 1_000_000_000, 16, 0)?;
     /// assert_eq!(l.random_bits(), 74);
@@ -301,7 +301,7 @@ impl DistributedLayout {
     ///     err.to_string(),
     ///     "invalid generator configuration: v8 timestamp width is 0 bits, allowed 1 to 63"
     /// );
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn new(
         timestamp_bits: u8,
@@ -333,10 +333,10 @@ impl DistributedLayout {
     /// Width of the timestamp.
     ///
     /// ```
-    /// use uuidkit::gen::DistributedLayout;
+    /// use uuidkit::generator::DistributedLayout;
     /// assert_eq!(DistributedLayout::default().timestamp_bits(), 48); // as v7
     /// assert_eq!(DistributedLayout::new(40, 1_000_000_000, 8, 8)?.timestamp_bits(), 40);
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub const fn timestamp_bits(&self) -> u8 {
         self.timestamp_bits
@@ -344,10 +344,10 @@ impl DistributedLayout {
     /// Nanoseconds per timestamp unit.
     ///
     /// ```
-    /// use uuidkit::gen::DistributedLayout;
+    /// use uuidkit::generator::DistributedLayout;
     /// assert_eq!(DistributedLayout::default().tick_nanos(), 1_000_000); // milliseconds
     /// assert_eq!(DistributedLayout::new(40, 1_000_000_000, 8, 8)?.tick_nanos(), 1_000_000_000);
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub const fn tick_nanos(&self) -> u64 {
         self.tick_nanos
@@ -355,10 +355,10 @@ impl DistributedLayout {
     /// Width of the node id.
     ///
     /// ```
-    /// use uuidkit::gen::DistributedLayout;
+    /// use uuidkit::generator::DistributedLayout;
     /// assert_eq!(DistributedLayout::default().node_bits(), 16);
     /// assert_eq!(DistributedLayout::new(40, 1_000_000_000, 8, 8)?.node_bits(), 8);
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub const fn node_bits(&self) -> u8 {
         self.node_bits
@@ -366,10 +366,10 @@ impl DistributedLayout {
     /// Width of the counter.
     ///
     /// ```
-    /// use uuidkit::gen::DistributedLayout;
+    /// use uuidkit::generator::DistributedLayout;
     /// assert_eq!(DistributedLayout::default().counter_bits(), 16);
     /// assert_eq!(DistributedLayout::new(40, 1_000_000_000, 8, 0)?.counter_bits(), 0); // none
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub const fn counter_bits(&self) -> u8 {
         self.counter_bits
@@ -377,10 +377,10 @@ impl DistributedLayout {
     /// Width of the random tail: 122 minus the other three.
     ///
     /// ```
-    /// use uuidkit::gen::DistributedLayout;
+    /// use uuidkit::generator::DistributedLayout;
     /// assert_eq!(DistributedLayout::default().random_bits(), 122 - 48 - 16 - 16);
     /// assert_eq!(DistributedLayout::new(63, 1, 59, 0)?.random_bits(), 0); // all 122 bits used
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub const fn random_bits(&self) -> u8 {
         122 - self.timestamp_bits - self.node_bits - self.counter_bits
@@ -400,16 +400,16 @@ impl DistributedLayout {
 /// Configures a [`DistributedGenerator`]: layout, node id, policies, time offset.
 ///
 /// ```
-/// use uuidkit::gen::{DistributedBuilder, DistributedLayout, FixedClock, ThreadRng};
+/// use uuidkit::generator::{DistributedBuilder, DistributedLayout, FixedClock, ThreadRng};
 /// use uuidkit::Timestamp;
 /// let layout = DistributedLayout::new(48, 1_000_000, 10, 14)?;
 /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
-/// let mut gen = DistributedBuilder::new(layout).node_id(0x2A5).build(clock, ThreadRng)?;
-/// let u = gen.next()?;
+/// let mut g = DistributedBuilder::new(layout).node_id(0x2A5).build(clock, ThreadRng)?;
+/// let u = g.next()?;
 /// assert_eq!(u.custom_a(), Some(1645557742000)); // 48-bit milliseconds fill custom_a
 /// assert_eq!(u.custom_b().unwrap() >> 2, 0x2A5); // then the 10-bit node id
-/// assert!(gen.next()? > u);
-/// # Ok::<(), uuidkit::gen::GenError>(())
+/// assert!(g.next()? > u);
+/// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DistributedBuilder {
@@ -422,12 +422,12 @@ impl DistributedBuilder {
     /// A builder for `layout`, with a random node id and default policies.
     ///
     /// ```
-    /// use uuidkit::gen::{DistributedBuilder, DistributedLayout, SystemClock, ThreadRng};
+    /// use uuidkit::generator::{DistributedBuilder, DistributedLayout, SystemClock, ThreadRng};
     /// let layout = DistributedLayout::new(48, 1_000_000, 10, 12)?;
-    /// let gen = DistributedBuilder::new(layout).build(SystemClock, ThreadRng)?;
-    /// assert_eq!(gen.layout(), layout);
-    /// assert!(gen.node_id() < 1 << 10); // a random node id that fits its 10 bits
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// let g = DistributedBuilder::new(layout).build(SystemClock, ThreadRng)?;
+    /// assert_eq!(g.layout(), layout);
+    /// assert!(g.node_id() < 1 << 10); // a random node id that fits its 10 bits
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub const fn new(layout: DistributedLayout) -> DistributedBuilder {
         DistributedBuilder {
@@ -440,15 +440,15 @@ impl DistributedBuilder {
     /// Uses this node id (it must fit the layout's node width) instead of a random one.
     ///
     /// ```
-    /// use uuidkit::gen::{DistributedBuilder, DistributedLayout, FixedClock, ThreadRng};
+    /// use uuidkit::generator::{DistributedBuilder, DistributedLayout, FixedClock, ThreadRng};
     /// use uuidkit::Timestamp;
     /// // 48-bit milliseconds, then a 12-bit node id: the node id is exactly custom_b.
     /// let layout = DistributedLayout::new(48, 1_000_000, 12, 14)?;
     /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
-    /// let mut gen = DistributedBuilder::new(layout).node_id(0xABC).build(clock, ThreadRng)?;
-    /// let u = gen.next()?;
+    /// let mut g = DistributedBuilder::new(layout).node_id(0xABC).build(clock, ThreadRng)?;
+    /// let u = g.next()?;
     /// assert_eq!((u.custom_a(), u.custom_b()), (Some(1645557742000), Some(0xABC)));
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub const fn node_id(mut self, id: u64) -> Self {
         self.node_id = Some(id);
@@ -460,20 +460,20 @@ impl DistributedBuilder {
     /// Builds the generator; fails if the node id does not fit its field.
     ///
     /// ```
-    /// use uuidkit::gen::{DistributedBuilder, DistributedLayout, FixedClock, SystemClock};
-    /// use uuidkit::gen::ThreadRng;
+    /// use uuidkit::generator::{DistributedBuilder, DistributedLayout, FixedClock, SystemClock};
+    /// use uuidkit::generator::ThreadRng;
     /// use uuidkit::{Timestamp, Uuid};
     /// // 48-bit ms, 12-bit node id, 14-bit counter: the counter leads custom_c's 62 bits.
     /// let layout = DistributedLayout::new(48, 1_000_000, 12, 14)?;
     /// let clock = FixedClock::new(Timestamp::from_unix_millis(5));
-    /// let mut gen = DistributedBuilder::new(layout).node_id(1).build(clock, ThreadRng)?;
-    /// let (a, b) = (gen.next()?, gen.next()?);
+    /// let mut g = DistributedBuilder::new(layout).node_id(1).build(clock, ThreadRng)?;
+    /// let (a, b) = (g.next()?, g.next()?);
     /// let counter = |u: Uuid| u.custom_c().map(|c| c >> 48);
     /// assert!(counter(a) < Some(1 << 13)); // seeded with its top bit clear
     /// assert_eq!(counter(b), counter(a).map(|c| c + 1));
     /// let too_big = DistributedBuilder::new(layout).node_id(1 << 12);
     /// assert!(too_big.build(SystemClock, ThreadRng).unwrap_err().is_config());
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn build<C: Clock, R: RandomSource>(
         self,
@@ -521,7 +521,7 @@ impl DistributedBuilder {
 /// each step back it follows in [`resets`](Self::resets)).
 ///
 /// ```
-/// use uuidkit::gen::{DistributedBuilder, DistributedLayout, FixedClock, ThreadRng};
+/// use uuidkit::generator::{DistributedBuilder, DistributedLayout, FixedClock, ThreadRng};
 /// use uuidkit::Timestamp;
 /// // Two nodes with the default layout: 48-bit ms, 16-bit node id, 16-bit counter.
 /// let node = |id| DistributedBuilder::new(DistributedLayout::default()).node_id(id);
@@ -530,7 +530,7 @@ impl DistributedBuilder {
 /// let (a, b) = (n2.next()?, n1.next()?);
 /// assert!(b < a); // the same millisecond: node 1 sorts first
 /// assert!(n2.next()? > a); // and each node's own UUIDs increase
-/// # Ok::<(), uuidkit::gen::GenError>(())
+/// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct DistributedGenerator<C = SystemClock, R = ThreadRng> {
@@ -543,12 +543,12 @@ impl<C: Clock, R: RandomSource> DistributedGenerator<C, R> {
     /// The layout in use.
     ///
     /// ```
-    /// use uuidkit::gen::{DistributedBuilder, DistributedLayout, SystemClock, ThreadRng};
+    /// use uuidkit::generator::{DistributedBuilder, DistributedLayout, SystemClock, ThreadRng};
     /// let layout = DistributedLayout::new(40, 1_000_000_000, 20, 10)?;
-    /// let gen = DistributedBuilder::new(layout).build(SystemClock, ThreadRng)?;
-    /// assert_eq!(gen.layout(), layout);
-    /// assert_eq!(gen.layout().random_bits(), 52);
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// let g = DistributedBuilder::new(layout).build(SystemClock, ThreadRng)?;
+    /// assert_eq!(g.layout(), layout);
+    /// assert_eq!(g.layout().random_bits(), 52);
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn layout(&self) -> DistributedLayout {
         self.layout
@@ -557,13 +557,13 @@ impl<C: Clock, R: RandomSource> DistributedGenerator<C, R> {
     /// The node id in use.
     ///
     /// ```
-    /// use uuidkit::gen::{DistributedBuilder, DistributedLayout, SystemClock, ThreadRng};
+    /// use uuidkit::generator::{DistributedBuilder, DistributedLayout, SystemClock, ThreadRng};
     /// let builder = DistributedBuilder::new(DistributedLayout::default());
     /// let given = builder.node_id(0xBEEF).build(SystemClock, ThreadRng)?;
     /// assert_eq!(given.node_id(), 0xBEEF);
     /// let random = builder.build(SystemClock, ThreadRng)?;
     /// assert!(random.node_id() <= 0xFFFF); // drawn at random, within 16 bits
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn node_id(&self) -> u64 {
         self.node_id
@@ -591,17 +591,17 @@ impl<C: Clock, R: RandomSource> DistributedGenerator<C, R> {
     /// The next UUID, greater than the previous one.
     ///
     /// ```
-    /// use uuidkit::gen::{DistributedBuilder, DistributedLayout, StepClock, ThreadRng};
+    /// use uuidkit::generator::{DistributedBuilder, DistributedLayout, StepClock, ThreadRng};
     /// use uuidkit::Timestamp;
     /// // 48-bit ms, then an 8-bit node id and a 4-bit counter, which share custom_b.
     /// let layout = DistributedLayout::new(48, 1_000_000, 8, 4)?;
     /// let clock = StepClock::new(Timestamp::from_unix_millis(1_000)).with_auto_step(1_000_000);
-    /// let mut gen = DistributedBuilder::new(layout).node_id(0x5A).build(&clock, ThreadRng)?;
-    /// let (a, b) = (gen.next()?, gen.next()?);
+    /// let mut g = DistributedBuilder::new(layout).node_id(0x5A).build(&clock, ThreadRng)?;
+    /// let (a, b) = (g.next()?, g.next()?);
     /// assert_eq!((a.custom_a(), b.custom_a()), (Some(1_000), Some(1_001)));
     /// assert_eq!(a.custom_b().map(|b| b >> 4), Some(0x5A));
     /// assert!(a < b);
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     // Not `Iterator::next`: generation never ends and can fail, which `Option` cannot say;
     // the error must reach the caller.
@@ -616,17 +616,17 @@ impl<C: Clock, R: RandomSource> DistributedGenerator<C, R> {
     /// the failing one are written and count as issued.
     ///
     /// ```
-    /// use uuidkit::gen::{DistributedBuilder, DistributedLayout, ReplayClock, ThreadRng};
+    /// use uuidkit::generator::{DistributedBuilder, DistributedLayout, ReplayClock, ThreadRng};
     /// use uuidkit::{Timestamp, Uuid};
     /// let clock = ReplayClock::new([Timestamp::from_unix_millis(3)]);
     /// let builder = DistributedBuilder::new(DistributedLayout::default()).node_id(7);
-    /// let mut gen = builder.build(&clock, ThreadRng)?;
+    /// let mut g = builder.build(&clock, ThreadRng)?;
     /// let mut ids = [Uuid::NIL; 16];
-    /// gen.fill(&mut ids)?;
+    /// g.fill(&mut ids)?;
     /// assert!(ids.windows(2).all(|w| w[0] < w[1]));
     /// assert!(ids.iter().all(|u| u.custom_a() == Some(3)));
     /// assert_eq!(clock.readings(), 1);
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
         let (layout, node_id) = (&self.layout, self.node_id);
@@ -651,19 +651,19 @@ impl<C: Clock, R: RandomSource> DistributedGenerator<C, R> {
     /// policies.
     ///
     /// ```
-    /// use uuidkit::gen::{DistributedBuilder, DistributedLayout, RegressionPolicy, StepClock};
-    /// use uuidkit::gen::ThreadRng;
+    /// use uuidkit::generator::{DistributedBuilder, DistributedLayout, RegressionPolicy, StepClock};
+    /// use uuidkit::generator::ThreadRng;
     /// use uuidkit::Timestamp;
     /// let clock = StepClock::new(Timestamp::from_unix_millis(1645557742000));
     /// let reset = DistributedBuilder::new(DistributedLayout::default())
     ///     .regression(RegressionPolicy::Reset);
-    /// let mut gen = reset.build(&clock, ThreadRng)?;
-    /// let a = gen.next()?;
+    /// let mut g = reset.build(&clock, ThreadRng)?;
+    /// let a = g.next()?;
     /// clock.step_back(3_600_000_000_000); // an hour
-    /// let b = gen.next()?;
+    /// let b = g.next()?;
     /// assert!(b < a); // followed the clock back, and says so:
-    /// assert_eq!(gen.resets(), 1);
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// assert_eq!(g.resets(), 1);
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn resets(&self) -> u64 {
         self.driver.seq.resets()
@@ -673,19 +673,19 @@ impl<C: Clock, R: RandomSource> DistributedGenerator<C, R> {
     /// [`RegressionPolicy::Reset`](super::RegressionPolicy::Reset), if any.
     ///
     /// ```
-    /// use uuidkit::gen::{DistributedBuilder, DistributedLayout, RegressionPolicy, StepClock};
-    /// use uuidkit::gen::ThreadRng;
+    /// use uuidkit::generator::{DistributedBuilder, DistributedLayout, RegressionPolicy, StepClock};
+    /// use uuidkit::generator::ThreadRng;
     /// use uuidkit::Timestamp;
     /// let clock = StepClock::new(Timestamp::from_unix_millis(1645557742000));
     /// let reset = DistributedBuilder::new(DistributedLayout::default())
     ///     .regression(RegressionPolicy::Reset);
-    /// let mut gen = reset.build(&clock, ThreadRng)?;
-    /// gen.next()?;
-    /// assert_eq!(gen.last_reset(), None);
+    /// let mut g = reset.build(&clock, ThreadRng)?;
+    /// g.next()?;
+    /// assert_eq!(g.last_reset(), None);
     /// clock.step_back(60_000_000_000); // a minute
-    /// gen.next()?;
-    /// assert_eq!(gen.last_reset().map(|r| r.back_nanos()), Some(60_000_000_000));
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// g.next()?;
+    /// assert_eq!(g.last_reset().map(|r| r.back_nanos()), Some(60_000_000_000));
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn last_reset(&self) -> Option<ClockReset> {
         self.driver.seq.last_reset()

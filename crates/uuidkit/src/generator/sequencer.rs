@@ -27,7 +27,7 @@ use super::source::{Clock, RandomSource};
 /// matter).
 ///
 /// ```
-/// use uuidkit::gen::OverflowPolicy;
+/// use uuidkit::generator::OverflowPolicy;
 /// assert_eq!(OverflowPolicy::default(), OverflowPolicy::Advance);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -63,17 +63,17 @@ pub enum OverflowPolicy {
 /// | [`Reset`](Self::Reset) | at the clock's time, **less than** the previous one | the generator's `resets()` count and `last_reset()` event |
 ///
 /// ```
-/// use uuidkit::gen::{RegressionPolicy, StepClock, ThreadRng, V7Generator};
+/// use uuidkit::generator::{RegressionPolicy, StepClock, ThreadRng, V7Generator};
 /// use uuidkit::Timestamp;
 /// assert_eq!(RegressionPolicy::default(), RegressionPolicy::Continue);
 /// let clock = StepClock::new(Timestamp::from_unix_millis(1645557742000));
-/// let mut gen = V7Generator::new(&clock, ThreadRng);
-/// let a = gen.next()?;
+/// let mut g = V7Generator::new(&clock, ThreadRng);
+/// let a = g.next()?;
 /// clock.step_back(3_600_000_000_000); // an hour back
-/// let b = gen.next()?;
+/// let b = g.next()?;
 /// assert!(b > a && b.unix_ts_ms() == Some(1645557742000)); // the last millisecond, counting on
-/// assert_eq!(gen.resets(), 0); // nothing to report
-/// # Ok::<(), uuidkit::gen::GenError>(())
+/// assert_eq!(g.resets(), 0); // nothing to report
+/// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum RegressionPolicy {
@@ -107,22 +107,22 @@ pub enum RegressionPolicy {
 /// `resets()`).
 ///
 /// ```
-/// use uuidkit::gen::{RegressionPolicy, StepClock, ThreadRng, V7Builder};
+/// use uuidkit::generator::{RegressionPolicy, StepClock, ThreadRng, V7Builder};
 /// use uuidkit::Timestamp;
 /// let clock = StepClock::new(Timestamp::from_unix_millis(100_000));
-/// let mut gen = V7Builder::new()
+/// let mut g = V7Builder::new()
 ///     .regression(RegressionPolicy::Reset)
 ///     .build(&clock, ThreadRng)?;
-/// let a = gen.next()?;
+/// let a = g.next()?;
 /// clock.step_back(60_000_000_000); // a minute: beyond the 10-s threshold
-/// let b = gen.next()?;
+/// let b = g.next()?;
 /// assert!(b < a); // Reset followed the clock back...
-/// assert_eq!(gen.resets(), 1); // ...and says so
-/// let reset = gen.last_reset().unwrap();
+/// assert_eq!(g.resets(), 1); // ...and says so
+/// let reset = g.last_reset().unwrap();
 /// assert_eq!(reset.from_unix_nanos(), 100_000_000_000); // 100 s after 1970
 /// assert_eq!(reset.to_unix_nanos(), 40_000_000_000);
 /// assert_eq!(reset.back_nanos(), 60_000_000_000);
-/// # Ok::<(), uuidkit::gen::GenError>(())
+/// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ClockReset {
@@ -135,15 +135,15 @@ impl ClockReset {
     /// (after the generator's time offset).
     ///
     /// ```
-    /// # use uuidkit::gen::{RegressionPolicy, ReplayClock, ThreadRng, V7Builder};
+    /// # use uuidkit::generator::{RegressionPolicy, ReplayClock, ThreadRng, V7Builder};
     /// # use uuidkit::Timestamp;
     /// let t = Timestamp::from_unix_millis;
     /// let clock = ReplayClock::new([t(50_000), t(20_000)]);
-    /// let mut gen = V7Builder::new().regression(RegressionPolicy::Reset).build(clock, ThreadRng)?;
-    /// gen.next()?;
-    /// gen.next()?;
-    /// assert_eq!(gen.last_reset().map(|r| r.from_unix_nanos()), Some(50_000_000_000));
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// let mut g = V7Builder::new().regression(RegressionPolicy::Reset).build(clock, ThreadRng)?;
+    /// g.next()?;
+    /// g.next()?;
+    /// assert_eq!(g.last_reset().map(|r| r.from_unix_nanos()), Some(50_000_000_000));
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub const fn from_unix_nanos(&self) -> i128 {
         self.from_nanos
@@ -152,16 +152,16 @@ impl ClockReset {
     /// The reading the generator followed back to, in nanoseconds since the Unix epoch.
     ///
     /// ```
-    /// # use uuidkit::gen::{RegressionPolicy, ReplayClock, ThreadRng, V7Builder};
+    /// # use uuidkit::generator::{RegressionPolicy, ReplayClock, ThreadRng, V7Builder};
     /// # use uuidkit::Timestamp;
     /// let t = Timestamp::from_unix_millis;
     /// let clock = ReplayClock::new([t(50_000), t(20_000)]);
-    /// let mut gen = V7Builder::new().regression(RegressionPolicy::Reset).build(clock, ThreadRng)?;
-    /// gen.next()?;
-    /// let u = gen.next()?;
-    /// assert_eq!(gen.last_reset().map(|r| r.to_unix_nanos()), Some(20_000_000_000));
+    /// let mut g = V7Builder::new().regression(RegressionPolicy::Reset).build(clock, ThreadRng)?;
+    /// g.next()?;
+    /// let u = g.next()?;
+    /// assert_eq!(g.last_reset().map(|r| r.to_unix_nanos()), Some(20_000_000_000));
     /// assert_eq!(u.unix_ts_ms(), Some(20_000));
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub const fn to_unix_nanos(&self) -> i128 {
         self.to_nanos
@@ -170,15 +170,15 @@ impl ClockReset {
     /// How far the clock went back, in nanoseconds.
     ///
     /// ```
-    /// # use uuidkit::gen::{RegressionPolicy, ReplayClock, ThreadRng, V7Builder};
+    /// # use uuidkit::generator::{RegressionPolicy, ReplayClock, ThreadRng, V7Builder};
     /// # use uuidkit::Timestamp;
     /// let t = Timestamp::from_unix_millis;
     /// let clock = ReplayClock::new([t(50_000), t(20_000)]);
-    /// let mut gen = V7Builder::new().regression(RegressionPolicy::Reset).build(clock, ThreadRng)?;
-    /// gen.next()?;
-    /// gen.next()?;
-    /// assert_eq!(gen.last_reset().map(|r| r.back_nanos()), Some(30_000_000_000));
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// let mut g = V7Builder::new().regression(RegressionPolicy::Reset).build(clock, ThreadRng)?;
+    /// g.next()?;
+    /// g.next()?;
+    /// assert_eq!(g.last_reset().map(|r| r.back_nanos()), Some(30_000_000_000));
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub const fn back_nanos(&self) -> u128 {
         self.from_nanos.abs_diff(self.to_nanos)
@@ -188,7 +188,7 @@ impl ClockReset {
 /// The default regression threshold: 10 seconds.
 ///
 /// ```
-/// assert_eq!(uuidkit::gen::DEFAULT_REGRESSION_THRESHOLD.as_secs(), 10);
+/// assert_eq!(uuidkit::generator::DEFAULT_REGRESSION_THRESHOLD.as_secs(), 10);
 /// ```
 pub const DEFAULT_REGRESSION_THRESHOLD: Duration = Duration::from_secs(10);
 
@@ -723,10 +723,10 @@ impl Policies {
 macro_rules! policy_setters {
     () => {
         /// Sets what happens when a counter or a clock reading's ticks run out (default
-        /// [`OverflowPolicy::Advance`](crate::gen::OverflowPolicy::Advance)).
+        /// [`OverflowPolicy::Advance`](crate::generator::OverflowPolicy::Advance)).
         ///
         /// ```
-        /// use uuidkit::gen::{FixedClock, GregorianBuilder, OverflowPolicy, ThreadRng};
+        /// use uuidkit::generator::{FixedClock, GregorianBuilder, OverflowPolicy, ThreadRng};
         /// use uuidkit::Timestamp;
         /// // Shown with v1 generators; every time-based builder has this setter. A frozen clock of
         /// // 1-ns resolution gives one 100-ns v1 tick per reading.
@@ -741,19 +741,19 @@ macro_rules! policy_setters {
         ///     .build_v1(clock, ThreadRng)?;
         /// strict.next()?;
         /// assert!(strict.next().unwrap_err().is_overflow());
-        /// # Ok::<(), uuidkit::gen::GenError>(())
+        /// # Ok::<(), uuidkit::generator::GenError>(())
         /// ```
-        pub const fn overflow(mut self, policy: $crate::gen::OverflowPolicy) -> Self {
+        pub const fn overflow(mut self, policy: $crate::generator::OverflowPolicy) -> Self {
             self.policies.overflow = policy;
             self
         }
 
         /// Sets what happens when the clock goes back by more than the regression threshold
-        /// (default [`RegressionPolicy::Continue`](crate::gen::RegressionPolicy::Continue):
+        /// (default [`RegressionPolicy::Continue`](crate::generator::RegressionPolicy::Continue):
         /// count on from the last timestamp).
         ///
         /// ```
-        /// use uuidkit::gen::{RegressionPolicy, StepClock, ThreadRng, V7Builder};
+        /// use uuidkit::generator::{RegressionPolicy, StepClock, ThreadRng, V7Builder};
         /// use uuidkit::Timestamp;
         /// // Shown with v7 generators; every time-based builder has this setter.
         /// let clock = StepClock::new(Timestamp::from_unix_millis(100_000));
@@ -769,9 +769,9 @@ macro_rules! policy_setters {
         /// assert_eq!(f2.unix_ts_ms(), Some(40_000)); // follows the clock back,
         /// assert!(f2 < f && follow.resets() == 1); // breaks the order and says so,
         /// assert!(refuse.next().unwrap_err().is_clock_regression()); // or refuses
-        /// # Ok::<(), uuidkit::gen::GenError>(())
+        /// # Ok::<(), uuidkit::generator::GenError>(())
         /// ```
-        pub const fn regression(mut self, policy: $crate::gen::RegressionPolicy) -> Self {
+        pub const fn regression(mut self, policy: $crate::generator::RegressionPolicy) -> Self {
             self.policies.regression = policy;
             self
         }
@@ -781,21 +781,21 @@ macro_rules! policy_setters {
         ///
         /// ```
         /// use std::time::Duration;
-        /// use uuidkit::gen::{RegressionPolicy, StepClock, ThreadRng, V7Builder};
+        /// use uuidkit::generator::{RegressionPolicy, StepClock, ThreadRng, V7Builder};
         /// use uuidkit::Timestamp;
         /// // Shown with a v7 generator; every time-based builder has this setter.
         /// let clock = StepClock::new(Timestamp::from_unix_millis(100_000));
-        /// let mut gen = V7Builder::new()
+        /// let mut g = V7Builder::new()
         ///     .regression(RegressionPolicy::Error)
         ///     .regression_threshold(Duration::from_millis(500))
         ///     .build(&clock, ThreadRng)?;
-        /// let a = gen.next()?;
+        /// let a = g.next()?;
         /// clock.step_back(400_000_000); // 0.4 s: within the threshold, the last millisecond is reused
-        /// let b = gen.next()?;
+        /// let b = g.next()?;
         /// assert!(b > a && b.unix_ts_ms() == Some(100_000));
         /// clock.step_back(200_000_000); // now 0.6 s behind the highest reading
-        /// assert!(gen.next().unwrap_err().is_clock_regression());
-        /// # Ok::<(), uuidkit::gen::GenError>(())
+        /// assert!(g.next().unwrap_err().is_clock_regression());
+        /// # Ok::<(), uuidkit::generator::GenError>(())
         /// ```
         pub const fn regression_threshold(mut self, threshold: std::time::Duration) -> Self {
             self.policies.threshold = threshold;
@@ -807,18 +807,18 @@ macro_rules! policy_setters {
         /// Smearing"). Readings shifted out of the layout's range are errors.
         ///
         /// ```
-        /// use uuidkit::gen::{FixedClock, GregorianBuilder, ThreadRng, V7Builder};
+        /// use uuidkit::generator::{FixedClock, GregorianBuilder, ThreadRng, V7Builder};
         /// use uuidkit::Timestamp;
         /// // Shown with v6 and v7 generators; every time-based builder has this setter.
         /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
         /// let day: i128 = 86_400_000_000_000;
-        /// let mut gen = GregorianBuilder::new().time_offset_nanos(-day).build_v6(clock, ThreadRng)?;
+        /// let mut g = GregorianBuilder::new().time_offset_nanos(-day).build_v6(clock, ThreadRng)?;
         /// // Source: RFC 9562 Appendix A.5 (this time is 0x1EC9414C232AB00 ticks of 100 ns).
-        /// assert_eq!(gen.next()?.gregorian_ticks(), Some(0x1EC9414C232AB00 - 864_000_000_000));
+        /// assert_eq!(g.next()?.gregorian_ticks(), Some(0x1EC9414C232AB00 - 864_000_000_000));
         /// let before_1970 = -1_645_557_742_001 * 1_000_000;
-        /// let mut gen = V7Builder::new().time_offset_nanos(before_1970).build(clock, ThreadRng)?;
-        /// assert!(gen.next().unwrap_err().is_time_range()); // no silent wrap
-        /// # Ok::<(), uuidkit::gen::GenError>(())
+        /// let mut g = V7Builder::new().time_offset_nanos(before_1970).build(clock, ThreadRng)?;
+        /// assert!(g.next().unwrap_err().is_time_range()); // no silent wrap
+        /// # Ok::<(), uuidkit::generator::GenError>(())
         /// ```
         pub const fn time_offset_nanos(mut self, nanos: i128) -> Self {
             self.policies.offset_nanos = nanos;

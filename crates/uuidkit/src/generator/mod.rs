@@ -33,7 +33,7 @@ pub mod v8;
 
 pub use error::{GenError, GenErrorKind};
 pub use global::{try_v1, try_v6, try_v7, try_v7_batch};
-pub use gregorian::GregorianBuilder;
+pub use gregorian::{new_clock_seq, random_clock_seq, random_node, GregorianBuilder};
 pub use sequencer::{ClockReset, OverflowPolicy, RegressionPolicy, DEFAULT_REGRESSION_THRESHOLD};
 pub use source::{Clock, RandomSource};
 pub use v1::V1Generator;
@@ -49,10 +49,3 @@ pub use rng::{
     ensure_fork_detection, fill_random, fork_generation, random_u64, with_thread_rng, Csprng,
     OsRandom, RandomError, ReplayRandom, SeqRandom, ThreadRng,
 };
-
-/// The policy types and the generator error under their earlier path, `uuidkit::gen::policy`;
-/// they are all at [`uuidkit::gen`](self) too.
-pub mod policy {
-    pub use super::error::{GenError, GenErrorKind};
-    pub use super::sequencer::{OverflowPolicy, RegressionPolicy, DEFAULT_REGRESSION_THRESHOLD};
-}

@@ -5,8 +5,8 @@
 //! this process ([`Source`]) or the system-wide service; `run` then writes COUNT UUIDs through
 //! the buffered output with no allocation per UUID, so that `-C 1000000000` runs in flat memory.
 
-use uuidkit::gen::v4::fill_v4;
-use uuidkit::gen::{
+use uuidkit::generator::v4::fill_v4;
+use uuidkit::generator::{
     Clock, Csprng, FixedClock, GenError, GregorianBuilder, SystemClock, V1Generator, V2Generator,
     V6Generator, V7Builder, V7Generator, V7Method, V8TimeBuilder, V8TimeGenerator,
 };
@@ -73,13 +73,13 @@ impl V2Id {
     /// The next UUID for this id. The current user's or group's id is asked of the OS once,
     /// with the first UUID, and then kept as a given one: a system call per UUID would cost
     /// more than making the UUID.
-    fn next(&mut self, gen: &mut V2Generator<CliClock, Csprng>) -> Result<Uuid, GenError> {
+    fn next(&mut self, g: &mut V2Generator<CliClock, Csprng>) -> Result<Uuid, GenError> {
         match *self {
-            V2Id::Given(domain, id) => gen.next(domain, id),
+            V2Id::Given(domain, id) => g.next(domain, id),
             #[cfg(unix)]
-            V2Id::CurrentUser => gen.next_person().map(|u| self.keep(u)),
+            V2Id::CurrentUser => g.next_person().map(|u| self.keep(u)),
             #[cfg(unix)]
-            V2Id::CurrentGroup => gen.next_group().map(|u| self.keep(u)),
+            V2Id::CurrentGroup => g.next_group().map(|u| self.keep(u)),
         }
     }
 
@@ -103,7 +103,7 @@ enum Source {
     V1(V1Generator<CliClock, Csprng>),
     /// Version 2 (DCE Security) for one domain and local id.
     V2 {
-        gen: V2Generator<CliClock, Csprng>,
+        g: V2Generator<CliClock, Csprng>,
         who: V2Id,
     },
     /// Version 6 (§5.6).
@@ -336,7 +336,7 @@ fn local_source(a: &GenArgs) -> Result<Source, clap::Error> {
                 }
             };
             Source::V2 {
-                gen: gregorian()?.build_v2(clock, csprng()).map_err(config)?,
+                g: gregorian()?.build_v2(clock, csprng()).map_err(config)?,
                 who,
             }
         }
@@ -536,8 +536,8 @@ fn run_local(mut source: Source, count: u64, to: ToForm, case: Case) -> CmdResul
             Source::V6(g) => g.fill(slots),
             Source::V7(g) => g.fill(slots),
             Source::V8Time(g) => g.fill(slots),
-            Source::V2 { gen, who } => slots.iter_mut().try_for_each(|s| {
-                *s = who.next(gen)?;
+            Source::V2 { g, who } => slots.iter_mut().try_for_each(|s| {
+                *s = who.next(g)?;
                 Ok(())
             }),
         };
@@ -572,14 +572,14 @@ fn run_system(
     if let Some(uid) = server_uid {
         cfg = cfg.server_uid(uid);
     }
-    let gen = SystemGenerator::new(cfg);
+    let g = SystemGenerator::new(cfg);
     let mut out = Out::stdout();
     let mut batch = vec![Uuid::NIL; SYSTEM_BATCH];
     let mut volatile = false;
     let mut left = count;
     while left > 0 {
         let n = usize::try_from(left).map_or(SYSTEM_BATCH, |l| l.min(SYSTEM_BATCH));
-        let filled = match gen.fill(version, &mut batch[..n]) {
+        let filled = match g.fill(version, &mut batch[..n]) {
             Ok(f) => f,
             Err(e) => {
                 out.flush()?;

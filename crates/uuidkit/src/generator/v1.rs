@@ -6,15 +6,15 @@
 //! ([`V6Generator`]), the same fields reordered.
 //!
 //! ```
-//! use uuidkit::gen::{FixedClock, ThreadRng, V1Generator};
+//! use uuidkit::generator::{FixedClock, ThreadRng, V1Generator};
 //! use uuidkit::Timestamp;
 //!
 //! let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
-//! let mut gen = V1Generator::new(clock, ThreadRng);
-//! let a = gen.next()?;
-//! let b = gen.next()?; // same clock reading: the next tick
+//! let mut g = V1Generator::new(clock, ThreadRng);
+//! let a = g.next()?;
+//! let b = g.next()?; // same clock reading: the next tick
 //! assert_eq!(b.gregorian_ticks(), Some(a.gregorian_ticks().unwrap() + 1));
-//! # Ok::<(), uuidkit::gen::GenError>(())
+//! # Ok::<(), uuidkit::generator::GenError>(())
 //! ```
 
 use super::clock::SystemClock;
@@ -25,25 +25,22 @@ use super::sequencer::Counter;
 use super::source::{Clock, RandomSource};
 use crate::Uuid;
 
-// Paths of earlier releases, where the builder, the shared helpers and v6 lived in this file.
-pub use super::gregorian::{new_clock_seq, random_clock_seq, random_node, GregorianBuilder};
-#[doc(no_inline)]
-pub use super::v6::V6Generator;
+use super::gregorian::GregorianBuilder;
 
 impl GregorianBuilder {
     /// Builds a v1 generator on `clock` and `rng`.
     ///
     /// ```
-    /// use uuidkit::gen::{GregorianBuilder, ReplayClock, ThreadRng};
+    /// use uuidkit::generator::{GregorianBuilder, ReplayClock, ThreadRng};
     /// use uuidkit::Timestamp;
     /// // Two readings on either side of a carry out of the low 32 bits of the tick count.
     /// let t = Timestamp::from_gregorian_ticks;
     /// let clock = ReplayClock::new([t(0xFFFF_FFFF), t(0x1_0000_0000)]);
-    /// let mut gen = GregorianBuilder::new().build_v1(clock, ThreadRng)?;
-    /// let (a, b) = (gen.next()?, gen.next()?);
+    /// let mut g = GregorianBuilder::new().build_v1(clock, ThreadRng)?;
+    /// let (a, b) = (g.next()?, g.next()?);
     /// assert!(a.gregorian_ticks() < b.gregorian_ticks());
     /// assert!(a > b); // v1 puts the low 32 time bits first: byte order is not time order
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn build_v1<C: Clock, R: RandomSource>(
         self,
@@ -66,16 +63,16 @@ impl GregorianBuilder {
 /// A version 1 generator (RFC 9562 §5.1): Gregorian time, clock sequence and node.
 ///
 /// ```
-/// let mut gen = uuidkit::gen::V1Generator::system();
-/// let (a, b) = (gen.next()?, gen.next()?);
+/// let mut g = uuidkit::generator::V1Generator::system();
+/// let (a, b) = (g.next()?, g.next()?);
 /// assert!(a.gregorian_ticks() < b.gregorian_ticks());
 /// assert_eq!(a.node().unwrap()[0] & 1, 1); // random node: multicast bit set
-/// # Ok::<(), uuidkit::gen::GenError>(())
+/// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
 ///
 /// Build one with [`GregorianBuilder`], or [`new`](Self::new) for the defaults.
 /// Single-threaded (`&mut self`); for a process-wide generator see
-/// [`global`](crate::gen::global).
+/// [`global`](crate::generator::global).
 #[derive(Debug, Clone)]
 pub struct V1Generator<C = SystemClock, R = ThreadRng> {
     core: GregorianCore<C, R>,

@@ -149,7 +149,7 @@ fn new_generation(word: &AtomicU64) -> u64 {
 /// only where the `pthread_atfork` handler is the mechanism; see the [module docs](self)).
 ///
 /// ```
-/// uuidkit::gen::rng::ensure_fork_detection();
+/// uuidkit::generator::rng::ensure_fork_detection();
 /// ```
 pub fn ensure_fork_detection() {
     generation_word();
@@ -166,8 +166,8 @@ pub fn ensure_fork_detection() {
 /// a child forked while another thread was anywhere in this library.
 ///
 /// ```
-/// let g = uuidkit::gen::rng::fork_generation();
-/// assert_eq!(uuidkit::gen::rng::fork_generation(), g); // no fork in between
+/// let g = uuidkit::generator::rng::fork_generation();
+/// assert_eq!(uuidkit::generator::rng::fork_generation(), g); // no fork in between
 /// ```
 pub fn fork_generation() -> u64 {
     generation_in(generation_word())
@@ -181,7 +181,7 @@ pub fn fork_generation() -> u64 {
 /// does not happen, but it is reported rather than hidden.
 ///
 /// ```
-/// use uuidkit::gen::rng::{OsRandom, RandomError};
+/// use uuidkit::generator::rng::{OsRandom, RandomError};
 /// // The error that seeding a generator or reading the OS can return; it is a std error.
 /// fn session_key() -> Result<[u8; 32], Box<dyn std::error::Error>> {
 ///     let mut key = [0u8; 32];
@@ -203,7 +203,7 @@ impl RandomError {
     /// the code is read when it does:
     ///
     /// ```
-    /// use uuidkit::gen::rng::OsRandom;
+    /// use uuidkit::generator::rng::OsRandom;
     /// let mut buf = [0u8; 16];
     /// match OsRandom.try_fill(&mut buf) {
     ///     Ok(()) => assert_ne!(buf, [0u8; 16]),
@@ -256,16 +256,16 @@ fn os_failure(context: &str, e: RandomError) -> ! {
 /// after a fork and every 1 MiB of output (RFC 9562 §6.9). See the [module docs](self).
 ///
 /// Most code uses the per-thread instance through [`ThreadRng`], [`with_thread_rng`] or
-/// [`crate::gen::v4::v4`]; an owned `Csprng` is for callers that keep their own.
+/// [`crate::generator::v4::v4`]; an owned `Csprng` is for callers that keep their own.
 ///
 /// ```
-/// use uuidkit::gen::rng::Csprng;
-/// use uuidkit::gen::RandomSource;
+/// use uuidkit::generator::rng::Csprng;
+/// use uuidkit::generator::RandomSource;
 ///
 /// let mut a = Csprng::new()?;
 /// let mut b = Csprng::new()?;
 /// assert_ne!(a.next_u64(), b.next_u64());
-/// # Ok::<(), uuidkit::gen::rng::RandomError>(())
+/// # Ok::<(), uuidkit::generator::rng::RandomError>(())
 /// ```
 pub struct Csprng {
     key: [u8; KEY_LEN],
@@ -299,10 +299,10 @@ impl Csprng {
     /// Fails only if the OS generator does.
     ///
     /// ```
-    /// use uuidkit::gen::{rng::Csprng, SystemClock, V7Generator};
+    /// use uuidkit::generator::{rng::Csprng, SystemClock, V7Generator};
     /// // An owned generator as the random source of a UUID generator.
-    /// let mut gen = V7Generator::new(SystemClock, Csprng::new()?);
-    /// let (a, b) = (gen.next()?, gen.next()?);
+    /// let mut g = V7Generator::new(SystemClock, Csprng::new()?);
+    /// let (a, b) = (g.next()?, g.next()?);
     /// assert!(a < b);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -335,12 +335,12 @@ impl Csprng {
     /// offered for callers with their own policy, e.g. after restoring from a VM snapshot.
     ///
     /// ```
-    /// use uuidkit::gen::rng::Csprng;
+    /// use uuidkit::generator::rng::Csprng;
     /// let mut rng = Csprng::new()?;
     /// let before = rng.next_16();
     /// rng.reseed()?; // e.g. after the VM was restored from a snapshot
     /// assert_ne!(rng.next_16(), before);
-    /// # Ok::<(), uuidkit::gen::rng::RandomError>(())
+    /// # Ok::<(), uuidkit::generator::rng::RandomError>(())
     /// ```
     pub fn reseed(&mut self) -> Result<(), RandomError> {
         let word = generation_word();
@@ -468,13 +468,13 @@ impl Csprng {
     /// 16 random bytes: the cost of one v4 UUID.
     ///
     /// ```
-    /// use uuidkit::gen::rng::Csprng;
+    /// use uuidkit::generator::rng::Csprng;
     /// let mut rng = Csprng::new()?;
     /// let bytes = rng.next_16();
     /// assert_ne!(bytes, rng.next_16());
     /// let u = uuidkit::Uuid::new_v4_from_bytes(bytes);
     /// assert_eq!(u.version_num(), 4);
-    /// # Ok::<(), uuidkit::gen::rng::RandomError>(())
+    /// # Ok::<(), uuidkit::generator::rng::RandomError>(())
     /// ```
     #[inline]
     pub fn next_16(&mut self) -> [u8; 16] {
@@ -578,9 +578,9 @@ fn seeded_or_abort() -> Csprng {
 /// temporary generator rather than a panic.
 ///
 /// ```
-/// use uuidkit::gen::RandomSource;
-/// let x = uuidkit::gen::rng::with_thread_rng(|rng| rng.next_u64());
-/// let y = uuidkit::gen::rng::with_thread_rng(|rng| rng.next_u64());
+/// use uuidkit::generator::RandomSource;
+/// let x = uuidkit::generator::rng::with_thread_rng(|rng| rng.next_u64());
+/// let y = uuidkit::generator::rng::with_thread_rng(|rng| rng.next_u64());
 /// assert_ne!(x, y);
 /// ```
 #[inline]
@@ -614,7 +614,7 @@ fn with_temporary<T>(f: Option<impl FnOnce(&mut Csprng) -> T>) -> T {
 /// policy as [`with_thread_rng`].
 ///
 /// ```
-/// use uuidkit::gen::{rng::ThreadRng, RandomSource};
+/// use uuidkit::generator::{rng::ThreadRng, RandomSource};
 /// let mut rng = ThreadRng;
 /// let mut key = [0u8; 32];
 /// rng.fill_bytes(&mut key);
@@ -637,7 +637,7 @@ impl RandomSource for ThreadRng {
 /// A random `u64` from this thread's [`Csprng`].
 ///
 /// ```
-/// assert_ne!(uuidkit::gen::rng::random_u64(), uuidkit::gen::rng::random_u64());
+/// assert_ne!(uuidkit::generator::rng::random_u64(), uuidkit::generator::rng::random_u64());
 /// ```
 #[inline]
 pub fn random_u64() -> u64 {
@@ -648,7 +648,7 @@ pub fn random_u64() -> u64 {
 ///
 /// ```
 /// let mut b = [0u8; 16];
-/// uuidkit::gen::rng::fill_random(&mut b);
+/// uuidkit::generator::rng::fill_random(&mut b);
 /// assert_ne!(b, [0u8; 16]);
 /// ```
 #[inline]
@@ -665,11 +665,11 @@ pub fn fill_random(dest: &mut [u8]) {
 /// [`OsRandom::try_fill`] reports it instead.
 ///
 /// ```
-/// use uuidkit::gen::{rng::OsRandom, RandomSource};
+/// use uuidkit::generator::{rng::OsRandom, RandomSource};
 /// let mut b = [0u8; 16];
 /// OsRandom.try_fill(&mut b)?;
 /// assert_ne!(b, [0u8; 16]);
-/// # Ok::<(), uuidkit::gen::rng::RandomError>(())
+/// # Ok::<(), uuidkit::generator::rng::RandomError>(())
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct OsRandom;
@@ -678,12 +678,12 @@ impl OsRandom {
     /// Fills `dest` from the OS, or says why it could not.
     ///
     /// ```
-    /// use uuidkit::gen::rng::OsRandom;
+    /// use uuidkit::generator::rng::OsRandom;
     /// let mut seed = [0u8; 64];
     /// OsRandom.try_fill(&mut seed)?;
     /// assert_ne!(seed, [0u8; 64]);
     /// OsRandom.try_fill(&mut [])?; // nothing asked, nothing read
-    /// # Ok::<(), uuidkit::gen::rng::RandomError>(())
+    /// # Ok::<(), uuidkit::generator::rng::RandomError>(())
     /// ```
     pub fn try_fill(&self, dest: &mut [u8]) -> Result<(), RandomError> {
         os_fill(dest)
@@ -708,7 +708,7 @@ impl RandomSource for OsRandom {
 /// test can check that it did not wrap. An empty sequence yields zeros.
 ///
 /// ```
-/// use uuidkit::gen::{rng::ReplayRandom, RandomSource};
+/// use uuidkit::generator::{rng::ReplayRandom, RandomSource};
 /// let mut r = ReplayRandom::new([1, 2, 3]);
 /// let mut b = [0u8; 5];
 /// r.fill_bytes(&mut b);
@@ -726,7 +726,7 @@ impl ReplayRandom {
     /// A source replaying `bytes`.
     ///
     /// ```
-    /// use uuidkit::gen::{rng::ReplayRandom, RandomSource};
+    /// use uuidkit::generator::{rng::ReplayRandom, RandomSource};
     /// let mut one = ReplayRandom::new(vec![0xAB]);
     /// assert_eq!(one.next_u64(), 0xABAB_ABAB_ABAB_ABAB); // the single byte, again and again
     /// let mut empty = ReplayRandom::new(Vec::new());
@@ -745,7 +745,7 @@ impl ReplayRandom {
     /// Total bytes handed out so far (more than the sequence's length once it has wrapped).
     ///
     /// ```
-    /// use uuidkit::gen::{rng::ReplayRandom, v4::v4_from};
+    /// use uuidkit::generator::{rng::ReplayRandom, v4::v4_from};
     /// let mut rng = ReplayRandom::new([7u8; 16]);
     /// let u = v4_from(&mut rng);
     /// assert_eq!(rng.consumed(), 16); // a v4 takes exactly 16 bytes: nothing was replayed twice
@@ -758,7 +758,7 @@ impl ReplayRandom {
     /// Bytes left before the sequence starts again.
     ///
     /// ```
-    /// use uuidkit::gen::{rng::ReplayRandom, RandomSource};
+    /// use uuidkit::generator::{rng::ReplayRandom, RandomSource};
     /// let mut rng = ReplayRandom::new([1, 2, 3]);
     /// assert_eq!(rng.remaining(), 3);
     /// rng.fill_bytes(&mut [0u8; 2]);
@@ -794,7 +794,7 @@ impl RandomSource for ReplayRandom {
 /// The same seed always gives the same bytes (little-endian `u64`s), on every platform.
 ///
 /// ```
-/// use uuidkit::gen::{rng::SeqRandom, RandomSource};
+/// use uuidkit::generator::{rng::SeqRandom, RandomSource};
 /// let (mut a, mut b) = (SeqRandom::new(7), SeqRandom::new(7));
 /// assert_eq!(a.next_u64(), b.next_u64());
 /// assert_ne!(a.next_u64(), SeqRandom::new(8).next_u64());
@@ -811,7 +811,7 @@ impl SeqRandom {
     /// A stream starting at `seed`.
     ///
     /// ```
-    /// use uuidkit::gen::{rng::SeqRandom, RandomSource};
+    /// use uuidkit::generator::{rng::SeqRandom, RandomSource};
     /// let mut rng = SeqRandom::new(0);
     /// // The first two SplitMix64 outputs from state 0, as published with the algorithm.
     /// assert_eq!(rng.next_u64(), 0xE220_A839_7B1D_CDAF);

@@ -9,7 +9,7 @@ use crate::Timestamp;
 /// `Send + Sync` so that one clock can serve a process-wide generator.
 ///
 /// ```
-/// use uuidkit::gen::{Clock, ThreadRng, V7Generator};
+/// use uuidkit::generator::{Clock, ThreadRng, V7Generator};
 /// use uuidkit::Timestamp;
 ///
 /// // Any `Send + Sync` type with a `now` is a clock; here, one stuck at noon, 1970-01-01.
@@ -20,15 +20,15 @@ use crate::Timestamp;
 ///     }
 /// }
 /// assert_eq!(Noon.resolution_nanos(), 1); // the default
-/// let mut gen = V7Generator::new(Noon, ThreadRng);
-/// assert_eq!(gen.next()?.unix_ts_ms(), Some(43_200_000));
-/// # Ok::<(), uuidkit::gen::GenError>(())
+/// let mut g = V7Generator::new(Noon, ThreadRng);
+/// assert_eq!(g.next()?.unix_ts_ms(), Some(43_200_000));
+/// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
 pub trait Clock: Send + Sync {
     /// The current time. Implementations need not be monotonic: generators handle regression.
     ///
     /// ```
-    /// use uuidkit::gen::{Clock, FixedClock};
+    /// use uuidkit::generator::{Clock, FixedClock};
     /// use uuidkit::Timestamp;
     /// let t = Timestamp::from_unix_millis(1645557742000);
     /// let clock = FixedClock::new(t);
@@ -41,17 +41,17 @@ pub trait Clock: Send + Sync {
     /// least); generators use it to simulate finer ticks (RFC 9562 §6.1). Default: 1.
     ///
     /// ```
-    /// use uuidkit::gen::{Clock, FixedClock, GregorianBuilder, OverflowPolicy, ThreadRng};
+    /// use uuidkit::generator::{Clock, FixedClock, GregorianBuilder, OverflowPolicy, ThreadRng};
     /// use uuidkit::{Timestamp, Uuid};
     /// // A 1-µs clock: one reading stands for ten 100-ns v6 ticks, handed out one by one.
     /// let clock = FixedClock::new(Timestamp::UNIX_EPOCH).with_resolution(1_000);
     /// assert_eq!(clock.resolution_nanos(), 1_000);
-    /// let mut gen = GregorianBuilder::new()
+    /// let mut g = GregorianBuilder::new()
     ///     .overflow(OverflowPolicy::Error)
     ///     .build_v6(clock, ThreadRng)?;
-    /// gen.fill(&mut [Uuid::NIL; 10])?;
-    /// assert!(gen.next().unwrap_err().is_overflow()); // the eleventh does not fit
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// g.fill(&mut [Uuid::NIL; 10])?;
+    /// assert!(g.next().unwrap_err().is_overflow()); // the eleventh does not fit
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     fn resolution_nanos(&self) -> u64 {
         1
@@ -61,7 +61,7 @@ pub trait Clock: Send + Sync {
 /// A source of random bytes.
 ///
 /// ```
-/// use uuidkit::gen::{v4::v4_from, RandomSource};
+/// use uuidkit::generator::{v4::v4_from, RandomSource};
 ///
 /// // Implementing `fill_bytes` is enough (this source is, of course, no use outside a test).
 /// struct AllOnes;
@@ -78,7 +78,7 @@ pub trait RandomSource {
     /// Fills `dest` with random bytes.
     ///
     /// ```
-    /// use uuidkit::gen::{rng::ReplayRandom, RandomSource};
+    /// use uuidkit::generator::{rng::ReplayRandom, RandomSource};
     /// let mut src = ReplayRandom::new([0xA5; 4]);
     /// let mut buf = [0u8; 3];
     /// src.fill_bytes(&mut buf);
@@ -94,7 +94,7 @@ pub trait RandomSource {
     /// little-endian number.
     ///
     /// ```
-    /// use uuidkit::gen::{rng::ReplayRandom, RandomSource};
+    /// use uuidkit::generator::{rng::ReplayRandom, RandomSource};
     /// let mut src = ReplayRandom::new([0x01, 0x02, 0, 0, 0, 0, 0, 0x80]);
     /// assert_eq!(src.next_u64(), 0x8000_0000_0000_0201);
     /// ```

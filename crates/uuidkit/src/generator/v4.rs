@@ -27,7 +27,7 @@ pub fn v4() -> Uuid {
 /// A version 4 UUID from 16 bytes of `rng`.
 ///
 /// ```
-/// use uuidkit::gen::{rng::ReplayRandom, v4::v4_from};
+/// use uuidkit::generator::{rng::ReplayRandom, v4::v4_from};
 /// // RFC 9562 Appendix A.3
 /// let mut rng = ReplayRandom::new(0x919108F752D133205BACF847DB4148A8u128.to_be_bytes());
 /// assert_eq!(v4_from(&mut rng).to_string(), "919108f7-52d1-4320-9bac-f847db4148a8");
@@ -42,7 +42,7 @@ pub fn v4_from<R: RandomSource + ?Sized>(rng: &mut R) -> Uuid {
 ///
 /// ```
 /// let mut ids = [uuidkit::Uuid::NIL; 8];
-/// uuidkit::gen::v4::fill_v4(&mut ids);
+/// uuidkit::generator::v4::fill_v4(&mut ids);
 /// assert!(ids.iter().all(|u| u.version_num() == 4));
 /// ```
 pub fn fill_v4(out: &mut [Uuid]) {

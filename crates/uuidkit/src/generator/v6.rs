@@ -3,16 +3,16 @@
 //! ([`GregorianBuilder`]).
 //!
 //! ```
-//! use uuidkit::gen::{FixedClock, ThreadRng, V6Generator};
+//! use uuidkit::generator::{FixedClock, ThreadRng, V6Generator};
 //! use uuidkit::Timestamp;
 //!
 //! let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
-//! let mut gen = V6Generator::new(clock, ThreadRng);
-//! let a = gen.next()?;
-//! let b = gen.next()?; // same clock reading: the next tick
+//! let mut g = V6Generator::new(clock, ThreadRng);
+//! let a = g.next()?;
+//! let b = g.next()?; // same clock reading: the next tick
 //! assert!(a < b);
 //! assert_eq!(b.gregorian_ticks(), Some(a.gregorian_ticks().unwrap() + 1));
-//! # Ok::<(), uuidkit::gen::GenError>(())
+//! # Ok::<(), uuidkit::generator::GenError>(())
 //! ```
 
 use super::clock::SystemClock;
@@ -27,16 +27,16 @@ impl GregorianBuilder {
     /// Builds a v6 generator on `clock` and `rng`.
     ///
     /// ```
-    /// use uuidkit::gen::{FixedClock, GregorianBuilder, ThreadRng};
+    /// use uuidkit::generator::{FixedClock, GregorianBuilder, ThreadRng};
     /// use uuidkit::Timestamp;
     /// // Source: RFC 9562 Appendix A.5 (time, clock sequence and node of its example).
     /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
-    /// let mut gen = GregorianBuilder::new()
+    /// let mut g = GregorianBuilder::new()
     ///     .node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46])
     ///     .clock_seq(0x33C8)
     ///     .build_v6(clock, ThreadRng)?;
-    /// assert_eq!(gen.next()?.to_string(), "1ec9414c-232a-6b00-b3c8-9f6bdeced846");
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// assert_eq!(g.next()?.to_string(), "1ec9414c-232a-6b00-b3c8-9f6bdeced846");
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn build_v6<C: Clock, R: RandomSource>(
         self,
@@ -59,15 +59,15 @@ impl GregorianBuilder {
 /// A version 6 generator (RFC 9562 §5.6): the v1 fields reordered so that UUIDs sort by time.
 ///
 /// ```
-/// let mut gen = uuidkit::gen::V6Generator::system();
-/// let (a, b) = (gen.next()?, gen.next()?);
+/// let mut g = uuidkit::generator::V6Generator::system();
+/// let (a, b) = (g.next()?, g.next()?);
 /// assert!(a < b);
-/// # Ok::<(), uuidkit::gen::GenError>(())
+/// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
 ///
 /// Build one with [`GregorianBuilder`], or [`new`](Self::new) for the defaults.
 /// Single-threaded (`&mut self`); for a process-wide generator see
-/// [`global`](crate::gen::global).
+/// [`global`](crate::generator::global).
 #[derive(Debug, Clone)]
 pub struct V6Generator<C = SystemClock, R = ThreadRng> {
     core: GregorianCore<C, R>,
@@ -93,15 +93,15 @@ impl<C: Clock, R: RandomSource> V6Generator<C, R> {
     /// nothing. A `count` of 0 is refused as an invalid argument.
     ///
     /// ```
-    /// use uuidkit::gen::{FixedClock, ThreadRng, V6Generator};
+    /// use uuidkit::generator::{FixedClock, ThreadRng, V6Generator};
     /// use uuidkit::Timestamp;
     /// let clock = FixedClock::new(Timestamp::from_gregorian_ticks(1_000));
-    /// let mut gen = V6Generator::new(clock, ThreadRng);
-    /// assert_eq!(gen.take_ticks(8192)?, 1_000); // ticks 1000 to 9191
-    /// assert_eq!(gen.last_ticks(), Some(9_191));
-    /// assert_eq!(gen.next()?.gregorian_ticks(), Some(9_192));
-    /// assert!(gen.take_ticks(0).is_err());
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// let mut g = V6Generator::new(clock, ThreadRng);
+    /// assert_eq!(g.take_ticks(8192)?, 1_000); // ticks 1000 to 9191
+    /// assert_eq!(g.last_ticks(), Some(9_191));
+    /// assert_eq!(g.next()?.gregorian_ticks(), Some(9_192));
+    /// assert!(g.take_ticks(0).is_err());
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub fn take_ticks(&mut self, count: u64) -> Result<u64, GenError> {
         GenError::check_range("block of timestamps", count.into(), "", 1, 1 << 60)?;
@@ -112,7 +112,7 @@ impl<C: Clock, R: RandomSource> V6Generator<C, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gen::{RegressionPolicy, SeqRandom, StepClock};
+    use crate::generator::{RegressionPolicy, SeqRandom, StepClock};
     use crate::Timestamp;
 
     #[test]
@@ -162,15 +162,15 @@ mod tests {
 
     #[test]
     fn take_ticks_beyond_the_reading_is_refused_without_advance() {
-        use crate::gen::{FixedClock, OverflowPolicy};
+        use crate::generator::{FixedClock, OverflowPolicy};
         let clock = FixedClock::new(Timestamp::from_gregorian_ticks(5_000));
         for policy in [OverflowPolicy::Error, OverflowPolicy::Wait] {
-            let mut gen = GregorianBuilder::new()
+            let mut g = GregorianBuilder::new()
                 .overflow(policy)
                 .build_v6(clock, SeqRandom::new(1))
                 .unwrap();
             // A 1-ns clock: one tick per reading, so a block of one fits and two do not.
-            assert_eq!(gen.take_ticks(1).unwrap(), 5_000);
+            assert_eq!(g.take_ticks(1).unwrap(), 5_000);
             let mut fresh = GregorianBuilder::new()
                 .overflow(policy)
                 .build_v6(clock, SeqRandom::new(1))
@@ -183,29 +183,29 @@ mod tests {
 
     #[test]
     fn take_ticks_never_passes_the_end_of_the_field() {
-        use crate::gen::FixedClock;
+        use crate::generator::FixedClock;
         let clock = FixedClock::new(Timestamp::from_gregorian_ticks((1 << 60) - 10));
-        let mut gen = V6Generator::new(clock, SeqRandom::new(1));
-        assert!(gen.take_ticks(11).unwrap_err().is_time_range());
-        assert_eq!(gen.last_ticks(), None);
-        assert_eq!(gen.take_ticks(10).unwrap(), (1 << 60) - 10);
-        assert!(gen.take_ticks(1).is_err());
-        assert!(gen.take_ticks(0).unwrap_err().to_string().contains("block"));
+        let mut g = V6Generator::new(clock, SeqRandom::new(1));
+        assert!(g.take_ticks(11).unwrap_err().is_time_range());
+        assert_eq!(g.last_ticks(), None);
+        assert_eq!(g.take_ticks(10).unwrap(), (1 << 60) - 10);
+        assert!(g.take_ticks(1).is_err());
+        assert!(g.take_ticks(0).unwrap_err().to_string().contains("block"));
     }
 
     #[test]
     fn take_ticks_after_a_reset_takes_the_next_clock_sequence() {
         let clock = StepClock::new(Timestamp::from_unix_millis(1645557742000));
-        let mut gen = GregorianBuilder::new()
+        let mut g = GregorianBuilder::new()
             .regression(RegressionPolicy::Reset)
             .build_v6(&clock, SeqRandom::new(4))
             .unwrap();
-        let a = gen.take_ticks(100).unwrap();
-        let seq = gen.clock_seq();
+        let a = g.take_ticks(100).unwrap();
+        let seq = g.clock_seq();
         clock.step_back(3_600_000_000_000);
-        let b = gen.take_ticks(100).unwrap();
+        let b = g.take_ticks(100).unwrap();
         assert!(b < a);
-        assert_eq!(gen.clock_seq(), (seq + 1) & 0x3FFF);
-        assert_eq!(gen.resets(), 1);
+        assert_eq!(g.clock_seq(), (seq + 1) & 0x3FFF);
+        assert_eq!(g.resets(), 1);
     }
 }

@@ -63,18 +63,18 @@ pub fn new_clock_seq<R: RandomSource + ?Sized>(rng: &mut R, bits: u32, old: u16)
 /// Configures a v1, v2 or v6 generator: node, clock sequence and policies.
 ///
 /// ```
-/// use uuidkit::gen::{FixedClock, GregorianBuilder, OverflowPolicy, ThreadRng};
+/// use uuidkit::generator::{FixedClock, GregorianBuilder, OverflowPolicy, ThreadRng};
 /// use uuidkit::Timestamp;
 ///
 /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
-/// let mut gen = GregorianBuilder::new()
+/// let mut g = GregorianBuilder::new()
 ///     .node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46])
 ///     .clock_seq(0x33C8)
 ///     .overflow(OverflowPolicy::Error)
 ///     .build_v1(clock, ThreadRng)?;
-/// assert_eq!(gen.next()?.to_string(), "c232ab00-9414-11ec-b3c8-9f6bdeced846");
-/// assert!(gen.next().unwrap_err().is_overflow()); // a frozen 1-ns clock allows one tick
-/// # Ok::<(), uuidkit::gen::GenError>(())
+/// assert_eq!(g.next()?.to_string(), "c232ab00-9414-11ec-b3c8-9f6bdeced846");
+/// assert!(g.next().unwrap_err().is_overflow()); // a frozen 1-ns clock allows one tick
+/// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GregorianBuilder {
@@ -93,12 +93,12 @@ impl GregorianBuilder {
     /// Random node with the multicast bit, random clock sequence, default policies.
     ///
     /// ```
-    /// use uuidkit::gen::{GregorianBuilder, SystemClock, ThreadRng};
+    /// use uuidkit::generator::{GregorianBuilder, SystemClock, ThreadRng};
     /// const BUILDER: GregorianBuilder = GregorianBuilder::new(); // usable in constants
     /// assert_eq!(BUILDER, GregorianBuilder::default());
-    /// let gen = BUILDER.build_v1(SystemClock, ThreadRng)?;
-    /// assert_eq!(gen.node()[0] & 1, 1); // a random node, multicast bit set (RFC 9562 §6.10)
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// let g = BUILDER.build_v1(SystemClock, ThreadRng)?;
+    /// assert_eq!(g.node()[0] & 1, 1); // a random node, multicast bit set (RFC 9562 §6.10)
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub const fn new() -> GregorianBuilder {
         GregorianBuilder {
@@ -111,11 +111,11 @@ impl GregorianBuilder {
     /// Uses this node (for example a MAC address) instead of a random one.
     ///
     /// ```
-    /// use uuidkit::gen::{GregorianBuilder, SystemClock, ThreadRng};
+    /// use uuidkit::generator::{GregorianBuilder, SystemClock, ThreadRng};
     /// let mac = [0x00, 0x1B, 0x63, 0x84, 0x45, 0xE6]; // a unicast IEEE 802 address; mind §8
-    /// let mut gen = GregorianBuilder::new().node(mac).build_v1(SystemClock, ThreadRng)?;
-    /// assert_eq!(gen.next()?.node(), Some(mac)); // as given: no multicast bit added
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// let mut g = GregorianBuilder::new().node(mac).build_v1(SystemClock, ThreadRng)?;
+    /// assert_eq!(g.next()?.node(), Some(mac)); // as given: no multicast bit added
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub const fn node(mut self, node: [u8; 6]) -> Self {
         self.node = Some(node);
@@ -126,16 +126,16 @@ impl GregorianBuilder {
     /// 0x3FFF), 6 bits for v2 (at most 63); a larger value is a configuration error.
     ///
     /// ```
-    /// use uuidkit::gen::{GregorianBuilder, SystemClock, ThreadRng};
-    /// let mut gen = GregorianBuilder::new().clock_seq(0x3FFF).build_v6(SystemClock, ThreadRng)?;
-    /// assert_eq!(gen.next()?.clock_seq(), Some(0x3FFF));
+    /// use uuidkit::generator::{GregorianBuilder, SystemClock, ThreadRng};
+    /// let mut g = GregorianBuilder::new().clock_seq(0x3FFF).build_v6(SystemClock, ThreadRng)?;
+    /// assert_eq!(g.next()?.clock_seq(), Some(0x3FFF));
     /// let v2 = GregorianBuilder::new().clock_seq(64).build_v2(SystemClock, ThreadRng);
     /// let err = v2.unwrap_err(); // a v2 clock sequence has 6 bits
     /// assert_eq!(
     ///     err.to_string(),
     ///     "invalid generator configuration: v2 clock sequence is 64, allowed 0 to 63"
     /// );
-    /// # Ok::<(), uuidkit::gen::GenError>(())
+    /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
     pub const fn clock_seq(mut self, seq: u16) -> Self {
         self.clock_seq = Some(seq);
@@ -294,13 +294,13 @@ macro_rules! gregorian_methods {
             /// A generator on the system clock and the thread's CSPRNG, with a random node.
             ///
             /// ```
-            #[doc = concat!("let mut gen = uuidkit::gen::", stringify!($name), "::system();")]
-            /// let u = gen.next()?;
-            /// assert_eq!(u.node(), Some(gen.node()));
-            /// assert_eq!(gen.node()[0] & 1, 1); // random, multicast bit set (RFC 9562 §6.10)
+            #[doc = concat!("let mut g = uuidkit::generator::", stringify!($name), "::system();")]
+            /// let u = g.next()?;
+            /// assert_eq!(u.node(), Some(g.node()));
+            /// assert_eq!(g.node()[0] & 1, 1); // random, multicast bit set (RFC 9562 §6.10)
             /// let t = u.timestamp().map(|t| t.unix_seconds());
             /// assert!(t > Some(1_600_000_000)); // the system clock: after 2020
-            /// # Ok::<(), uuidkit::gen::GenError>(())
+            /// # Ok::<(), uuidkit::generator::GenError>(())
             /// ```
             pub fn system() -> Self {
                 $name::new(SystemClock, ThreadRng)
@@ -311,19 +311,19 @@ macro_rules! gregorian_methods {
             /// A generator with a random node, a random clock sequence and default policies.
             ///
             /// ```
-            #[doc = concat!("use uuidkit::gen::{FixedClock, ThreadRng, ", stringify!($name), "};")]
+            #[doc = concat!("use uuidkit::generator::{FixedClock, ThreadRng, ", stringify!($name), "};")]
             /// use uuidkit::{Timestamp, Uuid};
             /// let clock = FixedClock::new(Timestamp::from_unix_millis(1645557742000));
-            #[doc = concat!("let mut gen = ", stringify!($name), "::new(clock, ThreadRng);")]
+            #[doc = concat!("let mut g = ", stringify!($name), "::new(clock, ThreadRng);")]
             /// // Source: RFC 9562 Appendix A.1 and A.5: this time is 0x1EC9414C232AB00 ticks.
-            /// let (ticks, seq, node) = (0x1EC9414C232AB00, gen.clock_seq(), gen.node());
+            /// let (ticks, seq, node) = (0x1EC9414C232AB00, g.clock_seq(), g.node());
             #[doc = concat!("let want = Uuid::", stringify!($parts), "(ticks, seq, node);")]
-            /// assert_eq!(gen.next()?, want);
-            /// # Ok::<(), uuidkit::gen::GenError>(())
+            /// assert_eq!(g.next()?, want);
+            /// # Ok::<(), uuidkit::generator::GenError>(())
             /// ```
             pub fn new(clock: C, rng: R) -> Self {
                 match GregorianBuilder::new().$build(clock, rng) {
-                    Ok(gen) => gen,
+                    Ok(g) => g,
                     // Without a clock sequence there is nothing to refuse (this function's
                     // example runs it).
                     Err(e) => unreachable!("the default builder failed: {e}"),
@@ -333,15 +333,15 @@ macro_rules! gregorian_methods {
             /// The builder for this kind of generator.
             ///
             /// ```
-            /// use uuidkit::gen::{GregorianBuilder, SystemClock, ThreadRng};
+            /// use uuidkit::generator::{GregorianBuilder, SystemClock, ThreadRng};
             /// // `<…>` takes the default type parameters; one builder serves v1, v2 and v6.
-            #[doc = concat!("let builder = <uuidkit::gen::", stringify!($name), ">::builder();")]
+            #[doc = concat!("let builder = <uuidkit::generator::", stringify!($name), ">::builder();")]
             /// let builder = builder.clock_seq(0x1234);
             /// assert_eq!(builder, GregorianBuilder::new().clock_seq(0x1234));
             /// let v1 = builder.build_v1(SystemClock, ThreadRng)?;
             /// let v6 = builder.build_v6(SystemClock, ThreadRng)?;
             /// assert_eq!((v1.clock_seq(), v6.clock_seq()), (0x1234, 0x1234));
-            /// # Ok::<(), uuidkit::gen::GenError>(())
+            /// # Ok::<(), uuidkit::generator::GenError>(())
             /// ```
             pub const fn builder() -> GregorianBuilder {
                 GregorianBuilder::new()
@@ -350,15 +350,15 @@ macro_rules! gregorian_methods {
             /// The next UUID: a tick greater than the previous one's, from one clock reading.
             ///
             /// ```
-            #[doc = concat!("use uuidkit::gen::{FixedClock, ThreadRng, ", stringify!($name), "};")]
+            #[doc = concat!("use uuidkit::generator::{FixedClock, ThreadRng, ", stringify!($name), "};")]
             /// use uuidkit::Timestamp;
             /// let clock = FixedClock::new(Timestamp::from_gregorian_ticks(1_000));
-            #[doc = concat!("let mut gen = ", stringify!($name), "::new(clock, ThreadRng);")]
-            /// let a = gen.next()?;
-            /// let b = gen.next()?; // the same clock reading: the next 100-ns tick
+            #[doc = concat!("let mut g = ", stringify!($name), "::new(clock, ThreadRng);")]
+            /// let a = g.next()?;
+            /// let b = g.next()?; // the same clock reading: the next 100-ns tick
             /// assert_eq!((a.gregorian_ticks(), b.gregorian_ticks()), (Some(1_000), Some(1_001)));
             /// assert_eq!((a.clock_seq(), a.node()), (b.clock_seq(), b.node()));
-            /// # Ok::<(), uuidkit::gen::GenError>(())
+            /// # Ok::<(), uuidkit::generator::GenError>(())
             /// ```
             // Not `Iterator::next`: generation never ends and can fail, which `Option` cannot say;
             // the error must reach the caller.
@@ -373,16 +373,16 @@ macro_rules! gregorian_methods {
             /// count as issued.
             ///
             /// ```
-            #[doc = concat!("use uuidkit::gen::{ReplayClock, ThreadRng, ", stringify!($name), "};")]
+            #[doc = concat!("use uuidkit::generator::{ReplayClock, ThreadRng, ", stringify!($name), "};")]
             /// use uuidkit::{Timestamp, Uuid};
             /// let clock = ReplayClock::new([Timestamp::from_gregorian_ticks(1_000)]);
-            #[doc = concat!("let mut gen = ", stringify!($name), "::new(&clock, ThreadRng);")]
+            #[doc = concat!("let mut g = ", stringify!($name), "::new(&clock, ThreadRng);")]
             /// let mut ids = [Uuid::NIL; 4];
-            /// gen.fill(&mut ids)?;
+            /// g.fill(&mut ids)?;
             /// let ticks = ids.map(|u| u.gregorian_ticks());
             /// assert_eq!(ticks, [1_000, 1_001, 1_002, 1_003].map(Some));
             /// assert_eq!(clock.readings(), 1);
-            /// # Ok::<(), uuidkit::gen::GenError>(())
+            /// # Ok::<(), uuidkit::generator::GenError>(())
             /// ```
             pub fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
                 self.core
@@ -392,10 +392,10 @@ macro_rules! gregorian_methods {
             /// The node in use.
             ///
             /// ```
-            #[doc = concat!("let mut gen = uuidkit::gen::", stringify!($name), "::system();")]
-            /// assert_eq!(gen.node()[0] & 1, 1); // random: the multicast bit set
-            /// assert_eq!(gen.next()?.node(), Some(gen.node()));
-            /// # Ok::<(), uuidkit::gen::GenError>(())
+            #[doc = concat!("let mut g = uuidkit::generator::", stringify!($name), "::system();")]
+            /// assert_eq!(g.node()[0] & 1, 1); // random: the multicast bit set
+            /// assert_eq!(g.next()?.node(), Some(g.node()));
+            /// # Ok::<(), uuidkit::generator::GenError>(())
             /// ```
             pub fn node(&self) -> [u8; 6] {
                 self.core.node
@@ -404,10 +404,10 @@ macro_rules! gregorian_methods {
             /// The clock sequence in use (14 bits).
             ///
             /// ```
-            #[doc = concat!("let mut gen = uuidkit::gen::", stringify!($name), "::system();")]
-            /// assert!(gen.clock_seq() <= 0x3FFF);
-            /// assert_eq!(gen.next()?.clock_seq(), Some(gen.clock_seq()));
-            /// # Ok::<(), uuidkit::gen::GenError>(())
+            #[doc = concat!("let mut g = uuidkit::generator::", stringify!($name), "::system();")]
+            /// assert!(g.clock_seq() <= 0x3FFF);
+            /// assert_eq!(g.next()?.clock_seq(), Some(g.clock_seq()));
+            /// # Ok::<(), uuidkit::generator::GenError>(())
             /// ```
             pub fn clock_seq(&self) -> u16 {
                 self.core.clock_seq
@@ -417,13 +417,13 @@ macro_rules! gregorian_methods {
             /// too, to a new random value (RFC 9562 §6.3). The timestamps go on increasing.
             ///
             /// ```
-            #[doc = concat!("let mut gen = uuidkit::gen::", stringify!($name), "::system();")]
-            /// let (old_seq, mac) = (gen.clock_seq(), [0x00, 0x1B, 0x63, 0x84, 0x45, 0xE6]);
-            /// gen.set_node(mac); // differs from the random node, whose multicast bit is set
-            /// assert_eq!(gen.node(), mac);
-            /// assert_ne!(gen.clock_seq(), old_seq);
-            /// assert_eq!(gen.next()?.node(), Some(mac));
-            /// # Ok::<(), uuidkit::gen::GenError>(())
+            #[doc = concat!("let mut g = uuidkit::generator::", stringify!($name), "::system();")]
+            /// let (old_seq, mac) = (g.clock_seq(), [0x00, 0x1B, 0x63, 0x84, 0x45, 0xE6]);
+            /// g.set_node(mac); // differs from the random node, whose multicast bit is set
+            /// assert_eq!(g.node(), mac);
+            /// assert_ne!(g.clock_seq(), old_seq);
+            /// assert_eq!(g.next()?.node(), Some(mac));
+            /// # Ok::<(), uuidkit::generator::GenError>(())
             /// ```
             pub fn set_node(&mut self, node: [u8; 6]) {
                 self.core.set_node(node)
@@ -432,14 +432,14 @@ macro_rules! gregorian_methods {
             /// The clock the generator reads.
             ///
             /// ```
-            #[doc = concat!("use uuidkit::gen::{StepClock, ThreadRng, ", stringify!($name), "};")]
+            #[doc = concat!("use uuidkit::generator::{StepClock, ThreadRng, ", stringify!($name), "};")]
             /// use uuidkit::Timestamp;
             /// let clock = StepClock::new(Timestamp::from_gregorian_ticks(500));
-            #[doc = concat!("let mut gen = ", stringify!($name), "::new(clock, ThreadRng);")]
-            /// assert_eq!(gen.next()?.gregorian_ticks(), Some(500));
-            /// gen.clock().advance(10_000); // 10 µs: 100 ticks
-            /// assert_eq!(gen.next()?.gregorian_ticks(), Some(600));
-            /// # Ok::<(), uuidkit::gen::GenError>(())
+            #[doc = concat!("let mut g = ", stringify!($name), "::new(clock, ThreadRng);")]
+            /// assert_eq!(g.next()?.gregorian_ticks(), Some(500));
+            /// g.clock().advance(10_000); // 10 µs: 100 ticks
+            /// assert_eq!(g.next()?.gregorian_ticks(), Some(600));
+            /// # Ok::<(), uuidkit::generator::GenError>(())
             /// ```
             pub fn clock(&self) -> &C {
                 &self.core.driver.clock
@@ -448,15 +448,15 @@ macro_rules! gregorian_methods {
             /// The 60-bit timestamp of the last UUID, if any.
             ///
             /// ```
-            #[doc = concat!("use uuidkit::gen::{FixedClock, ThreadRng, ", stringify!($name), "};")]
+            #[doc = concat!("use uuidkit::generator::{FixedClock, ThreadRng, ", stringify!($name), "};")]
             /// use uuidkit::Timestamp;
             /// let clock = FixedClock::new(Timestamp::from_gregorian_ticks(42));
-            #[doc = concat!("let mut gen = ", stringify!($name), "::new(clock, ThreadRng);")]
-            /// assert_eq!(gen.last_ticks(), None);
-            /// let u = gen.next()?;
-            /// assert_eq!(gen.last_ticks(), Some(42));
-            /// assert_eq!(u.gregorian_ticks(), gen.last_ticks());
-            /// # Ok::<(), uuidkit::gen::GenError>(())
+            #[doc = concat!("let mut g = ", stringify!($name), "::new(clock, ThreadRng);")]
+            /// assert_eq!(g.last_ticks(), None);
+            /// let u = g.next()?;
+            /// assert_eq!(g.last_ticks(), Some(42));
+            /// assert_eq!(u.gregorian_ticks(), g.last_ticks());
+            /// # Ok::<(), uuidkit::generator::GenError>(())
             /// ```
             pub fn last_ticks(&self) -> Option<u64> {
                 self.core.driver.seq.last_tick()
@@ -471,13 +471,13 @@ macro_rules! gregorian_methods {
             /// clock, and `Error` refuses.
             ///
             /// ```
-            #[doc = concat!("use uuidkit::gen::{FixedClock, ThreadRng, ", stringify!($name), "};")]
+            #[doc = concat!("use uuidkit::generator::{FixedClock, ThreadRng, ", stringify!($name), "};")]
             /// use uuidkit::Timestamp;
             /// let clock = FixedClock::new(Timestamp::from_gregorian_ticks(1_000));
-            #[doc = concat!("let mut gen = ", stringify!($name), "::new(clock, ThreadRng);")]
-            /// gen.resume_after(1_500); // an earlier run, its clock ahead, issued up to tick 1500
-            /// assert_eq!(gen.next()?.gregorian_ticks(), Some(1_501));
-            /// # Ok::<(), uuidkit::gen::GenError>(())
+            #[doc = concat!("let mut g = ", stringify!($name), "::new(clock, ThreadRng);")]
+            /// g.resume_after(1_500); // an earlier run, its clock ahead, issued up to tick 1500
+            /// assert_eq!(g.next()?.gregorian_ticks(), Some(1_501));
+            /// # Ok::<(), uuidkit::generator::GenError>(())
             /// ```
             pub fn resume_after(&mut self, ticks: u64) {
                 self.core.check_fork();
@@ -485,46 +485,46 @@ macro_rules! gregorian_methods {
             }
 
             /// How many times the generator followed the clock back under
-            /// [`RegressionPolicy::Reset`](crate::gen::RegressionPolicy::Reset) (each time
+            /// [`RegressionPolicy::Reset`](crate::generator::RegressionPolicy::Reset) (each time
             /// moving to the next clock sequence); always 0 under the other policies.
             ///
             /// ```
-            #[doc = concat!("use uuidkit::gen::{GregorianBuilder, RegressionPolicy, StepClock, ThreadRng};")]
+            #[doc = concat!("use uuidkit::generator::{GregorianBuilder, RegressionPolicy, StepClock, ThreadRng};")]
             /// use uuidkit::Timestamp;
             /// let clock = StepClock::new(Timestamp::from_gregorian_ticks(1 << 40));
-            /// let mut gen = GregorianBuilder::new()
+            /// let mut g = GregorianBuilder::new()
             ///     .regression(RegressionPolicy::Reset)
             #[doc = concat!("    .", stringify!($build), "(&clock, ThreadRng)?;")]
-            /// let (a, seq) = (gen.next()?, gen.clock_seq());
+            /// let (a, seq) = (g.next()?, g.clock_seq());
             /// clock.step_back(3_600_000_000_000); // an hour
-            /// let b = gen.next()?;
+            /// let b = g.next()?;
             /// assert!(b.gregorian_ticks() < a.gregorian_ticks()); // followed the clock back,
-            /// assert_eq!(gen.resets(), 1); // says so,
-            /// assert_eq!(gen.clock_seq(), (seq + 1) & 0x3FFF); // and took the next sequence
-            /// # Ok::<(), uuidkit::gen::GenError>(())
+            /// assert_eq!(g.resets(), 1); // says so,
+            /// assert_eq!(g.clock_seq(), (seq + 1) & 0x3FFF); // and took the next sequence
+            /// # Ok::<(), uuidkit::generator::GenError>(())
             /// ```
             pub fn resets(&self) -> u64 {
                 self.core.driver.seq.resets()
             }
 
             /// The last step back of the clock the generator followed under
-            /// [`RegressionPolicy::Reset`](crate::gen::RegressionPolicy::Reset), if any.
+            /// [`RegressionPolicy::Reset`](crate::generator::RegressionPolicy::Reset), if any.
             ///
             /// ```
-            #[doc = concat!("use uuidkit::gen::{GregorianBuilder, RegressionPolicy, StepClock, ThreadRng};")]
+            #[doc = concat!("use uuidkit::generator::{GregorianBuilder, RegressionPolicy, StepClock, ThreadRng};")]
             /// use uuidkit::Timestamp;
             /// let clock = StepClock::new(Timestamp::from_gregorian_ticks(1 << 40));
-            /// let mut gen = GregorianBuilder::new()
+            /// let mut g = GregorianBuilder::new()
             ///     .regression(RegressionPolicy::Reset)
             #[doc = concat!("    .", stringify!($build), "(&clock, ThreadRng)?;")]
-            /// gen.next()?;
-            /// assert_eq!(gen.last_reset(), None);
+            /// g.next()?;
+            /// assert_eq!(g.last_reset(), None);
             /// clock.step_back(60_000_000_000); // a minute
-            /// gen.next()?;
-            /// assert_eq!(gen.last_reset().map(|r| r.back_nanos()), Some(60_000_000_000));
-            /// # Ok::<(), uuidkit::gen::GenError>(())
+            /// g.next()?;
+            /// assert_eq!(g.last_reset().map(|r| r.back_nanos()), Some(60_000_000_000));
+            /// # Ok::<(), uuidkit::generator::GenError>(())
             /// ```
-            pub fn last_reset(&self) -> Option<crate::gen::ClockReset> {
+            pub fn last_reset(&self) -> Option<crate::generator::ClockReset> {
                 self.core.driver.seq.last_reset()
             }
         }
