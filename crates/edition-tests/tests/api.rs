@@ -10,15 +10,15 @@ use std::time::Duration;
 use uuidkit::generator::V7Builder;
 use uuidkit::generator::{
     clock, global, rng, v1, v2, v4, v6, v7, v8, ClockReset, DistributedBuilder,
-    DistributedGenerator, DistributedLayout, FixedClock, GenError, GenErrorKind,
-    GregorianBuilder, OverflowPolicy, RegressionPolicy, ReplayClock, ReplayRandom, SeqRandom,
-    StepClock, SystemClock, ThreadRng, V1Generator, V2Generator, V6Generator, V7Generator,
-    V7Method, V8TimeBuilder, V8TimeGenerator, DEFAULT_REGRESSION_THRESHOLD,
+    DistributedGenerator, DistributedLayout, FixedClock, GenError, GenErrorKind, GregorianBuilder,
+    OverflowPolicy, RegressionPolicy, ReplayClock, ReplayRandom, SeqRandom, StepClock, SystemClock,
+    ThreadRng, V1Generator, V2Generator, V6Generator, V7Generator, V7Method, V8TimeBuilder,
+    V8TimeGenerator, DEFAULT_REGRESSION_THRESHOLD,
 };
 use uuidkit::{
-    ldap, ldif, uuid, Case, Clock, Domain, Error, ErrorKind, Format, Kind, NameHash,
-    NilUuidError, NonNilUuid, RandomSource, Timestamp, Uuid, Variant, Version,
-    GREGORIAN_OFFSET_TICKS, MAX_DECIMAL_LEN, MAX_ENCODED_LEN,
+    ldap, ldif, uuid, Case, Clock, Domain, Error, ErrorKind, Format, Kind, NameHash, NilUuidError,
+    NonNilUuid, RandomSource, Timestamp, Uuid, Variant, Version, GREGORIAN_OFFSET_TICKS,
+    MAX_DECIMAL_LEN, MAX_ENCODED_LEN,
 };
 
 const DNS: Uuid = uuid!("6ba7b810-9dad-11d1-80b4-00c04fd430c8");
@@ -29,8 +29,12 @@ const V1: Uuid = uuid!("C232AB00-9414-11EC-B3C8-9F6BDECED846");
 #[test]
 fn the_uuid_macro_and_the_namespaces() {
     assert_eq!(DNS, Uuid::NAMESPACE_DNS);
-    assert_eq!(uuidkit::uuid!("{6BA7B811-9DAD-11D1-80B4-00C04FD430C8}"), Uuid::NAMESPACE_URL);
-    const PARSED: Result<Uuid, Error> = Uuid::parse_str_const("urn:uuid:6ba7b812-9dad-11d1-80b4-00c04fd430c8");
+    assert_eq!(
+        uuidkit::uuid!("{6BA7B811-9DAD-11D1-80B4-00C04FD430C8}"),
+        Uuid::NAMESPACE_URL
+    );
+    const PARSED: Result<Uuid, Error> =
+        Uuid::parse_str_const("urn:uuid:6ba7b812-9dad-11d1-80b4-00c04fd430c8");
     assert_eq!(PARSED, Ok(Uuid::NAMESPACE_OID));
 }
 
@@ -38,26 +42,45 @@ fn the_uuid_macro_and_the_namespaces() {
 fn root_reexports_parse_format_and_fields() -> Result<(), Error> {
     let u: Uuid = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f".parse()?;
     assert_eq!(u, V7);
-    assert_eq!((u.version(), u.variant(), u.kind()), (Some(Version::SortRand), Variant::Rfc9562, Kind::Version(Version::SortRand)));
+    assert_eq!(
+        (u.version(), u.variant(), u.kind()),
+        (
+            Some(Version::SortRand),
+            Variant::Rfc9562,
+            Kind::Version(Version::SortRand)
+        )
+    );
     assert_eq!(u.unix_ts_ms(), Some(1_645_557_742_000));
 
     let mut buf = [0u8; MAX_ENCODED_LEN];
     let _: &mut uuidkit::EncodeBuffer = &mut buf;
-    assert_eq!(u.encode(Format::Braced, Case::Upper, &mut buf), "{017F22E2-79B0-7CC3-98C4-DC0C0C07398F}");
+    assert_eq!(
+        u.encode(Format::Braced, Case::Upper, &mut buf),
+        "{017F22E2-79B0-7CC3-98C4-DC0C0C07398F}"
+    );
     let shown: uuidkit::Formatted = u.guid_hex();
     assert_eq!(shown.to_string(), "e2227f01b079c37c98c4dc0c0c07398f");
 
     let mut lines = [0u8; 2 * 37];
-    assert_eq!(uuidkit::encode_lines(&[u, DNS], Format::Hyphenated, Case::Lower, &mut lines), 74);
+    assert_eq!(
+        uuidkit::encode_lines(&[u, DNS], Format::Hyphenated, Case::Lower, &mut lines),
+        74
+    );
     assert_eq!(&lines[37..], b"6ba7b810-9dad-11d1-80b4-00c04fd430c8\n");
     assert!(["avx2", "ssse3", "neon", "scalar"].contains(&uuidkit::simd_level()));
 
     // The other forms: decimal integer, OID, OID URN.
     let f81d = Uuid::parse_str("f81d4fae-7dec-11d0-a765-00a0c91e6bf6")?;
     let decimal: uuidkit::Decimal = f81d.decimal();
-    assert_eq!(decimal.to_string(), "329800735698586629295641978511506172918");
+    assert_eq!(
+        decimal.to_string(),
+        "329800735698586629295641978511506172918"
+    );
     let mut dbuf: uuidkit::DecimalBuffer = [0u8; MAX_DECIMAL_LEN];
-    assert_eq!(Uuid::parse_decimal(f81d.encode_decimal(&mut dbuf).as_bytes())?, f81d);
+    assert_eq!(
+        Uuid::parse_decimal(f81d.encode_decimal(&mut dbuf).as_bytes())?,
+        f81d
+    );
     let oid: uuidkit::Oid = f81d.oid();
     let oid_urn: uuidkit::OidUrn = f81d.oid_urn();
     assert_eq!(Uuid::parse_oid(oid.to_string().as_bytes())?, f81d);
@@ -69,7 +92,10 @@ fn root_reexports_parse_format_and_fields() -> Result<(), Error> {
 fn errors_name_what_and_where() {
     let e: Error = Uuid::parse_str("017F22E2-79B0-7CC3-98C4-DC0C0C07398").unwrap_err();
     assert_eq!(e.kind(), ErrorKind::GroupLength);
-    assert_eq!(e.to_string(), "invalid group length: group 5 at byte 24 has 11 digits, expected 12");
+    assert_eq!(
+        e.to_string(),
+        "invalid group length: group 5 at byte 24 has 11 digits, expected 12"
+    );
     let e = Uuid::parse_str("67e55044-x0b1-426f-9247-bb680e5fe0c8").unwrap_err();
     assert!(e.is_invalid_char());
     assert_eq!(e.position(), 9);
@@ -85,16 +111,28 @@ fn timestamps() {
     assert!(!bad.to_string().is_empty());
     assert_eq!(Timestamp::from_unix(1_645_557_742, 0), Some(t));
     assert_eq!(V1.gregorian_ticks(), Some(138_648_505_420_000_000));
-    assert_eq!(t.gregorian_ticks(), Some(GREGORIAN_OFFSET_TICKS + 16_455_577_420_000_000));
+    assert_eq!(
+        t.gregorian_ticks(),
+        Some(GREGORIAN_OFFSET_TICKS + 16_455_577_420_000_000)
+    );
 }
 
 #[test]
 fn name_based_and_non_nil() {
-    assert_eq!(Uuid::new_v5(&DNS, b"www.example.com").to_string(), "2ed6657d-e927-568b-95e1-2665a8aea6a2");
-    assert_eq!(Uuid::new_v3(&DNS, b"www.example.com").to_string(), "5df41881-3aed-3515-88a7-2f4a814cf09e");
+    assert_eq!(
+        Uuid::new_v5(&DNS, b"www.example.com").to_string(),
+        "2ed6657d-e927-568b-95e1-2665a8aea6a2"
+    );
+    assert_eq!(
+        Uuid::new_v3(&DNS, b"www.example.com").to_string(),
+        "5df41881-3aed-3515-88a7-2f4a814cf09e"
+    );
     // RFC 9562 Appendix B.2.
     let hash: NameHash = "sha256".parse().unwrap();
-    assert_eq!(Uuid::new_v8_name(hash, &DNS, b"www.example.com").to_string(), "5c146b14-3c52-8afd-938a-375d0df1fbf6");
+    assert_eq!(
+        Uuid::new_v8_name(hash, &DNS, b"www.example.com").to_string(),
+        "5c146b14-3c52-8afd-938a-375d0df1fbf6"
+    );
     let unknown: uuidkit::ParseNameHashError = "md4".parse::<NameHash>().unwrap_err();
     assert_eq!(unknown.input(), "md4");
 
@@ -126,7 +164,10 @@ fn per_instance_generators_with_injected_clocks() -> Result<(), GenError> {
     let ms = Timestamp::from_unix_millis;
     // v7: every method, policy and option of the builder.
     let mut g: V7Generator<FixedClock, ThreadRng> = V7Builder::new()
-        .method(V7Method::SubMillis { fraction_bits: 12, counter_bits: 14 })
+        .method(V7Method::SubMillis {
+            fraction_bits: 12,
+            counter_bits: 14,
+        })
         .overflow(OverflowPolicy::Error)
         .regression(RegressionPolicy::Error)
         .regression_threshold(DEFAULT_REGRESSION_THRESHOLD + Duration::from_secs(1))
@@ -164,7 +205,10 @@ fn per_instance_generators_with_injected_clocks() -> Result<(), GenError> {
     // v2 (DCE Security).
     let mut g2 = V2Generator::system();
     let u = g2.next(Domain::Group, 100)?;
-    assert_eq!((u.local_domain(), u.local_id()), (Some(Domain::Group), Some(100)));
+    assert_eq!(
+        (u.local_domain(), u.local_id()),
+        (Some(Domain::Group), Some(100))
+    );
     let _: v2::V2Generator = g2;
 
     // v8: time-based and distributed layouts.
@@ -172,10 +216,14 @@ fn per_instance_generators_with_injected_clocks() -> Result<(), GenError> {
     let mut g: V8TimeGenerator<StepClock, ThreadRng> = V8TimeBuilder::new().build(clock, ThreadRng);
     assert!(g.next()? < g.next()?);
     let layout = DistributedLayout::new(48, 1_000_000, 10, 14)?;
-    let mut d: DistributedGenerator<SystemClock, ThreadRng> =
-        DistributedBuilder::new(layout).node_id(0x2A5).build(SystemClock, ThreadRng)?;
+    let mut d: DistributedGenerator<SystemClock, ThreadRng> = DistributedBuilder::new(layout)
+        .node_id(0x2A5)
+        .build(SystemClock, ThreadRng)?;
     assert!(d.next()? < d.next()?);
-    assert_eq!(v8::DistributedLayout::default(), DistributedLayout::default());
+    assert_eq!(
+        v8::DistributedLayout::default(),
+        DistributedLayout::default()
+    );
     Ok(())
 }
 
@@ -188,7 +236,10 @@ fn clocks_and_random_sources() {
 
     // RFC 9562 Appendix A.3, from replayed random bytes.
     let mut r = ReplayRandom::new(0x919108F752D133205BACF847DB4148A8u128.to_be_bytes());
-    assert_eq!(v4::v4_from(&mut r).to_string(), "919108f7-52d1-4320-9bac-f847db4148a8");
+    assert_eq!(
+        v4::v4_from(&mut r).to_string(),
+        "919108f7-52d1-4320-9bac-f847db4148a8"
+    );
     let mut seq = SeqRandom::new(7);
     let mut csprng = rng::Csprng::new().unwrap();
     assert_ne!(csprng.next_u64(), csprng.next_u64());
@@ -208,7 +259,10 @@ fn ldap_rfc4530() {
     assert_eq!(ldap::uuid_ordering_match(a, b), Ok(Ordering::Equal));
     let e: ldap::MatchError = ldap::uuid_match(a, b"x").unwrap_err();
     assert_eq!(e.side(), ldap::Side::Value);
-    assert_eq!(e.to_string(), "value: invalid length: expected 36 bytes, found 1");
+    assert_eq!(
+        e.to_string(),
+        "value: invalid length: expected 36 bytes, found 1"
+    );
     assert_eq!(ldap::SCHEMA.len(), 4);
     assert_eq!(ldap::ENTRY_UUID_OID, "1.3.6.1.1.16.4");
     assert!(ldap::validate(b"{597ae2f6-16a6-1027-98f4-d28b5365dc14}").is_err());
@@ -225,7 +279,8 @@ fn ldif_adds_entry_uuid() {
         "dn: cn=alice,dc=example,dc=com\ncn: alice\nentryUUID: 6ba7b810-9dad-11d1-80b4-00c04fd430c8\n\n"
     );
     let bad = b"dn: cn=b\nentryUUID: nope\n\n";
-    let e: ldif::LdifError = ldif::add_entry_uuid(&bad[..], &mut Vec::new(), &mut || DNS).unwrap_err();
+    let e: ldif::LdifError =
+        ldif::add_entry_uuid(&bad[..], &mut Vec::new(), &mut || DNS).unwrap_err();
     assert_eq!(e.line(), Some(2));
 }
 
@@ -241,7 +296,12 @@ fn serde_feature() {
         #[serde(with = "uuidkit::serde::compact")]
         compact: Uuid,
     }
-    let row = Row { id: DNS, simple: Uuid::MAX, parent: None, compact: Uuid::from_u128(1) };
+    let row = Row {
+        id: DNS,
+        simple: Uuid::MAX,
+        parent: None,
+        compact: Uuid::from_u128(1),
+    };
     let text = serde_json::to_string(&row).unwrap();
     assert_eq!(
         text,
@@ -266,7 +326,10 @@ fn generic_over_the_traits() {
     fn draw<R: RandomSource>(r: &mut R) -> u64 {
         r.next_u64()
     }
-    assert_eq!(read(&FixedClock::new(Timestamp::UNIX_EPOCH)), Timestamp::UNIX_EPOCH);
+    assert_eq!(
+        read(&FixedClock::new(Timestamp::UNIX_EPOCH)),
+        Timestamp::UNIX_EPOCH
+    );
     assert_ne!(draw(&mut ThreadRng), draw(&mut ThreadRng));
 }
 
