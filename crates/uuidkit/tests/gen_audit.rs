@@ -251,8 +251,9 @@ fn machine_macs() -> Vec<u64> {
 #[test]
 fn distributed_v8_node_id_is_never_a_mac_of_the_machine() {
     let macs = machine_macs();
-    for node_bits in [48u8, 52, 56, 64] {
-        let layout = DistributedLayout::new(40, 1_000_000, node_bits, 0).unwrap();
+    // A 12-bit counter leaves room for node ids of up to 62 bits.
+    for node_bits in [48u8, 52, 56, 62] {
+        let layout = DistributedLayout::new(12, node_bits).unwrap();
         // A random source whose first draw is the MAC itself (`next_u64` reads 8 bytes,
         // little-endian).
         for &mac in &macs {
