@@ -392,7 +392,8 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
         V7Builder::new()
     }
 
-    /// The next UUID, greater than the previous one.
+    /// The next UUID, greater than the previous one (unless
+    /// [`RegressionPolicy::Reset`](super::RegressionPolicy::Reset) follows the clock back).
     ///
     /// ```
     /// use uuidkit::generator::{StepClock, ThreadRng, V7Generator};

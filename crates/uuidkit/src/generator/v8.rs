@@ -156,7 +156,8 @@ impl<C: Clock, R: RandomSource> V8TimeGenerator<C, R> {
         from_payload(((i.tick as u128) << 62) | custom_c as u128)
     }
 
-    /// The next UUID, greater than the previous one.
+    /// The next UUID, greater than the previous one (unless
+    /// [`RegressionPolicy::Reset`](super::RegressionPolicy::Reset) follows the clock back).
     ///
     /// ```
     /// use uuidkit::generator::{FixedClock, ThreadRng, V8TimeGenerator};
@@ -590,7 +591,8 @@ impl<C: Clock, R: RandomSource> DistributedGenerator<C, R> {
         from_payload(payload)
     }
 
-    /// The next UUID, greater than the previous one.
+    /// The next UUID, greater than the previous one (unless
+    /// [`RegressionPolicy::Reset`](super::RegressionPolicy::Reset) follows the clock back).
     ///
     /// ```
     /// use uuidkit::generator::{DistributedBuilder, DistributedLayout, StepClock, ThreadRng};
