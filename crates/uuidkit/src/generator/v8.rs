@@ -250,8 +250,8 @@ impl<C: Clock, R: RandomSource> V8TimeGenerator<C, R> {
 /// | 48–51 | version, 8 |
 /// | 52–63 | the top 12 bits of the counter (all of `custom_b`, where v7 has `rand_a`) |
 /// | 64–65 | variant, `10` |
-/// | 66 to 53 + c | the other `c − 12` bits of the counter (the top of `custom_c`) |
-/// | 54 + c to 53 + c + n | the node id |
+/// | 66 to 53 + c | the other `c − 12` bits of the counter (the top of `custom_c`; none when `c` is 12) |
+/// | 54 + c to 53 + c + n | the node id (none when `n` is 0) |
 /// | the rest, to 127 | random, `74 − c − n` bits, drawn for every UUID |
 ///
 /// This is v7's Method 1 layout with version 8 and a node id between the counter and the
@@ -270,7 +270,8 @@ impl<C: Clock, R: RandomSource> V8TimeGenerator<C, R> {
 /// machine's MAC address.
 ///
 /// Order: one generator's UUIDs sort by (millisecond, counter), so each is greater than the
-/// one before. UUIDs of different nodes in the same millisecond sort by their counters, which
+/// one before (unless [`RegressionPolicy::Reset`](super::RegressionPolicy::Reset) follows the
+/// clock back). UUIDs of different nodes in the same millisecond sort by their counters, which
 /// are seeded at random, and only then by node id: nodes do not take turns within a
 /// millisecond.
 ///
