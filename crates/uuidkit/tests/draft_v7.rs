@@ -7,7 +7,7 @@
 //! significant bit: `unixts` (36 bits of Unix seconds), `subsec_a` (12), `ver` (4, 0111),
 //! `subsec_b` (12), `var` (2, 10), `subsec_seq_node` (62). The three sub-second fields, the
 //! version and variant skipped, are one binary fraction of a second (§4.4.4.2). It is **not**
-//! RFC 9562's v7 (48-bit milliseconds); /work/shared/specs/README.md.
+//! RFC 9562's v7 (48-bit milliseconds), though some early generators emitted it with version 7.
 //!
 //! Cases per property: `UUIDKIT_PROPTEST_CASES` (default 2000).
 
