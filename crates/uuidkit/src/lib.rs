@@ -70,10 +70,13 @@
 //!
 //! ### Generators (RFC 9562 §6; feature `std`)
 //!
-//! The functions [`v4()`], [`v7()`], [`v6()`] and [`v1()`] use process-wide generators that are
-//! monotonic across threads and safe across `fork`. For control — the §6.2 method, clock
-//! regression and counter overflow policies, a fixed node, an injected clock for tests — build
-//! a generator from [`generator`]; name-based UUIDs are plain functions.
+//! The functions [`v7()`], [`v6()`] and [`v1()`] use process-wide generators that are
+//! monotonic across threads (v1 in its timestamp, not its bytes, which put the low time bits
+//! first); [`v4()`] draws from the thread's CSPRNG. A forked child continues neither the
+//! generators' state nor the random stream wherever the fork is detected (every fork on Linux
+//! 4.14 and later and the BSDs; only `fork()` on macOS and older Linux). For control — the
+//! §6.2 method, clock regression and counter overflow policies, a fixed node, an injected clock
+//! for tests — build a generator from [`generator`]; name-based UUIDs are plain functions.
 //!
 //! ```
 //! use uuidkit::generator::{FixedClock, OverflowPolicy, ThreadRng, V7Builder, V7Method};
