@@ -215,7 +215,7 @@ fn per_instance_generators_with_injected_clocks() -> Result<(), GenError> {
     let clock = StepClock::new(ms(1_645_557_742_000)).with_auto_step(1_000);
     let mut g: V8TimeGenerator<StepClock, ThreadRng> = V8TimeBuilder::new().build(clock, ThreadRng);
     assert!(g.next()? < g.next()?);
-    let layout = DistributedLayout::new(48, 1_000_000, 10, 14)?;
+    let layout = DistributedLayout::new(14, 10)?;
     let mut d: DistributedGenerator<SystemClock, ThreadRng> = DistributedBuilder::new(layout)
         .node_id(0x2A5)
         .build(SystemClock, ThreadRng)?;
