@@ -79,6 +79,7 @@
 //! their kinds), `log.rs`, `error.rs`.
 
 mod activation;
+mod budget;
 mod config;
 mod connection;
 mod error;
@@ -92,6 +93,7 @@ mod socket;
 pub mod uuidd;
 
 pub use activation::{activation_listeners, Listener, ListenerKind};
+pub use budget::{MAX_DEBT, MAX_WAIT, TICK_BURST};
 pub use config::ServerConfig;
 pub use error::ServerError;
 pub use instance::InstanceLock;

@@ -47,6 +47,7 @@
 
 use std::io::{self, Read, Write};
 use std::net::Shutdown;
+use std::os::fd::AsFd;
 use std::os::unix::net::UnixStream;
 use std::time::{Duration, Instant};
 
@@ -55,6 +56,7 @@ use uuidkit::Uuid;
 
 use super::connection::Shared;
 use crate::state::{DurableGenerator, Safety, StateError, TimeVersion};
+use crate::sys;
 
 /// uuidd's operations (`UUIDD_OP_*` in util-linux `libuuid/src/uuidd.h`).
 const OP_GETPID: u8 = 0;
@@ -193,7 +195,12 @@ fn time_block<C: Clock>(
 }
 
 /// Makes the reply to `req`, or says why there is none.
-fn answer<C: Clock>(shared: &Shared<C>, req: Request, out: &mut Reply) -> Result<(), String> {
+fn answer<C: Clock>(
+    shared: &Shared<C>,
+    uid: u32,
+    req: Request,
+    out: &mut Reply,
+) -> Result<(), String> {
     match req {
         Request::Pid => {
             out.push(std::process::id().to_string().as_bytes());
@@ -215,6 +222,8 @@ fn answer<C: Clock>(shared: &Shared<C>, req: Request, out: &mut Reply) -> Result
                     "bulk time request for {count} UUIDs: at most {MAX_BULK_TIME} are served"
                 ));
             }
+            // The user's budget of timestamps (the same as on uuidkit's socket).
+            shared.wait_for_budget(uid, TimeVersion::V1, count.into())?;
             let (result, change) = {
                 let mut g = shared.gen();
                 let r = if req == Request::Time {
@@ -257,9 +266,11 @@ pub(super) fn serve_uuidd_connection<C: Clock>(shared: &Shared<C>, s: &UnixStrea
     let verbose = shared.cfg.verbose;
     let timeout = shared.cfg.timeout;
     let frame_time: Duration = shared.cfg.frame_timeout.min(timeout);
+    // A peer whose credentials cannot be read counts as one unknown user (as at admission).
+    let uid = sys::peer_uid(s.as_fd()).unwrap_or(u32::MAX);
     let outcome = read_request(s, Instant::now() + frame_time).and_then(|req| {
         let mut out = Reply::new();
-        answer(shared, req, &mut out)?;
+        answer(shared, uid, req, &mut out)?;
         // At most 1016 bytes: the socket buffer takes them at once, and the write timeout
         // (set at admission) bounds a client that does not read.
         (&*s)
