@@ -11,7 +11,8 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use uuidkit::generator::{Clock, SystemClock};
+use uuidkit::generator::{Clock, StepClock, SystemClock, ThreadRng};
+use uuidkit::{Timestamp, Uuid};
 use uuidkit_service::client::Connection;
 use uuidkit_service::protocol::{ReplyHeader, Request, Status, MAX_RANGE};
 use uuidkit_service::server::uuidd::MAX_BULK_TIME;
@@ -197,5 +198,60 @@ fn one_user_cannot_push_the_timeline_ahead_of_the_clock() {
     server.stop();
 }
 
-#[allow(dead_code)]
-fn unused(_: &Path) {}
+/// One UUID of `v` from the server at `sock`.
+fn one(sock: &Path, v: TimeVersion) -> Uuid {
+    let mut c = Connection::connect(sock, Duration::from_secs(10)).unwrap();
+    let mut out = Vec::new();
+    c.generate(v, 1, &mut out).unwrap();
+    out[0]
+}
+
+/// Issue 28 through the real server: it stops (cleanly), and starts again on the same state
+/// file with the clock an hour back. The v6 and v7 it issues then sort above those it issued
+/// before; v1 is unique and has the next clock sequence.
+#[test]
+fn v6_and_v7_keep_their_order_across_a_server_restart_with_the_clock_set_back() {
+    const T0_MS: u64 = 1_645_557_742_000;
+    let dir = TempDir::new();
+    let sock = dir.path("s.sock");
+    let state = dir.path("state");
+    let clock = StepClock::new(Timestamp::from_unix_millis(T0_MS));
+    let g = DurableGenerator::open_with_clock(&state, StateOptions::new(), clock).unwrap();
+    let server = start(ServerConfig::new(&sock), g);
+    let (a1, a6, a7) = (
+        one(&sock, TimeVersion::V1),
+        one(&sock, TimeVersion::V6),
+        one(&sock, TimeVersion::V7),
+    );
+    let ra = Connection::connect(&sock, Duration::from_secs(10))
+        .unwrap()
+        .range(TimeVersion::V6, 100)
+        .unwrap()
+        .expect("a range");
+    server.stop();
+
+    let clock = StepClock::new(Timestamp::from_unix_millis(T0_MS - 3_600_000));
+    let g = DurableGenerator::open_with_clock(&state, StateOptions::new(), clock).unwrap();
+    let warnings: Vec<String> = g.warnings().iter().map(|w| w.to_string()).collect();
+    let server = start(ServerConfig::new(&sock), g);
+    let (b1, b6, b7) = (
+        one(&sock, TimeVersion::V1),
+        one(&sock, TimeVersion::V6),
+        one(&sock, TimeVersion::V7),
+    );
+    server.stop();
+    eprintln!("restart warnings: {warnings:#?}");
+    eprintln!("before: v1 {a1}  v6 {a6}  v7 {a7}");
+    eprintln!("after:  v1 {b1}  v6 {b6}  v7 {b7}");
+    let mut expand = vec![Uuid::NIL; ra.count as usize];
+    ra.expand(0, &mut expand, &mut ThreadRng);
+    assert!(b6 > a6 && b6 > *expand.last().unwrap(), "v6 lost its order");
+    assert!(b7 > a7, "v7 lost its order");
+    assert_ne!(b1, a1);
+    assert_eq!(
+        b1.clock_seq(),
+        Some((a1.clock_seq().unwrap() + 1) & 0x3FFF),
+        "v1 takes the next clock sequence"
+    );
+    assert!(b1.gregorian_ticks() > expand.last().unwrap().gregorian_ticks());
+}
