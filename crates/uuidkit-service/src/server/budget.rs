@@ -12,12 +12,16 @@
 //! clock's speed (one tick per 100 ns of real time, measured on the monotonic clock, so
 //! setting the wall clock changes nothing). A request is charged before it is served; when the
 //! bucket does not hold enough, the request waits until it would (the debt is paid back in
-//! real time), so a user's requests are served in full, at most at the clock's speed. Only
-//! when the user's debt would exceed [`MAX_DEBT`] (1 s of waiting) does a request wait for
-//! room, and after [`MAX_WAIT`] it is refused. Hence, for one user, the timestamps served by
-//! any moment number at most 1 s of timestamps more than the real time elapsed: whatever the
+//! real time), so a user's requests are served in full, at most at the clock's speed. A large
+//! request (more than [`SMALL_TICKS`]) that would take the user's debt beyond [`MAX_DEBT`]
+//! (1 s of waiting) is not charged but waits for room; a small one is charged as long as the
+//! debt stays within [`MAX_WAIT`] (5 s), so that a single UUID is never starved by a
+//! stream of large requests. A request that cannot be served within [`MAX_WAIT`] (or the
+//! connection's timeout) is refused. Hence, for one user, the timestamps served by any
+//! moment number at most 1 s of timestamps more than the real time elapsed: whatever the
 //! user's connections ask, the timeline runs at most 1 s ahead of where it would be without
-//! them. A user who stops asking has a full bucket again within 2 s.
+//! them. A user who stops asking is served again after the debt it ran up (at most 1 s when
+//! its requests were large, 5 s in all), and has a full bucket again 1 s later.
 //!
 //! Several users asking at full speed at once each get the clock's speed: they can together
 //! move the timeline ahead of the clock faster than one can (a bound per user, not per
@@ -41,6 +45,10 @@ pub const MAX_DEBT: u64 = 10_000_000;
 
 /// The longest a request waits for its user's budget before it is refused.
 pub const MAX_WAIT: Duration = Duration::from_secs(5);
+
+/// Requests of at most this many timestamps (a batch of up to 8192 UUIDs, a single one) are
+/// charged whenever the debt stays within [`MAX_WAIT`]; larger ones only within [`MAX_DEBT`].
+pub const SMALL_TICKS: u64 = 8192;
 
 /// Ticks of the 100-ns timeline per nanosecond of real time.
 const NANOS_PER_TICK: u128 = 100;
@@ -95,8 +103,9 @@ fn ticks_to_time(ticks: u64) -> Duration {
 }
 
 impl TickBudget {
-    /// Charges `ticks` timestamps to `uid` at `now`, or says how long to wait for room.
-    pub(super) fn charge(&self, uid: u32, ticks: u64, now: Instant) -> Charge {
+    /// Charges `ticks` timestamps to `uid` at `now`, or says how long to wait for room: a
+    /// request is charged only if it may then be served within `limit` (and [`MAX_WAIT`]).
+    pub(super) fn charge(&self, uid: u32, ticks: u64, now: Instant, limit: Duration) -> Charge {
         let mut map = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
         if map.len() >= PRUNE_AT && !map.contains_key(&uid) {
             map.retain(|_, b| {
@@ -112,7 +121,12 @@ impl TickBudget {
         let ticks = i64::try_from(ticks).unwrap_or(i64::MAX);
         let after = b.credit.saturating_sub(ticks);
         // A request larger than the whole debt allowance still fits an idle user's bucket.
-        let floor = -(MAX_DEBT as i64);
+        let longest = (limit.min(MAX_WAIT).as_nanos() / NANOS_PER_TICK) as i64;
+        let floor = if ticks <= SMALL_TICKS as i64 {
+            -longest
+        } else {
+            -longest.min(MAX_DEBT as i64)
+        };
         if after < floor && b.credit < TICK_BURST as i64 {
             let short = (floor - after).min(TICK_BURST as i64 - b.credit);
             return Charge::RetryAfter(ticks_to_time(short.unsigned_abs()));
@@ -136,7 +150,7 @@ impl TickBudget {
             if closing() {
                 return Err("the server is shutting down".into());
             }
-            match self.charge(uid, ticks, Instant::now()) {
+            match self.charge(uid, ticks, Instant::now(), limit) {
                 Charge::ServeAfter(wait) => {
                     let until = Instant::now() + wait;
                     loop {
@@ -176,38 +190,109 @@ mod tests {
     fn a_full_bucket_serves_a_burst_at_once_then_debt_is_paid_in_real_time() {
         let b = TickBudget::default();
         let t0 = Instant::now();
-        assert_eq!(b.charge(7, SEC, t0), Charge::ServeAfter(Duration::ZERO));
+        assert_eq!(
+            b.charge(7, SEC, t0, MAX_WAIT),
+            Charge::ServeAfter(Duration::ZERO)
+        );
         // Empty now: the next 0.5 s of timestamps wait 0.5 s.
         assert_eq!(
-            b.charge(7, SEC / 2, t0),
+            b.charge(7, SEC / 2, t0, MAX_WAIT),
             Charge::ServeAfter(Duration::from_millis(500))
         );
         // Another user is not charged for it.
-        assert_eq!(b.charge(8, SEC, t0), Charge::ServeAfter(Duration::ZERO));
+        assert_eq!(
+            b.charge(8, SEC, t0, MAX_WAIT),
+            Charge::ServeAfter(Duration::ZERO)
+        );
         // 0.5 s later the debt is paid.
         let t1 = t0 + Duration::from_millis(500);
-        assert_eq!(b.charge(7, 0, t1), Charge::ServeAfter(Duration::ZERO));
+        assert_eq!(
+            b.charge(7, 0, t1, MAX_WAIT),
+            Charge::ServeAfter(Duration::ZERO)
+        );
     }
 
     #[test]
     fn debt_beyond_the_limit_is_refused_until_there_is_room() {
         let b = TickBudget::default();
         let t0 = Instant::now();
-        assert_eq!(b.charge(0, SEC, t0), Charge::ServeAfter(Duration::ZERO));
         assert_eq!(
-            b.charge(0, SEC, t0),
+            b.charge(0, SEC, t0, MAX_WAIT),
+            Charge::ServeAfter(Duration::ZERO)
+        );
+        assert_eq!(
+            b.charge(0, SEC, t0, MAX_WAIT),
             Charge::ServeAfter(Duration::from_secs(1))
         );
         // 1 s of debt: 0.1 s more must wait 0.1 s for room.
         assert_eq!(
-            b.charge(0, SEC / 10, t0),
+            b.charge(0, SEC / 10, t0, MAX_WAIT),
             Charge::RetryAfter(Duration::from_millis(100))
         );
         let t1 = t0 + Duration::from_millis(100);
         assert_eq!(
-            b.charge(0, SEC / 10, t1),
+            b.charge(0, SEC / 10, t1, MAX_WAIT),
             Charge::ServeAfter(Duration::from_secs(1))
         );
+    }
+
+    #[test]
+    fn a_small_request_is_charged_past_the_debt_limit_up_to_the_longest_wait() {
+        let b = TickBudget::default();
+        let t0 = Instant::now();
+        assert_eq!(
+            b.charge(5, 2 * SEC, t0, MAX_WAIT),
+            Charge::ServeAfter(Duration::from_secs(1))
+        );
+        // 1 s of debt: a large request waits for room, a single UUID is charged.
+        assert!(matches!(
+            b.charge(5, 65_536, t0, MAX_WAIT),
+            Charge::RetryAfter(_)
+        ));
+        assert_eq!(
+            b.charge(5, 1, t0, MAX_WAIT),
+            Charge::ServeAfter(Duration::from_nanos(1_000_000_100))
+        );
+        // Small requests up to 5 s of debt, then they too wait.
+        for _ in 0..(4 * SEC / 8192) {
+            assert!(matches!(
+                b.charge(5, 8192, t0, MAX_WAIT),
+                Charge::ServeAfter(_)
+            ));
+        }
+        assert!(matches!(
+            b.charge(5, 8192, t0, MAX_WAIT),
+            Charge::RetryAfter(_)
+        ));
+    }
+
+    #[test]
+    fn a_shorter_limit_lowers_the_debt_allowed_and_a_refusal_says_why() {
+        let b = TickBudget::default();
+        let t0 = Instant::now();
+        let limit = Duration::from_millis(100);
+        assert_eq!(
+            b.charge(9, SEC, t0, limit),
+            Charge::ServeAfter(Duration::ZERO)
+        );
+        // 0.1 s of debt is all a 100 ms limit allows.
+        assert_eq!(
+            b.charge(9, SEC / 10, t0, limit),
+            Charge::ServeAfter(Duration::from_millis(100))
+        );
+        assert!(matches!(b.charge(9, 1, t0, limit), Charge::RetryAfter(_)));
+        // Waiting for room longer than the limit: refused, naming the user and the rule.
+        b.charge(9, 4 * SEC, Instant::now(), MAX_WAIT);
+        let e = b
+            .wait_for(9, 65_536, Duration::from_millis(20), || false)
+            .unwrap_err();
+        assert!(
+            e.contains("uid 9") && e.contains("faster than the clock"),
+            "{e}"
+        );
+        // A server that stops ends the wait.
+        let e = b.wait_for(9, 1, MAX_WAIT, || true).unwrap_err();
+        assert!(e.contains("shutting down"), "{e}");
     }
 
     #[test]
@@ -215,14 +300,17 @@ mod tests {
         let b = TickBudget::default();
         let t0 = Instant::now();
         assert_eq!(
-            b.charge(1, 3 * SEC, t0),
+            b.charge(1, 3 * SEC, t0, MAX_WAIT),
             Charge::ServeAfter(Duration::from_secs(2))
         );
         // An hour later: full, not an hour's worth.
         let t1 = t0 + Duration::from_secs(3600);
-        assert_eq!(b.charge(1, SEC, t1), Charge::ServeAfter(Duration::ZERO));
         assert_eq!(
-            b.charge(1, 1, t1),
+            b.charge(1, SEC, t1, MAX_WAIT),
+            Charge::ServeAfter(Duration::ZERO)
+        );
+        assert_eq!(
+            b.charge(1, 1, t1, MAX_WAIT),
             Charge::ServeAfter(Duration::from_nanos(100))
         );
     }
@@ -238,7 +326,7 @@ mod tests {
         for ms in 0..5_000u64 {
             let now = t0 + Duration::from_millis(ms);
             for _ in 0..64 {
-                if let Charge::ServeAfter(w) = b.charge(3, 65_536, now) {
+                if let Charge::ServeAfter(w) = b.charge(3, 65_536, now, MAX_WAIT) {
                     served.push((now + w, 65_536));
                 }
             }

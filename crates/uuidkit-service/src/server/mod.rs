@@ -14,6 +14,27 @@
 //! has a [timeout](ServerConfig::timeout): a client that sends half a frame, or does not read
 //! its reply, loses its connection.
 //!
+//! # One user cannot move the clock
+//!
+//! Every v1/v6 timestamp handed out — one UUID of a batch, each one of a range reply, of a
+//! uuidd bulk time block — takes one 100-ns tick of the one machine-wide timeline, which the
+//! state file keeps across restarts. Taken faster than the clock advances, the timeline runs
+//! ahead of the clock and every user's v1/v6 carry wrong times. So each peer user id (root
+//! too; the kernel's peer credentials say who) has a budget of [`TICK_BURST`] timestamps (1 s
+//! of them), refilled at the clock's speed (ten million a second, on the monotonic clock): a
+//! request is charged before it is served and, when the budget is spent, waits until the
+//! clock has caught up with it (the reply comes in full, later). Beyond [`MAX_DEBT`] (1 s of
+//! waiting) a request waits for room, and after [`MAX_WAIT`] (or the connection's
+//! [timeout](ServerConfig::timeout), if shorter) it is refused: a
+//! [`Status::Busy`](crate::protocol::Status::Busy) reply saying why (the connection is then
+//! closed), or on the uuidd socket a close without a reply (libuuid then generates on its
+//! own). So all the connections of one user together move the timeline at most 1 s ahead of
+//! where it would be without them, whatever they ask; a user who stops asking is served at
+//! once again within 2 s. v7 has no such budget: a v7 range or batch takes counter values
+//! within one millisecond, not milliseconds. Several users at full speed each get the
+//! clock's speed: the bound is per user, not per machine (a limit on the machine would let one
+//! user starve everyone).
+//!
 //! # One instance per socket
 //!
 //! [`Server::bind`] takes an exclusive `flock` on `SOCKET.lock` and keeps it. If the socket
@@ -93,7 +114,7 @@ mod socket;
 pub mod uuidd;
 
 pub use activation::{activation_listeners, Listener, ListenerKind};
-pub use budget::{MAX_DEBT, MAX_WAIT, TICK_BURST};
+pub use budget::{MAX_DEBT, MAX_WAIT, SMALL_TICKS, TICK_BURST};
 pub use config::ServerConfig;
 pub use error::ServerError;
 pub use instance::InstanceLock;

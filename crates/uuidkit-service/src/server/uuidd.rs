@@ -43,7 +43,10 @@
 //! timeout of the connection being served (no idle wait: clients send their request as soon
 //! as they connect); a short request, an unknown operation, or a client that does not read the
 //! reply within the timeout loses the connection, without a reply, and nothing else happens.
-//! The replies are at most 1016 bytes.
+//! The replies are at most 1016 bytes. Time requests (single and bulk) are charged to the
+//! user's budget of v1/v6 timestamps, shared with uuidkit's protocol (the
+//! [`server`](super) module docs, "One user cannot move the clock"): beyond it a request
+//! waits, and one that would wait too long is closed without a reply.
 
 use std::io::{self, Read, Write};
 use std::net::Shutdown;

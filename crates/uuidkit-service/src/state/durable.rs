@@ -72,8 +72,9 @@ fn wait_for_clock<C: Clock + ?Sized>(
 ///
 /// v1 and v6 share one timeline (one clock sequence and node, each timestamp used once), so a
 /// v1 converted to v6 never equals a v6 issued here. Each version's UUIDs increase (v1 by
-/// timestamp) while the generator runs; the clock going back does not change that (the
-/// timestamps run ahead of it instead).
+/// timestamp) while the generator runs and across restarts; the clock going back does not
+/// change that (the timestamps run ahead of it instead; across a restart, v1/v6 also take the
+/// next clock sequence, RFC 4122 §4.2.1).
 ///
 /// ```
 /// use uuidkit_service::state::{DurableGenerator, Safety, StateOptions, TimeVersion};
@@ -764,8 +765,9 @@ impl<C: Clock> DurableGenerator<C> {
     /// if it does not cover them yet): no restart or crash issues them again. In strict mode
     /// a range the file does not cover is never returned. A large range runs the timeline
     /// ahead of the clock (a tick is 100 ns: 8192 ticks are 0.8 ms, `u32::MAX` about
-    /// 7 minutes), so a server caps what one request may ask. A `count` of 0 reserves
-    /// nothing: an empty range (`first_ticks` 0).
+    /// 7 minutes), so a server caps what one request may ask, and charges every timestamp to
+    /// the asking user's budget (the [`server`](crate::server) module docs, "One user cannot
+    /// move the clock"). A `count` of 0 reserves nothing: an empty range (`first_ticks` 0).
     ///
     /// ```
     /// use uuidkit::Uuid;
