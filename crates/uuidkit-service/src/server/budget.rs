@@ -38,9 +38,8 @@ use std::time::{Duration, Instant};
 /// speed: 1 s of them.
 pub const TICK_BURST: u64 = 10_000_000;
 
-/// How far a user's bucket may go below zero (ticks): requests beyond that wait for room
-/// instead of being charged. 1 s of timestamps; with [`TICK_BURST`], a user's requests are
-/// served within 2 s of the clock's speed.
+/// How far a large request (more than [`SMALL_TICKS`]) may take its user's bucket below zero
+/// (ticks): beyond that it waits for room instead of being charged. 1 s of timestamps.
 pub const MAX_DEBT: u64 = 10_000_000;
 
 /// The longest a request waits for its user's budget before it is refused.
