@@ -820,7 +820,7 @@ Limits:
   --max-connections. One user (by uid, root too) may take v1/v6 timestamps at
   the clock's speed (10 million a second) beyond a burst of 1 s of them, on
   both sockets together, so that no user moves the v1/v6 clock ahead: faster
-  requests wait, and after 5 s get a busy reply (uuidd: closed). Past the
+  requests wait, and after 3 s get a busy reply (uuidd: closed). Past the
   limits, and when the process runs out of file descriptors, clients get a
   busy reply.
 

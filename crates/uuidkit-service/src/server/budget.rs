@@ -15,13 +15,13 @@
 //! real time), so a user's requests are served in full, at most at the clock's speed. A large
 //! request (more than [`SMALL_TICKS`]) that would take the user's debt beyond [`MAX_DEBT`]
 //! (1 s of waiting) is not charged but waits for room; a small one is charged as long as the
-//! debt stays within [`MAX_WAIT`] (5 s), so that a single UUID is never starved by a
+//! debt stays within [`MAX_WAIT`] (3 s), so that a single UUID is never starved by a
 //! stream of large requests. A request that cannot be served within [`MAX_WAIT`] (or the
 //! connection's timeout) is refused. Hence, for one user, the timestamps served by any
 //! moment number at most 1 s of timestamps more than the real time elapsed: whatever the
 //! user's connections ask, the timeline runs at most 1 s ahead of where it would be without
 //! them. A user who stops asking is served again after the debt it ran up (at most 1 s when
-//! its requests were large, 5 s in all), and has a full bucket again 1 s later.
+//! its requests were large, 3 s in all), and has a full bucket again 1 s later.
 //!
 //! Several users asking at full speed at once each get the clock's speed: they can together
 //! move the timeline ahead of the clock faster than one can (a bound per user, not per
@@ -42,8 +42,9 @@ pub const TICK_BURST: u64 = 10_000_000;
 /// (ticks): beyond that it waits for room instead of being charged. 1 s of timestamps.
 pub const MAX_DEBT: u64 = 10_000_000;
 
-/// The longest a request waits for its user's budget before it is refused.
-pub const MAX_WAIT: Duration = Duration::from_secs(5);
+/// The longest a request waits for its user's budget before it is refused: less than a
+/// client's default timeout (5 s), so that it gets the refusal rather than a timeout.
+pub const MAX_WAIT: Duration = Duration::from_secs(3);
 
 /// Requests of at most this many timestamps (a batch of up to 8192 UUIDs, a single one) are
 /// charged whenever the debt stays within [`MAX_WAIT`]; larger ones only within [`MAX_DEBT`].
@@ -252,8 +253,8 @@ mod tests {
             b.charge(5, 1, t0, MAX_WAIT),
             Charge::ServeAfter(Duration::from_nanos(1_000_000_100))
         );
-        // Small requests up to 5 s of debt, then they too wait.
-        for _ in 0..(4 * SEC / 8192) {
+        // Small requests up to 3 s of debt, then they too wait.
+        for _ in 0..(2 * SEC / 8192) {
             assert!(matches!(
                 b.charge(5, 8192, t0, MAX_WAIT),
                 Charge::ServeAfter(_)

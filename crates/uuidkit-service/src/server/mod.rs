@@ -25,14 +25,14 @@
 //! request is charged before it is served and, when the budget is spent, waits until the
 //! clock has caught up with it (the reply comes in full, later). A large request (more than
 //! [`SMALL_TICKS`]) that would take the debt beyond [`MAX_DEBT`] (1 s) waits for room; a small
-//! one is charged up to [`MAX_WAIT`] (5 s) of debt, so that a single UUID is not starved by a
+//! one is charged up to [`MAX_WAIT`] (3 s) of debt, so that a single UUID is not starved by a
 //! stream of large ones. A request that cannot be served within [`MAX_WAIT`] (or the
 //! connection's [timeout](ServerConfig::timeout), if shorter) is refused: a
 //! [`Status::Busy`](crate::protocol::Status::Busy) reply saying why (the connection is then
 //! closed), or on the uuidd socket a close without a reply (libuuid then generates on its
 //! own). So all the connections of one user together move the timeline at most 1 s ahead of
 //! where it would be without them, whatever they ask; a single request of that user is
-//! served once its debt is paid (within 1 s of debt from large requests, 5 s at most). v7 has no such budget: a v7 range or batch takes counter values
+//! served once its debt is paid (within 1 s of debt from large requests, 3 s at most). v7 has no such budget: a v7 range or batch takes counter values
 //! within one millisecond, not milliseconds. Several users at full speed each get the
 //! clock's speed: the bound is per user, not per machine (a limit on the machine would let one
 //! user starve everyone).
