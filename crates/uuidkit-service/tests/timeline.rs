@@ -16,7 +16,9 @@ use uuidkit::{Timestamp, Uuid};
 use uuidkit_service::client::Connection;
 use uuidkit_service::protocol::{ReplyHeader, Request, Status, MAX_RANGE};
 use uuidkit_service::server::uuidd::MAX_BULK_TIME;
-use uuidkit_service::server::{RunSummary, Server, ServerConfig, ServerError, ShutdownHandle};
+use uuidkit_service::server::{
+    RunSummary, Server, ServerConfig, ServerError, ShutdownHandle, TICK_BURST,
+};
 use uuidkit_service::state::{DurableGenerator, State, StateOptions, TimeVersion};
 
 #[path = "common/tempdir.rs"]
@@ -126,9 +128,10 @@ fn ahead(c: &mut Connection) -> i128 {
 
 /// The attack of issue 28 §5 — v1 ranges of 65,536 timestamps, 64 requests in flight, from
 /// four connections of one user (and, at once, the largest bulk time requests on the uuidd
-/// socket) — for 5 s. The timeline must stay within 10 s of the clock (the bound is one
-/// second of timestamps per user, plus the monitor's own requests), and once the attack stops
-/// a single v1 request of the same user is served.
+/// socket) — for 5 s. The timeline must stay within 10 s of the clock (the issue's
+/// requirement) and within the per-user burst of 1 s (the budget's bound), and once the
+/// attack stops a single v1 request of the same user is served. Run as root (CI), it shows
+/// that root is bounded too.
 #[test]
 fn one_user_cannot_push_the_timeline_ahead_of_the_clock() {
     let dir = TempDir::new();
@@ -179,10 +182,19 @@ fn one_user_cannot_push_the_timeline_ahead_of_the_clock() {
         secs(at_end),
         secs(max_stored),
     );
+    // The issue's requirement: at most 10 s ahead after 5 s of the attack.
     assert!(
         max_ahead <= 10 * 10_000_000,
         "the timeline ran {:.3} s ahead of the clock",
         secs(max_ahead)
+    );
+    // The budget's own bound, whatever the scheduling: the user's burst (the timeline started
+    // at the clock), plus 0.5 s for the monitor's and the clocks' reading.
+    assert!(
+        max_ahead <= i128::from(TICK_BURST) + 5_000_000,
+        "the timeline ran {:.3} s ahead of the clock, more than the per-user burst of {:.1} s",
+        secs(max_ahead),
+        secs(TICK_BURST.into())
     );
     // The attack is over: a single v1 of the same user is served (by a new connection, as a
     // one-off client would ask).

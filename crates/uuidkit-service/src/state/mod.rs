@@ -19,10 +19,12 @@
 //! clock, the bound stays at the millisecond being issued. The v1/v6 bound likewise is the
 //! latest of the clock plus the reserve, the bound the run started from, and the last
 //! timestamp issued plus a tenth of the reserve (while running ahead of the clock, renewed
-//! every tenth of a reserve of timestamps). A block of consecutive v1/v6
+//! every twentieth of a reserve of timestamps issued). A block of consecutive v1/v6
 //! timestamps reserved for one caller ([`DurableGenerator::reserve_ticks`], a range reply
 //! that the client expands), or of v7 counter values ([`DurableGenerator::reserve_v7`]), is
-//! covered in the same way before it is returned. Under steady load that is two writes a second, whatever the rate. A clean
+//! covered in the same way before it is returned. Under steady load that is two writes a second,
+//! whatever the rate (while v1/v6 run ahead of the clock, one per twentieth of a reserve of v1/v6
+//! timestamps issued: at most 20 a second at the service's per-user rate). A clean
 //! [`flush`](DurableGenerator::flush) writes the exact last values instead.
 //!
 //! # After a restart (or a crash at any moment)

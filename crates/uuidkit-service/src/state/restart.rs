@@ -247,7 +247,7 @@ pub(super) fn v7_reservation(
 /// crash loop moves the timeline at most that much per restart beyond what it issued (with
 /// the catch-up wait after an unclean shutdown, a run near the clock starts with the clock
 /// past the last reservation, and its first reservation is the clock plus the reserve again).
-/// The cost: while ahead of the clock, the file is renewed every tenth of a reserve of
+/// The cost: while ahead of the clock, the file is renewed every twentieth of a reserve of
 /// timestamps issued (at most 20 writes a second at the per-user budget's rate of the
 /// server), instead of twice a second.
 pub(super) fn greg_reservation(
