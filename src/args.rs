@@ -776,7 +776,9 @@ What it does:
   v7 millisecond and counter) is kept in the state file, written ahead (a
   reservation --reserve ahead of the clock, renewed twice per reserve under
   load) and atomically, so that a crash or kill -9 at any moment cannot make a
-  UUID repeat, and every v7 after a restart is greater than all before it.
+  UUID repeat, and every v6 and v7 after a restart is greater than all before
+  it (v1 continues the same timeline, with a new clock sequence if the clock
+  went back).
 
   Runs in the foreground only (--foreground is accepted and changes nothing):
   start it from systemd or another supervisor. Logs go to standard error.
@@ -785,11 +787,11 @@ What it does:
   A clean stop removes the socket and the lock files (SOCKET.lock,
   STATE.lock): only the state file stays.
   After an unclean shutdown, the start waits until the clock passes the last
-  run's v7 reservation (at most --reserve + 1 s; logged before it starts), so
-  that repeated crashes do not push v7 timestamps ahead of the clock; a stop
+  run's reservations (at most --reserve + 1 s; logged before it starts), so
+  that repeated crashes do not push timestamps ahead of the clock; a stop
   signal ends that wait and exits with status 0, leaving the state file as it
-  was. When v7 runs ahead of the clock (the clock was set back), each restart
-  moves it at most 1 ms further.
+  was. When v6/v7 run ahead of the clock (the clock was set back), each
+  restart moves v7 at most 1 ms and v1/v6 a tenth of --reserve further.
 
   One server per socket: a second one fails at once; a stale socket left by a
   killed server (connecting is refused) is replaced. One process per state
@@ -815,8 +817,12 @@ systemd:
 Limits:
   A client has 2 s to send a whole request once it has begun, and --timeout to
   send the next one or to read a whole reply. One user may hold half of
-  --max-connections. Past the limits, and when the process runs out of file
-  descriptors, clients get a busy reply.
+  --max-connections. One user (by uid, root too) may take v1/v6 timestamps at
+  the clock's speed (10 million a second) beyond a burst of 1 s of them, on
+  both sockets together, so that no user moves the v1/v6 clock ahead: faster
+  requests wait, and after 3 s get a busy reply (uuidd: closed). Past the
+  limits, and when the process runs out of file descriptors, clients get a
+  busy reply.
 
 Defaults:
   --socket  $XDG_RUNTIME_DIR/uuidkit.sock; for root /run/uuidkit/uuidkit.sock
@@ -824,8 +830,9 @@ Defaults:
   --state   $XDG_STATE_HOME/uuidkit/state (else ~/.local/state/uuidkit/state);
             for root /var/lib/uuidkit/state
   --mode    666 for the system socket: every local user may ask for UUIDs,
-            as from uuidd (a request discloses nothing and changes nothing
-            but the sequence; connections per user are limited); 600 for any
+            as from uuidd (a request discloses nothing and moves only the
+            sequence, v1/v6 time at most 1 s ahead per user; connections
+            per user are limited); 600 for any
             other socket; 660 with --group. --mode/--group restrict it.
   Directories of the default paths are created (0755 for the socket's, 0700
   for the state's).
@@ -931,10 +938,10 @@ Output of `show`:
     - a new random v1/v6 clock sequence, different from the stored one, and
       the stored node (a random one if the file was corrupt or untrusted);
     - the v1/v6 timestamp and the v7 millisecond set to the clock now.
-  v1/v6 stay unique (new clock sequence); v7 stay unique (random bits) and
-  increase from the reset on, but v7 issued after it may sort before v7 issued
-  before it when the old bound lay ahead of the clock: the one promise a reset
-  gives up. It prints the values before and after. A missing file or a
+  v1/v6 stay unique (new clock sequence); v7 stay unique (random bits); v6 and
+  v7 increase from the reset on, but those issued after it may sort before
+  those issued before it when the old bounds lay ahead of the clock: the one
+  promise a reset gives up. It prints the values before and after. A missing file or a
   symbolic link is an error.
 
 Examples:
