@@ -1,8 +1,37 @@
 //! # uuidkit
 //!
+//! ```toml
+//! [dependencies]
+//! uuidkit = "0.1"
+//! ```
+//!
 //! UUIDs as RFC 9562 defines them: the 128-bit value and every representation of it
 //! (hyphenated, simple, braced, URN, decimal integer, OID, Microsoft GUID bytes), generators for
 //! every version 1–8 with the RFC's §6 best practice, and RFC 4530 (LDAP `entryUUID`) matching.
+//! Rust 1.86 or later.
+//!
+//! | feature | default | what it brings |
+//! |---|---|---|
+//! | `std` | yes | the generators ([`v4()`], [`v7()`], [`generator`]), the OS clock and entropy, fork detection, [`ldif`]; without it the crate is `no_std` and allocation-free |
+//! | `simd` | yes | the SSSE3/AVX2 (x86-64) and NEON (AArch64) text codecs |
+//! | `v3`, `v5` | yes | [`Uuid::new_v3`] (MD5) and [`Uuid::new_v5`] (SHA-1) |
+//! | `v8-sha2`, `v8-sha3` | yes | [`Uuid::new_v8_name`] with SHA-256 and SHA-512, SHA3-256 and SHAKE128 |
+//! | `js` | no | `std` on `wasm32-unknown-unknown` in a JavaScript host (no effect elsewhere) |
+//! | `serde` | no | `Serialize`/`Deserialize` for [`Uuid`], the `uuidkit::serde` adapter modules |
+//! | `uuid` | no | lossless `From` conversions to and from `uuid::Uuid` |
+//! | `arbitrary`, `bytemuck`, `zerocopy`, `borsh`, `schemars` | no | those crates' traits on [`Uuid`] |
+//! | `rusqlite`, `postgres` | no | `ToSql`/`FromSql` for rusqlite and `postgres-types` (`postgres`, `tokio-postgres`) |
+//! | `sqlx-postgres`, `sqlx-sqlite`, `sqlx-mysql` | no | sqlx 0.8's `Type`/`Encode`/`Decode`, one database each |
+//! | `diesel`, `diesel-postgres` | no | diesel 2's `ToSql`/`FromSql`: `Binary` on every backend, PostgreSQL `uuid` |
+//!
+//! The details of each feature are under [Features in detail](#features-in-detail). On
+//! docs.rs every item that needs a feature says which.
+//!
+//! The command-line tool is its own crate: `cargo install uuidkit-cli` installs the `uuidkit`
+//! binary (generate, inspect, validate, convert and sort UUIDs; `uuidgen` and `uuidparse`
+//! personalities). The system-wide generator service (Unix), which keeps v1, v6 and v7 unique
+//! across processes and restarts, is the [`uuidkit-service`](https://docs.rs/uuidkit-service)
+//! crate; `uuidkit serve` runs it.
 //!
 //! ## Which version should I use?
 //!
@@ -139,7 +168,7 @@
 //! # Ok::<(), ldap::MatchError>(())
 //! ```
 //!
-//! ## Features
+//! ## Features in detail
 //!
 //! - `std` (default): generators, the OS clock and entropy, fork detection, LDIF. Without it
 //!   the crate is `no_std` and allocation-free: the value, parsing, formatting, the other
@@ -202,6 +231,9 @@
 //! and the WASM tests under Node.
 
 #![cfg_attr(not(feature = "std"), no_std)]
+// docs.rs (Cargo.toml, `package.metadata.docs.rs`): each item shows the features and platforms
+// it needs. `doc_cfg` is nightly-only; it took in the former `doc_auto_cfg`.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
@@ -294,9 +326,12 @@ mod uuid_crate;
     feature = "sqlx-sqlite",
     feature = "sqlx-mysql"
 ))]
+// On docs.rs each impl names its own feature, not this module's any(...) too.
+#[cfg_attr(docsrs, doc(auto_cfg = false))]
 mod db;
 
-// The README's Rust examples run as doc tests, so the README cannot drift from the code.
+// The crate's own README (shipped in the package, shown on crates.io) runs as a doc test, so it
+// cannot drift from the code.
 #[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
+#[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
