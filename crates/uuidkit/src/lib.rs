@@ -240,6 +240,9 @@ mod digits;
 
 // Other representations: decimal integer, OID, Microsoft GUID bytes.
 mod forms;
+// The short forms: ULID text, base32hex, base58, base64url; TypeID.
+mod short;
+mod typeid;
 // RFC 4530: LDAP UUID syntax and matching rules.
 pub mod ldap;
 // LDIF (RFC 2849) pass-through that adds entryUUID lines.
@@ -249,9 +252,13 @@ pub mod ldif;
 pub use crate::error::{Error, ErrorKind};
 pub use crate::fmt::{EncodeBuffer, Formatted, MAX_ENCODED_LEN};
 pub use crate::forms::{Decimal, DecimalBuffer, Oid, OidUrn, MAX_DECIMAL_LEN};
+pub use crate::short::{Short, ShortBuffer, ShortForm, MAX_SHORT_LEN};
 pub use crate::simd::{encode_lines, simd_level};
 pub use crate::text::{Case, Format};
 pub use crate::timestamp::{Rfc3339, TimeError, Timestamp, GREGORIAN_OFFSET_TICKS};
+pub use crate::typeid::{
+    Prefix, TypeId, TypeIdBuffer, TypeIdPrefix, TypedId, MAX_PREFIX_LEN, MAX_TYPEID_LEN,
+};
 pub use crate::uuid::{Domain, Kind, Uuid, Variant, Version};
 
 // Name-based UUIDs (v3, v5, v8 with SHA-2/SHA-3), each hash behind its feature: no_std.
