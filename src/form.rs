@@ -316,6 +316,12 @@ pub const fn max_len(form: FromForm) -> usize {
         FromForm::Int => uuidkit::MAX_DECIMAL_LEN,
         FromForm::Oid => "urn:oid:2.25.".len() + uuidkit::MAX_DECIMAL_LEN,
         FromForm::GuidHex => Format::Simple.len(),
+        FromForm::Ulid
+        | FromForm::Base32hex
+        | FromForm::Base58
+        | FromForm::Base58Flickr
+        | FromForm::Base64url => uuidkit::MAX_SHORT_LEN,
+        FromForm::Typeid => uuidkit::MAX_TYPEID_LEN,
     }
 }
 
@@ -337,6 +343,11 @@ pub fn parse_bytes(form: FromForm, b: &[u8]) -> Result<Uuid, uuidkit::Error> {
         FromForm::Int => Uuid::parse_decimal(b),
         FromForm::Oid => Uuid::parse_oid(b),
         FromForm::GuidHex => Uuid::parse_guid_hex(b),
+        FromForm::Typeid => uuidkit::TypeId::parse(b).map(|t| t.uuid()),
+        short => match short.short() {
+            Some(f) => Uuid::parse_short(f, b),
+            None => Uuid::try_parse_ascii(b),
+        },
     }
 }
 
@@ -354,7 +365,9 @@ fn text_format(to: ToForm) -> Option<Format> {
         | ToForm::Oid
         | ToForm::OidUrn
         | ToForm::Bytes
-        | ToForm::Base64 => None,
+        | ToForm::Base64
+        | ToForm::Short(_)
+        | ToForm::TypeId(_) => None,
     }
 }
 
@@ -373,6 +386,21 @@ fn base64(bytes: &[u8; 16]) -> [u8; 24] {
         }
     }
     out
+}
+
+/// Writes the TypeID of `u` with `prefix` and a newline.
+#[inline]
+pub fn write_typeid(out: &mut Out, prefix: &uuidkit::Prefix, u: &Uuid) -> Result<(), Fatal> {
+    out.slot::<{ uuidkit::MAX_TYPEID_LEN + 1 }>(|line| {
+        let n = match line.first_chunk_mut::<{ uuidkit::MAX_TYPEID_LEN }>() {
+            Some(enc) => uuidkit::TypeId::new(*prefix, *u).encode(enc).len(),
+            None => 0,
+        };
+        if let Some(nl) = line.get_mut(n) {
+            *nl = b'\n';
+        }
+        n + 1
+    })
 }
 
 /// Writes each of `us` in the given form, each followed by a newline: the text forms with one
@@ -394,6 +422,21 @@ pub fn write_lines(out: &mut Out, us: &[Uuid], to: ToForm, case: Case) -> Result
 #[inline]
 pub fn write_line(out: &mut Out, u: &Uuid, to: ToForm, case: Case) -> Result<(), Fatal> {
     let Some(format) = text_format(to) else {
+        if let ToForm::Short(form) = to {
+            return out.slot::<{ uuidkit::MAX_SHORT_LEN + 1 }>(|line| {
+                let n = match line.first_chunk_mut::<{ uuidkit::MAX_SHORT_LEN }>() {
+                    Some(enc) => u.encode_short_bytes(form, enc),
+                    None => 0,
+                };
+                if let Some(nl) = line.get_mut(n) {
+                    *nl = b'\n';
+                }
+                n + 1
+            });
+        }
+        if let ToForm::TypeId(prefix) = &to {
+            return write_typeid(out, prefix, u);
+        }
         if to == ToForm::Bytes {
             return out.bytes(u.as_bytes());
         }
@@ -482,6 +525,8 @@ mod tests {
             (FromForm::Int, u128::MAX.to_string()),
             (FromForm::Oid, format!("urn:oid:2.25.{}", u128::MAX)),
             (FromForm::GuidHex, "f".repeat(32)),
+            (FromForm::Ulid, "7".repeat(26)),
+            (FromForm::Typeid, format!("{}_{}", "a".repeat(63), "7".repeat(26))),
         ];
         for (form, s) in longest {
             assert!(parse_bytes(form, s.as_bytes()).is_ok(), "{s}");
