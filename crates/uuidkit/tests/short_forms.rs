@@ -9,7 +9,11 @@ use proptest::prelude::*;
 use uuidkit::{ErrorKind, Prefix, ShortForm, TypeId, TypedId, Uuid};
 
 /// The random values each differential test compares.
-const DIFFERENTIAL: u64 = if cfg!(debug_assertions) { 10_000 } else { 1_000_000 };
+const DIFFERENTIAL: u64 = if cfg!(debug_assertions) {
+    10_000
+} else {
+    1_000_000
+};
 
 /// A small, seeded generator (SplitMix64): the same values on every run.
 struct Rng(u64);
@@ -82,7 +86,10 @@ fn typeid_spec_valid_cases_decode_and_encode_back() {
         let again = TypeId::new(Prefix::new(&c.third).unwrap(), uuid);
         assert_eq!(again.to_string(), c.typeid, "{}", c.name);
     }
-    println!("TypeID spec v0.3.0: {} valid cases decoded and encoded back", cases.len());
+    println!(
+        "TypeID spec v0.3.0: {} valid cases decoded and encoded back",
+        cases.len()
+    );
 }
 
 #[test]
@@ -100,7 +107,12 @@ fn typeid_spec_invalid_cases_are_rejected_naming_the_rule_and_byte() {
             ErrorKind::Overflow => "overflow",
             k => panic!("{}: {k:?}", c.name),
         };
-        assert_eq!((kind, e.position().to_string()), (&*c.third, c.fourth.clone()), "{}: {e}", c.name);
+        assert_eq!(
+            (kind, e.position().to_string()),
+            (&*c.third, c.fourth.clone()),
+            "{}: {e}",
+            c.name
+        );
         // The same through FromStr, and a typed TypeID rejects it too.
         assert_eq!(c.typeid.parse::<TypeId>(), Err(e));
         assert!(c.typeid.parse::<TypedId<Pfx>>().is_err());
@@ -149,10 +161,17 @@ fn typed_typeids_read_only_their_prefix() {
     assert_eq!(u.to_typeid(), s.parse::<TypeId>().unwrap());
     let e = s.parse::<TypedId<Pfx>>().unwrap_err();
     assert_eq!((e.kind(), e.position()), (ErrorKind::Prefix, 0));
-    assert_eq!(e.to_string(), "wrong TypeID type at byte 0: expected the prefix \"prefix\"");
+    assert_eq!(
+        e.to_string(),
+        "wrong TypeID type at byte 0: expected the prefix \"prefix\""
+    );
     // Longer and shorter prefixes that start alike.
-    assert!("users_01h455vb4pex5vsknk084sn02q".parse::<TypedId<User>>().is_err());
-    assert!("use_01h455vb4pex5vsknk084sn02q".parse::<TypedId<User>>().is_err());
+    assert!("users_01h455vb4pex5vsknk084sn02q"
+        .parse::<TypedId<User>>()
+        .is_err());
+    assert!("use_01h455vb4pex5vsknk084sn02q"
+        .parse::<TypedId<User>>()
+        .is_err());
     // The empty prefix: no separator at all.
     let n: TypedId<NoPrefix> = "01h455vb4pex5vsknk084sn02q".parse().unwrap();
     assert_eq!(n.uuid(), u.uuid());
@@ -161,7 +180,9 @@ fn typed_typeids_read_only_their_prefix() {
         "wrong TypeID type at byte 0: expected no prefix"
     );
     // A malformed TypeID gets the general error, not "wrong type".
-    let e = "user_01h455vb4pex5vsknk084sn02Q".parse::<TypedId<User>>().unwrap_err();
+    let e = "user_01h455vb4pex5vsknk084sn02Q"
+        .parse::<TypedId<User>>()
+        .unwrap_err();
     assert_eq!((e.kind(), e.position()), (ErrorKind::Char, 30));
 }
 
@@ -198,7 +219,11 @@ fn ulid_timestamp_is_the_v7_milliseconds_and_orders_alike() {
     for _ in 0..100_000 {
         let (a, b) = (rng.uuid(), rng.uuid());
         for form in [ShortForm::Ulid, ShortForm::Base32Hex, ShortForm::Base58] {
-            assert_eq!(a.cmp(&b), encode(&a, form).cmp(&encode(&b, form)), "{form} {a} {b}");
+            assert_eq!(
+                a.cmp(&b),
+                encode(&a, form).cmp(&encode(&b, form)),
+                "{form} {a} {b}"
+            );
         }
     }
 }
@@ -207,7 +232,14 @@ fn ulid_timestamp_is_the_v7_milliseconds_and_orders_alike() {
 fn ulid_input_is_case_insensitive_and_names_crockfords_excluded_letters() {
     let u = Uuid::parse_ulid(b"01FWHE4YDGFK1SHH6W1G60EECF").unwrap();
     assert_eq!(Uuid::parse_ulid(b"01fwhe4ydgfk1shh6w1g60eecf"), Ok(u));
-    for (c, pos) in [('I', 3), ('L', 10), ('O', 0), ('U', 25), ('o', 5), ('i', 24)] {
+    for (c, pos) in [
+        ('I', 3),
+        ('L', 10),
+        ('O', 0),
+        ('U', 25),
+        ('o', 5),
+        ('i', 24),
+    ] {
         let mut s = *b"01FWHE4YDGFK1SHH6W1G60EECF";
         s[pos] = c as u8;
         let e = Uuid::parse_ulid(&s).unwrap_err();
@@ -248,7 +280,11 @@ fn every_form_rejects_wrong_lengths_and_foreign_bytes_with_a_position() {
                 let mut s = good.clone().into_bytes();
                 s[pos] = b;
                 let e = Uuid::parse_short(form, &s).unwrap_err();
-                assert_eq!((e.kind(), e.position()), (ErrorKind::Char, pos), "{form} {s:?}");
+                assert_eq!(
+                    (e.kind(), e.position()),
+                    (ErrorKind::Char, pos),
+                    "{form} {s:?}"
+                );
             }
         }
     }
@@ -313,14 +349,20 @@ fn ulid_agrees_with_the_ulid_crate() {
         let theirs = ulid::Ulid(u.as_u128());
         assert_eq!(ours, &*theirs.array_to_str(&mut buf), "{u}");
         let lower = ours.to_ascii_lowercase();
-        assert_eq!(ulid::Ulid::from_string(&lower).map(|x| x.0), Ok(u.as_u128()));
+        assert_eq!(
+            ulid::Ulid::from_string(&lower).map(|x| x.0),
+            Ok(u.as_u128())
+        );
         assert_eq!(Uuid::parse_ulid(lower.as_bytes()), Ok(u));
         // A random mutation: both accept it (with the same value) or both reject it.
         let mut m = ours.into_bytes();
         let pos = (rng.next() % 26) as usize;
         m[pos] = b"0789AZIiLlOoUu_-z~"[(rng.next() % 18) as usize];
         let a = Uuid::parse_ulid(&m).map(|u| u.as_u128());
-        let b = std::str::from_utf8(&m).ok().and_then(|s| ulid::Ulid::from_string(s).ok()).map(|x| x.0);
+        let b = std::str::from_utf8(&m)
+            .ok()
+            .and_then(|s| ulid::Ulid::from_string(s).ok())
+            .map(|x| x.0);
         if pos == 0 && !b"01234567".contains(&m[0]) && b.is_some() {
             // The one difference: the ulid crate drops the bits above 128 of a first character
             // above 7 (it reads 8ZZ… as 0ZZ…); the ULID spec calls that an overflow to reject.
@@ -349,13 +391,26 @@ fn base58_agrees_with_bs58() {
             let ours = encode(&u, form);
             // bs58 writes a leading zero byte as its zero digit and drops leading zero digits
             // of the value otherwise: left-pad its text to the fixed 22.
-            let theirs = bs58::encode(u.as_bytes()).with_alphabet(alphabet).into_string();
+            let theirs = bs58::encode(u.as_bytes())
+                .with_alphabet(alphabet)
+                .into_string();
             // '1' is the zero digit of both alphabets.
-            assert_eq!(ours.trim_start_matches('1'), theirs.trim_start_matches('1'), "{form} {u}");
-            let decoded = bs58::decode(&ours).with_alphabet(alphabet).into_vec().unwrap();
+            assert_eq!(
+                ours.trim_start_matches('1'),
+                theirs.trim_start_matches('1'),
+                "{form} {u}"
+            );
+            let decoded = bs58::decode(&ours)
+                .with_alphabet(alphabet)
+                .into_vec()
+                .unwrap();
             // 22 digits of value v decode to at most 16 significant bytes after the zeros.
             let mut bytes = [0u8; 16];
-            let sig = decoded.iter().skip_while(|&&b| b == 0).copied().collect::<Vec<u8>>();
+            let sig = decoded
+                .iter()
+                .skip_while(|&&b| b == 0)
+                .copied()
+                .collect::<Vec<u8>>();
             bytes[16 - sig.len()..].copy_from_slice(&sig);
             assert_eq!(Uuid::from_bytes(bytes), u, "{form} {ours}");
             assert_eq!(Uuid::parse_short(form, ours.as_bytes()), Ok(u));
@@ -378,7 +433,9 @@ fn base64url_agrees_with_base64_and_data_encoding() {
         let mut m = ours.into_bytes();
         let pos = (rng.next() % 22) as usize;
         m[pos] = b"AQgw-_+/=. 9zB"[(rng.next() % 14) as usize];
-        let a = Uuid::parse_base64url(&m).ok().map(|u| u.into_bytes().to_vec());
+        let a = Uuid::parse_base64url(&m)
+            .ok()
+            .map(|u| u.into_bytes().to_vec());
         let b = engine.decode(&m).ok();
         let c = de.decode(&m).ok();
         assert_eq!(a, b, "{}", String::from_utf8_lossy(&m));
@@ -399,7 +456,9 @@ fn base32hex_agrees_with_data_encoding() {
         let mut m = ours.into_bytes();
         let pos = (rng.next() % 26) as usize;
         m[pos] = b"0VWZ=T-S1G"[(rng.next() % 10) as usize];
-        let a = Uuid::parse_base32hex(&m).ok().map(|u| u.into_bytes().to_vec());
+        let a = Uuid::parse_base32hex(&m)
+            .ok()
+            .map(|u| u.into_bytes().to_vec());
         assert_eq!(a, de.decode(&m).ok(), "{}", String::from_utf8_lossy(&m));
     }
     println!("base32hex: {DIFFERENTIAL} random values encoded alike by data-encoding, {DIFFERENTIAL} mutations judged alike");
@@ -419,4 +478,85 @@ fn typeid_agrees_with_mti() {
         assert_eq!(theirs.suffix().to_uuid().as_bytes(), u.as_bytes(), "{ours}");
     }
     println!("TypeID (mti): {DIFFERENTIAL} random values read back alike");
+}
+
+// ---------------------------------------------------------------------------------------------
+// serde.
+
+#[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+struct Row {
+    #[serde(with = "uuidkit::serde::ulid")]
+    a: Uuid,
+    #[serde(with = "uuidkit::serde::base32hex")]
+    b: Uuid,
+    #[serde(with = "uuidkit::serde::base58")]
+    c: Uuid,
+    #[serde(with = "uuidkit::serde::base58_flickr")]
+    d: Uuid,
+    #[serde(with = "uuidkit::serde::base64url")]
+    e: Uuid,
+    #[serde(with = "uuidkit::serde::typeid")]
+    f: Uuid,
+    #[serde(with = "uuidkit::serde::ulid::option")]
+    g: Option<Uuid>,
+    #[serde(with = "uuidkit::serde::base58::option")]
+    h: Option<Uuid>,
+    t: TypeId,
+    u: TypedId<User>,
+}
+
+#[test]
+fn serde_adapters_round_trip_in_text_and_binary_formats() {
+    let mut rng = Rng(9);
+    for _ in 0..2000 {
+        let x = rng.uuid();
+        let row = Row {
+            a: x,
+            b: x,
+            c: x,
+            d: x,
+            e: x,
+            f: x,
+            g: Some(x),
+            h: None,
+            t: TypeId::new(Prefix::new("order").unwrap(), x),
+            u: TypedId::new(x),
+        };
+        let json = serde_json::to_string(&row).unwrap();
+        assert!(
+            json.contains(&format!("\"a\":\"{}\"", encode(&x, ShortForm::Ulid))),
+            "{json}"
+        );
+        assert!(json.contains(&format!(
+            "\"u\":\"user_{}\"",
+            encode(&x, ShortForm::Ulid).to_ascii_lowercase()
+        )));
+        assert_eq!(serde_json::from_str::<Row>(&json).unwrap(), row);
+        let bin = postcard::to_allocvec(&row).unwrap();
+        assert_eq!(postcard::from_bytes::<Row>(&bin).unwrap(), row);
+    }
+}
+
+#[test]
+fn serde_errors_carry_the_parsers_message() {
+    #[derive(serde::Deserialize, Debug)]
+    struct One {
+        #[serde(with = "uuidkit::serde::ulid")]
+        #[allow(dead_code)]
+        id: Uuid,
+    }
+    let e = serde_json::from_str::<One>(r#"{"id":"01FWHE4YDGFK1SHH6W1G6OEECF"}"#).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("invalid ulid UUID: invalid character 'O' at byte 21: Crockford's base32"),
+        "{e}"
+    );
+    let e =
+        serde_json::from_str::<TypedId<User>>(r#""order_01fwhe4ydgfk1shh6w1g60eecf""#).unwrap_err();
+    assert!(
+        e.to_string().starts_with(
+            "invalid TypeID: wrong TypeID type at byte 0: expected the prefix \"user\""
+        ),
+        "{e}"
+    );
 }
