@@ -325,7 +325,11 @@ impl FromForm {
             FromForm::Base58 => Some(S::Base58),
             FromForm::Base58Flickr => Some(S::Base58Flickr),
             FromForm::Base64url => Some(S::Base64Url),
-            FromForm::Text | FromForm::Int | FromForm::Oid | FromForm::GuidHex | FromForm::Typeid => None,
+            FromForm::Text
+            | FromForm::Int
+            | FromForm::Oid
+            | FromForm::GuidHex
+            | FromForm::Typeid => None,
         }
     }
 }
@@ -366,7 +370,11 @@ const TO_FORMS: [(&str, ToForm, &str); 16] = [
     ("braced", ToForm::Braced, "{8-4-4-4-12}"),
     ("urn", ToForm::Urn, "urn:uuid:8-4-4-4-12"),
     ("int", ToForm::Int, "The 128-bit value in decimal"),
-    ("oid", ToForm::Oid, "2.25.N (X.667 / ITU-T OID arc for UUIDs)"),
+    (
+        "oid",
+        ToForm::Oid,
+        "2.25.N (X.667 / ITU-T OID arc for UUIDs)",
+    ),
     ("oid-urn", ToForm::OidUrn, "urn:oid:2.25.N"),
     (
         "guid-hex",
@@ -378,7 +386,11 @@ const TO_FORMS: [(&str, ToForm, &str); 16] = [
         ToForm::Bytes,
         "The 16 bytes themselves (big-endian, RFC 9562 §4), no newline: binary output",
     ),
-    ("base64", ToForm::Base64, "The 16 bytes in base64 (RFC 4648 §4, padded: 24 characters)"),
+    (
+        "base64",
+        ToForm::Base64,
+        "The 16 bytes in base64 (RFC 4648 §4, padded: 24 characters)",
+    ),
     (
         "ulid",
         ToForm::Short(uuidkit::ShortForm::Ulid),
@@ -454,7 +466,9 @@ impl clap::builder::TypedValueParser for ToFormParser {
             return uuidkit::Prefix::new(p).map(ToForm::TypeId).map_err(|e| {
                 let mut err = clap::Error::raw(
                     clap::error::ErrorKind::InvalidValue,
-                    format!("invalid value '{s}': {e} (counting from the prefix's first character)\n"),
+                    format!(
+                        "invalid value '{s}': {e} (counting from the prefix's first character)\n"
+                    ),
                 );
                 err = err.with_cmd(cmd);
                 err
@@ -470,11 +484,9 @@ impl clap::builder::TypedValueParser for ToFormParser {
     fn possible_values(
         &self,
     ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
-        Some(Box::new(
-            TO_FORMS
-                .iter()
-                .map(|(n, _, h)| clap::builder::PossibleValue::new(*n).help(*h)),
-        ))
+        Some(Box::new(TO_FORMS.iter().map(|(n, _, h)| {
+            clap::builder::PossibleValue::new(*n).help(*h)
+        })))
     }
 }
 

@@ -388,6 +388,53 @@ fn base64(bytes: &[u8; 16]) -> [u8; 24] {
     out
 }
 
+/// Writes each of `us` as the `L` bytes `enc` gives, and a newline, in chunks written in place
+/// in the output buffer.
+#[inline(always)]
+fn short_lines<const L: usize>(
+    out: &mut Out,
+    us: &[Uuid],
+    enc: impl Fn(&Uuid) -> [u8; L],
+) -> Result<(), Fatal> {
+    for chunk in us.chunks(1024) {
+        out.slot_dyn(chunk.len() * (L + 1), |buf| {
+            for (u, line) in chunk.iter().zip(buf.chunks_exact_mut(L + 1)) {
+                if let Some((text, nl)) = line.split_first_chunk_mut::<L>() {
+                    *text = enc(u);
+                    if let Some(nl) = nl.first_mut() {
+                        *nl = b'\n';
+                    }
+                }
+            }
+            chunk.len() * (L + 1)
+        })?;
+    }
+    Ok(())
+}
+
+/// Writes each of `us` as a TypeID with `prefix`, and a newline, in chunks written in place.
+fn typeid_lines(out: &mut Out, us: &[Uuid], prefix: &uuidkit::Prefix) -> Result<(), Fatal> {
+    let p = prefix.as_bytes();
+    let len = p.len() + usize::from(!p.is_empty()) + 26 + 1;
+    for chunk in us.chunks(256) {
+        out.slot_dyn(chunk.len() * len, |buf| {
+            for (u, line) in chunk.iter().zip(buf.chunks_exact_mut(len)) {
+                let (head, rest) = line.split_at_mut(len - 27);
+                // A byte loop: prefixes are short, and a `memcpy` call per line cost more.
+                for (d, s) in head.iter_mut().zip(p.iter().chain(b"_")) {
+                    *d = *s;
+                }
+                if let Some((text, [nl])) = rest.split_first_chunk_mut::<26>() {
+                    *text = u.encode_typeid_suffix();
+                    *nl = b'\n';
+                }
+            }
+            chunk.len() * len
+        })?;
+    }
+    Ok(())
+}
+
 /// Writes the TypeID of `u` with `prefix` and a newline.
 #[inline]
 pub fn write_typeid(out: &mut Out, prefix: &uuidkit::Prefix, u: &Uuid) -> Result<(), Fatal> {
@@ -406,6 +453,22 @@ pub fn write_typeid(out: &mut Out, prefix: &uuidkit::Prefix, u: &Uuid) -> Result
 /// Writes each of `us` in the given form, each followed by a newline: the text forms with one
 /// call of the library's batch encoder, in place in the output buffer.
 pub fn write_lines(out: &mut Out, us: &[Uuid], to: ToForm, case: Case) -> Result<(), Fatal> {
+    use uuidkit::ShortForm as S;
+    // The short forms and TypeID: one slot per chunk, each form's own loop (its encoder inlined).
+    match to {
+        ToForm::Short(S::Ulid) => return short_lines(out, us, |u| u.encode_ulid()),
+        ToForm::Short(S::Base32Hex) => return short_lines(out, us, |u| u.encode_base32hex()),
+        ToForm::Short(S::Base58) => return short_lines(out, us, |u| u.encode_base58()),
+        ToForm::Short(S::Base58Flickr) => {
+            return short_lines(out, us, |u| u.encode_base58_flickr())
+        }
+        ToForm::Short(S::Base64Url) => return short_lines(out, us, |u| u.encode_base64url()),
+        ToForm::TypeId(p) if p.is_empty() => {
+            return short_lines(out, us, |u| u.encode_typeid_suffix())
+        }
+        ToForm::TypeId(p) => return typeid_lines(out, us, &p),
+        _ => {}
+    }
     let Some(format) = text_format(to) else {
         return us.iter().try_for_each(|u| write_line(out, u, to, case));
     };
@@ -526,7 +589,10 @@ mod tests {
             (FromForm::Oid, format!("urn:oid:2.25.{}", u128::MAX)),
             (FromForm::GuidHex, "f".repeat(32)),
             (FromForm::Ulid, "7".repeat(26)),
-            (FromForm::Typeid, format!("{}_{}", "a".repeat(63), "7".repeat(26))),
+            (
+                FromForm::Typeid,
+                format!("{}_{}", "a".repeat(63), "7".repeat(26)),
+            ),
         ];
         for (form, s) in longest {
             assert!(parse_bytes(form, s.as_bytes()).is_ok(), "{s}");

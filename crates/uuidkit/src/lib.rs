@@ -116,6 +116,22 @@
 //! # Ok::<(), uuidkit::Error>(())
 //! ```
 //!
+//! ### Short forms and TypeID
+//!
+//! ULID text, base32hex, base58 (Bitcoin's and Flickr's alphabets) and base64url
+//! ([`ShortForm`]), each read only by name; and TypeID ([`TypeId`], [`TypedId`]).
+//!
+//! ```
+//! use uuidkit::{ShortForm, TypeId, Uuid};
+//! let u = Uuid::parse_str("017f22e2-79b0-7cc3-98c4-dc0c0c07398f")?;
+//! assert_eq!(u.short(ShortForm::Ulid).to_string(), "01FWHE4YDGFK1SHH6W1G60EECF");
+//! assert_eq!(u.short(ShortForm::Base58).to_string(), "1BihbxwwQ4NZZpKRH9JDCz");
+//! assert_eq!(Uuid::parse_base64url(b"AX8i4nmwfMOYxNwMDAc5jw")?, u);
+//! let t: TypeId = "user_01fwhe4ydgfk1shh6w1g60eecf".parse()?;
+//! assert_eq!((t.prefix().as_str(), t.uuid()), ("user", u));
+//! # Ok::<(), uuidkit::Error>(())
+//! ```
+//!
 //! ### LDAP (RFC 4530)
 //!
 //! [`ldap`] validates the `entryUUID` syntax and evaluates `uuidMatch` and

@@ -40,8 +40,14 @@ pub const MAX_SHORT_LEN: usize = 26;
 /// ```
 pub type ShortBuffer = [u8; MAX_SHORT_LEN];
 
-/// The short text forms, each read only by name (see the [module docs](crate::ShortForm)
-/// for why none is guessed).
+/// The short text forms, each read only by name.
+///
+/// None is recognised by [`Uuid::parse_str`], which reads the four RFC 9562 forms only, nor
+/// guessed anywhere: the 26-character forms (ULID, base32hex, an unprefixed TypeID) share
+/// their length and most of their alphabets, as do the 22-character ones (every base58 string
+/// is a base64url string), so such a string can be more than one of them. A TypeID *with* a
+/// prefix is unambiguous (a `_`, which no other form has), so a program may recognise it by
+/// shape; the CLI's `inspect` does.
 ///
 /// | form | length | example (`017f22e2-79b0-7cc3-98c4-dc0c0c07398f`) | sorts like the value |
 /// |---|---|---|---|
@@ -198,10 +204,10 @@ const fn pair_table<const N: usize>(alphabet: &[u8], bits: u32) -> [[u8; 2]; N] 
     t
 }
 
-const ULID_PAIRS: [[u8; 2]; 1024] = pair_table(CROCKFORD_UPPER, 5);
-pub(crate) const TYPEID_PAIRS: [[u8; 2]; 1024] = pair_table(CROCKFORD_LOWER, 5);
-const BASE32HEX_PAIRS: [[u8; 2]; 1024] = pair_table(BASE32HEX, 5);
-const BASE64URL_PAIRS: [[u8; 2]; 4096] = pair_table(BASE64URL, 6);
+static ULID_PAIRS: [[u8; 2]; 1024] = pair_table(CROCKFORD_UPPER, 5);
+pub(crate) static TYPEID_PAIRS: [[u8; 2]; 1024] = pair_table(CROCKFORD_LOWER, 5);
+static BASE32HEX_PAIRS: [[u8; 2]; 1024] = pair_table(BASE32HEX, 5);
+static BASE64URL_PAIRS: [[u8; 2]; 4096] = pair_table(BASE64URL, 6);
 
 const ULID_DECODE: [u8; 256] = decode_table(CROCKFORD_UPPER, true);
 pub(crate) const TYPEID_DECODE: [u8; 256] = decode_table(CROCKFORD_LOWER, false);
@@ -253,7 +259,8 @@ const fn encode32_left(v: u128, pairs: &[[u8; 2]; 1024]) -> [u8; 26] {
 }
 
 /// The values of `n` characters from `at`, 5 bits each, and the OR of their table entries
-/// (0x80 set when one is not in the alphabet).
+/// (0x80 set when one is not in the alphabet). Each value is shifted to its place on its own,
+/// so that the lookups and shifts run in parallel (a chain of shift-and-OR was twice as slow).
 #[inline(always)]
 const fn gather32(s: &[u8; 26], table: &[u8; 256], at: usize, n: usize) -> (u64, u8) {
     let (mut v, mut bad) = (0u64, 0u8);
@@ -261,7 +268,7 @@ const fn gather32(s: &[u8; 26], table: &[u8; 256], at: usize, n: usize) -> (u64,
     while k < n {
         let d = table[s[at + k] as usize];
         bad |= d;
-        v = (v << 5) | d as u64;
+        v |= (d as u64) << (5 * (n - 1 - k));
         k += 1;
     }
     (v, bad)
@@ -400,34 +407,41 @@ const fn encode64(b: &[u8; 16]) -> [u8; 22] {
 }
 
 /// The 16 bytes of 22 base64url characters, or `None` if one is not in the alphabet or the
-/// last one's four padding bits are set.
+/// last one's four padding bits are set. The 6-bit values are placed in two words on their own
+/// (parallel shifts, no chain through memory) and stored once.
 #[inline]
 const fn decode64(s: &[u8; 22]) -> Option<[u8; 16]> {
     let t = &BASE64URL_DECODE;
-    let mut out = [0u8; 16];
+    let (mut hi, mut lo) = (0u64, 0u64);
     let mut bad = 0u8;
-    let mut g = 0;
-    while g < 5 {
-        let (a, b, c, d) = (
-            t[s[4 * g] as usize],
-            t[s[4 * g + 1] as usize],
-            t[s[4 * g + 2] as usize],
-            t[s[4 * g + 3] as usize],
-        );
-        bad |= a | b | c | d;
-        let n = (a as u32) << 18 | (b as u32) << 12 | (c as u32) << 6 | d as u32;
-        out[3 * g] = (n >> 16) as u8;
-        out[3 * g + 1] = (n >> 8) as u8;
-        out[3 * g + 2] = n as u8;
-        g += 1;
+    // Characters 0-9 hold bits 127-68 (60 bits), of the high word's 64 bits 63-4.
+    let mut k = 0;
+    while k < 10 {
+        let d = t[s[k] as usize];
+        bad |= d;
+        hi |= (d as u64) << (58 - 6 * k);
+        k += 1;
     }
-    let (a, b) = (t[s[20] as usize], t[s[21] as usize]);
-    bad |= a | b;
-    if bad & 0x80 != 0 || b & 15 != 0 {
+    // Character 10 holds bits 67-62: 4 in the high word, 2 in the low one.
+    let d = t[s[10] as usize];
+    bad |= d;
+    hi |= (d as u64 & 0x3f) >> 2;
+    lo |= (d as u64) << 62;
+    // Characters 11-20 hold bits 61-2; character 21 bits 1-0 and 4 padding bits.
+    let mut k = 11;
+    while k < 21 {
+        let d = t[s[k] as usize];
+        bad |= d;
+        lo |= (d as u64) << (56 - 6 * (k - 11));
+        k += 1;
+    }
+    let d = t[s[21] as usize];
+    bad |= d;
+    lo |= (d as u64) >> 4;
+    if bad & 0x80 != 0 || d & 15 != 0 {
         return None;
     }
-    out[15] = a << 2 | b >> 4;
-    Some(out)
+    Some(((hi as u128) << 64 | lo as u128).to_be_bytes())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -436,7 +450,10 @@ const fn decode64(s: &[u8; 22]) -> Option<[u8; 16]> {
 /// The error for `s`, which the fast pass of `form` rejected (or which has the wrong length).
 /// Checks, left to right: the length; each character against the alphabet (for a ULID, I, L,
 /// O and U get their own message); the value's range (first character, or for base58 the
-/// digit at which the value passes 2^128 - 1); the last character's padding bits.
+/// digit at which the value passes 2^128 - 1); the last character's padding bits. Out of line
+/// and cold: the decoders' fast paths stay small.
+#[cold]
+#[inline(never)]
 const fn diagnose(form: ShortForm, s: &[u8]) -> Error {
     let len = form.len();
     if s.len() != len {
@@ -535,6 +552,19 @@ impl Uuid {
     #[inline]
     pub const fn encode_ulid(&self) -> [u8; 26] {
         encode32_right(self.as_u128(), &ULID_PAIRS)
+    }
+
+    /// The 26-character TypeID suffix: ULID's alphabet in lower case, the spec's (an
+    /// unprefixed TypeID; [`TypeId`](crate::TypeId) adds a prefix).
+    ///
+    /// ```
+    /// let u = uuidkit::Uuid::parse_str("01890a5d-ac96-774b-bcce-b302099a8057")?;
+    /// assert_eq!(&u.encode_typeid_suffix(), b"01h455vb4pex5vsknk084sn02q");
+    /// # Ok::<(), uuidkit::Error>(())
+    /// ```
+    #[inline]
+    pub const fn encode_typeid_suffix(&self) -> [u8; 26] {
+        encode32_right(self.as_u128(), &TYPEID_PAIRS)
     }
 
     /// Reads ULID text: 26 characters of Crockford's base32 in either case.

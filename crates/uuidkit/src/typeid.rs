@@ -180,6 +180,7 @@ impl core::str::FromStr for Prefix {
 }
 
 /// Reads the 26-character suffix starting at `at` in `s` (the rest of `s`).
+#[inline]
 const fn parse_suffix(s: &[u8], at: usize) -> Result<Uuid, Error> {
     let suffix = match s.split_at_checked(at) {
         Some((_, rest)) => rest,
@@ -378,7 +379,36 @@ pub(crate) fn encode_parts(prefix: &[u8], uuid: Uuid, buf: &mut TypeIdBuffer) ->
 impl fmt::Display for TypeId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut buf = [0u8; MAX_TYPEID_LEN];
-        f.pad(self.encode(&mut buf))
+        pad(f, self.encode(&mut buf))
+    }
+}
+
+/// `f.pad(s)`, or a plain `write_str` when no width or precision is given (the usual `{}`).
+#[inline(always)]
+fn pad(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
+    if f.width().is_none() && f.precision().is_none() {
+        f.write_str(s)
+    } else {
+        f.pad(s)
+    }
+}
+
+#[cfg(feature = "std")]
+impl TypeId {
+    /// The TypeID in a new `String` of exactly its length: the same text as `Display` (and as
+    /// [`ToString::to_string`], which this shadows), without the formatting machinery.
+    ///
+    /// ```
+    /// let t: uuidkit::TypeId = "user_01h455vb4pex5vsknk084sn02q".parse()?;
+    /// assert_eq!(t.to_string(), format!("{t}"));
+    /// assert_eq!(t.to_string().capacity(), 31);
+    /// # Ok::<(), uuidkit::Error>(())
+    /// ```
+    // The same text as `Display` by construction (the same encoder).
+    #[allow(clippy::inherent_to_string_shadow_display)]
+    pub fn to_string(&self) -> String {
+        let mut buf = [0u8; MAX_TYPEID_LEN];
+        String::from(self.encode(&mut buf))
     }
 }
 impl fmt::Debug for TypeId {
@@ -556,7 +586,7 @@ impl<P> Hash for TypedId<P> {
 impl<P: TypeIdPrefix> fmt::Display for TypedId<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut buf = [0u8; MAX_TYPEID_LEN];
-        f.pad(self.encode(&mut buf))
+        pad(f, self.encode(&mut buf))
     }
 }
 impl<P: TypeIdPrefix> fmt::Debug for TypedId<P> {
