@@ -214,7 +214,10 @@ Output:
   numbers. An input that does not parse gives {\"input\", \"error\", \"line\",
   \"column\"} instead; the rest is still processed and the exit status is 1.
 
-  --from reads the forms convert --from reads (int, oid, guid-hex).
+  --from reads the forms convert --from reads (int, oid, guid-hex, ulid,
+  base32hex, base58, base58-flickr, base64url, typeid). Without it, an input
+  holding a '_' is read as a TypeID (no other form has one): its prefix is
+  shown on a `prefix` line (a \"prefix\" key in JSON) before the UUID's fields.
 
 Examples:
   uuidkit inspect 017F22E2-79B0-7CC3-98C4-DC0C0C07398F
@@ -236,7 +239,8 @@ pub struct InspectArgs {
     /// blank lines are skipped (reports name the line; columns count within the token).
     #[arg(long)]
     pub tokens: bool,
-    /// UUIDs in any of the four text forms; standard input when none are given.
+    /// UUIDs in any of the four text forms or as prefixed TypeIDs; standard input when none
+    /// are given.
     #[arg(value_name = "UUID")]
     pub uuids: Vec<OsString>,
 }
@@ -506,6 +510,8 @@ Examples:
   uuidkit convert --from int --to hyphenated \\
       143098242404177361603877621312831893704
   uuidkit convert --to oid-urn < ids.txt
+  uuidkit convert --to typeid:user 01890a5d-ac96-774b-bcce-b302099a8057
+  uuidkit convert --from ulid --to hyphenated 01H455VB4PEX5VSKNK084SN02Q
   uuidkit convert --from guid-hex --to braced --upper \\
       10b8a76bad9dd11180b400c04fd430c8";
 
@@ -789,7 +795,8 @@ Examples:
   uuidkit gen v7 --time 2022-02-22T19:22:22Z   for a given instant
 ",
     gen_system_example!(),
-    "  uuidkit gen v4 -C 3 --format urn --upper"
+    "  uuidkit gen v4 -C 3 --format urn --upper\n",
+    "  uuidkit gen v7 --format typeid:user          user_01h455vb4pex5vsknk084sn02q"
 );
 
 /// `uuidkit gen`.
