@@ -1001,6 +1001,31 @@ fn short_form_rows(rows: &mut Vec<Row>, wanted: &dyn Fn(&str) -> bool, ids: &[Uu
             )],
         ));
     }
+    if wanted("decode ulid into array") {
+        // The decoded values stored, as a program keeps them (the row above hands each
+        // `Option` to `black_box`, which copies it through memory).
+        let mut ours = vec![Uuid::NIL; N];
+        let mut theirs = vec![0u128; N];
+        rows.push(versus(
+            "decode ulid into array",
+            0.5,
+            sampler(1, move |i| {
+                if let Ok(u) = Uuid::parse_ulid(black_box(ulids[i].as_bytes())) {
+                    ours[i] = u;
+                }
+                black_box(&mut ours);
+            }),
+            vec![(
+                "ulid",
+                sampler(1, move |i| {
+                    if let Ok(u) = ulid::Ulid::from_string(black_box(ulids[i].as_str())) {
+                        theirs[i] = u.0;
+                    }
+                    black_box(&mut theirs);
+                }),
+            )],
+        ));
+    }
     if wanted("encode base32hex") {
         rows.push(versus(
             "encode base32hex",
