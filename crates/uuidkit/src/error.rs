@@ -145,7 +145,7 @@ pub(crate) enum Expected {
     /// After the complete body of the braced form, where its `}` must stand.
     CloseBrace,
     /// A character of a short form's alphabet (short.rs).
-    Short(crate::short::ShortForm),
+    Short(crate::text::ShortForm),
     /// A character of a TypeID suffix (the spec's lower-case base32 alphabet).
     TypeIdSuffix,
 }

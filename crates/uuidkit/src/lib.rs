@@ -268,9 +268,9 @@ pub mod ldif;
 pub use crate::error::{Error, ErrorKind};
 pub use crate::fmt::{EncodeBuffer, Formatted, MAX_ENCODED_LEN};
 pub use crate::forms::{Decimal, DecimalBuffer, Oid, OidUrn, MAX_DECIMAL_LEN};
-pub use crate::short::{Short, ShortBuffer, ShortForm, MAX_SHORT_LEN};
+pub use crate::short::{Short, ShortBuffer, MAX_SHORT_LEN};
 pub use crate::simd::{encode_lines, simd_level};
-pub use crate::text::{Case, Format};
+pub use crate::text::{Case, Format, ShortForm};
 pub use crate::timestamp::{Rfc3339, TimeError, Timestamp, GREGORIAN_OFFSET_TICKS};
 pub use crate::typeid::{
     Prefix, TypeId, TypeIdBuffer, TypeIdPrefix, TypedId, MAX_PREFIX_LEN, MAX_TYPEID_LEN,
