@@ -470,9 +470,7 @@ impl clap::builder::TypedValueParser for ToFormParser {
             return uuidkit::Prefix::new(p).map(ToForm::TypeId).map_err(|e| {
                 let mut err = clap::Error::raw(
                     clap::error::ErrorKind::InvalidValue,
-                    format!(
-                        "invalid value '{s}': {e} (counting from the prefix's first character)\n"
-                    ),
+                    format!("invalid value '{s}': the prefix {p:?}: {e}\n"),
                 );
                 err = err.with_cmd(cmd);
                 err
