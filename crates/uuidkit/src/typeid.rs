@@ -528,11 +528,11 @@ impl<P: TypeIdPrefix> TypedId<P> {
         }
         if same {
             let at = if n == 0 { 0 } else { n + 1 };
-            // The suffix holds no `_` (else the prefix would be longer), so this is the last.
-            return match parse_suffix(s, at) {
-                Ok(u) => Ok(Self::new(u)),
-                Err(e) => Err(e),
-            };
+            if let Ok(u) = parse_suffix(s, at) {
+                return Ok(Self::new(u));
+            }
+            // Not this type's TypeID, or none at all (`user_a_…` is a valid TypeID of the
+            // prefix `user_a`): the general reading says which.
         }
         match TypeId::parse(s) {
             Err(e) => Err(e),
