@@ -77,6 +77,7 @@ impl Format {
 /// # Ok::<(), uuidkit::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ShortForm {
     /// ULID text: 26 characters of Crockford's base32 (`0-9A-Z` without I, L, O, U),
     /// right-aligned (the first character holds 3 bits, so it is at most `7`). Written in
