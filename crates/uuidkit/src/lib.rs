@@ -148,6 +148,22 @@
 //! # Ok::<(), uuidkit::Error>(())
 //! ```
 //!
+//! ### Short forms and TypeID
+//!
+//! ULID text, base32hex, base58 (Bitcoin's and Flickr's alphabets) and base64url
+//! ([`ShortForm`]), each read only by name; and TypeID ([`TypeId`], [`TypedId`]).
+//!
+//! ```
+//! use uuidkit::{ShortForm, TypeId, Uuid};
+//! let u = Uuid::parse_str("017f22e2-79b0-7cc3-98c4-dc0c0c07398f")?;
+//! assert_eq!(u.short(ShortForm::Ulid).to_string(), "01FWHE4YDGFK1SHH6W1G60EECF");
+//! assert_eq!(u.short(ShortForm::Base58).to_string(), "1BihbxwwQ4NZZpKRH9JDCz");
+//! assert_eq!(Uuid::parse_base64url(b"AX8i4nmwfMOYxNwMDAc5jw")?, u);
+//! let t: TypeId = "user_01fwhe4ydgfk1shh6w1g60eecf".parse()?;
+//! assert_eq!((t.prefix().as_str(), t.uuid()), ("user", u));
+//! # Ok::<(), uuidkit::Error>(())
+//! ```
+//!
 //! ### LDAP (RFC 4530)
 //!
 //! [`ldap`] validates the `entryUUID` syntax and evaluates `uuidMatch` and
@@ -275,6 +291,9 @@ mod digits;
 
 // Other representations: decimal integer, OID, Microsoft GUID bytes.
 mod forms;
+// The short forms: ULID text, base32hex, base58, base64url; TypeID.
+mod short;
+mod typeid;
 // RFC 4530: LDAP UUID syntax and matching rules.
 pub mod ldap;
 // LDIF (RFC 2849) pass-through that adds entryUUID lines.
@@ -284,9 +303,13 @@ pub mod ldif;
 pub use crate::error::{Error, ErrorKind};
 pub use crate::fmt::{EncodeBuffer, Formatted, MAX_ENCODED_LEN};
 pub use crate::forms::{Decimal, DecimalBuffer, Oid, OidUrn, MAX_DECIMAL_LEN};
+pub use crate::short::{Short, ShortBuffer, MAX_SHORT_LEN};
 pub use crate::simd::{encode_lines, simd_level};
-pub use crate::text::{Case, Format};
+pub use crate::text::{Case, Format, ShortForm};
 pub use crate::timestamp::{Rfc3339, TimeError, Timestamp, GREGORIAN_OFFSET_TICKS};
+pub use crate::typeid::{
+    Prefix, TypeId, TypeIdBuffer, TypeIdPrefix, TypedId, MAX_PREFIX_LEN, MAX_TYPEID_LEN,
+};
 pub use crate::uuid::{Domain, Kind, Uuid, Variant, Version};
 
 // Name-based UUIDs (v3, v5, v8 with SHA-2/SHA-3), each hash behind its feature: no_std.
