@@ -102,7 +102,7 @@ fn exit_code(result: CmdResult) -> ExitCode {
 pub fn write_error(e: &io::Error) -> String {
     #[cfg(unix)]
     if e.raw_os_error() == Some(libc::EBADF) {
-        return format!("{e}: standard output is closed or not open for writing");
+        return format!("{e}: standard output is closed, or not open for writing");
     }
     e.to_string()
 }

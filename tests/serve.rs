@@ -451,7 +451,10 @@ fn own_group() -> u32 {
     // SAFETY: `groups` has room for the 256 entries the call is told of.
     let n = unsafe { libc::getgroups(groups.len() as libc::c_int, groups.as_mut_ptr()) };
     groups.truncate(n.max(0) as usize);
-    groups.into_iter().find(|&g| g != primary).unwrap_or(primary)
+    groups
+        .into_iter()
+        .find(|&g| g != primary)
+        .unwrap_or(primary)
 }
 
 /// `--group GID` and `--mode`: the socket gets that group and mode 0660 (with `--group`).

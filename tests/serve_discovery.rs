@@ -24,10 +24,10 @@ use uuidkit_service::client::{ClientConfig, Connection, SystemGenerator, SYSTEM_
 
 const BIN: &str = env!("CARGO_BIN_EXE_uuidkit");
 
-#[path = "../crates/uuidkit-service/tests/common/tempdir.rs"]
-mod tempdir;
 #[path = "common/root.rs"]
 mod common;
+#[path = "../crates/uuidkit-service/tests/common/tempdir.rs"]
+mod tempdir;
 use tempdir::TempDir;
 
 /// `nobody`.

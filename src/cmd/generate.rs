@@ -589,7 +589,10 @@ fn no_service_hint(
             "uuidkit serve".to_string(),
         ),
     };
-    let systemd = if sockets.iter().any(|p| p.as_path() == std::path::Path::new(SYSTEM_SOCKET)) {
+    let systemd = if sockets
+        .iter()
+        .any(|p| p.as_path() == std::path::Path::new(SYSTEM_SOCKET))
+    {
         " (or `systemctl start uuidkit.socket` where the package is installed)"
     } else {
         ""
