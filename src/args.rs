@@ -34,11 +34,10 @@ Terminal:
   TERM is not dumb; NO_COLOR (any non-empty value) turns it off,
   CLICOLOR_FORCE (non-empty, not 0) turns it on anywhere. Help and usage
   errors follow clap's rule for auto, which differs: CLICOLOR=0 or an unset
-  TERM also turn their colour off. Long runs of gen,
-  convert and validate show a progress line on standard error when it is a
-  terminal and standard output is not; it is shortened to fit the terminal's
-  width, cleared at the end and on SIGINT or SIGTERM, and never written to a
-  file or pipe.
+  TERM also turn their colour off. Long runs of gen, convert and validate show
+  a progress line on standard error when it is a terminal and standard output
+  is not; it is shortened to fit the terminal's width, cleared at the end and
+  on SIGINT or SIGTERM, and never written to a file or pipe.
 
 Exit status:
   0  success
@@ -1137,5 +1136,39 @@ mod tests {
     #[test]
     fn clap_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn color_scan_takes_the_last_valid_flag_before_a_double_dash() {
+        let scan = |args: &[&str]| {
+            let argv: Vec<OsString> = std::iter::once("uuidkit")
+                .chain(args.iter().copied())
+                .map(OsString::from)
+                .collect();
+            ColorWhen::scan(&argv)
+        };
+        assert_eq!(scan(&["gen"]), ColorWhen::Auto);
+        assert_eq!(scan(&["--color", "never", "gen"]), ColorWhen::Never);
+        assert_eq!(scan(&["gen", "--color=always"]), ColorWhen::Always);
+        assert_eq!(
+            scan(&["--color", "never", "gen", "--color", "always"]),
+            ColorWhen::Always
+        );
+        // An invalid value is clap's to report; the scan keeps what it had.
+        assert_eq!(scan(&["--color", "never", "--color=bad"]), ColorWhen::Never);
+        assert_eq!(scan(&["validate", "--", "--color=never"]), ColorWhen::Auto);
+        assert_eq!(scan(&["--color"]), ColorWhen::Auto);
+    }
+
+    #[test]
+    fn parse_reads_the_color_flag_anywhere() {
+        let cli = parse(
+            ["uuidkit", "gen", "--color", "never", "v4"]
+                .map(OsString::from)
+                .to_vec(),
+        );
+        assert_eq!(cli.map(|c| c.color).ok(), Some(ColorWhen::Never));
+        let cli = parse(["uuidkit", "gen"].map(OsString::from).to_vec());
+        assert_eq!(cli.map(|c| c.color).ok(), Some(ColorWhen::Auto));
     }
 }
