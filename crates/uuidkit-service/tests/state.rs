@@ -539,7 +539,7 @@ fn root_state_file_owned_by_another_user_is_untrusted() {
     check_row(
         "owned by another user (uid 4242)",
         &|p| {
-            fs::write(p, &good).unwrap();
+            fs::write(p, good).unwrap();
             fs::set_permissions(p, fs::Permissions::from_mode(0o600)).unwrap();
             std::os::unix::fs::chown(p, Some(4242), None).unwrap();
             p.to_path_buf()
