@@ -8,7 +8,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 const MAIN_EXAMPLES: &str = "\
 Input:
@@ -29,14 +29,15 @@ Errors:
   input as JSON on standard output instead.
 
 Terminal:
-  Colour only when the output is a terminal and TERM is not dumb; NO_COLOR
-  (any non-empty value) turns it off, CLICOLOR_FORCE (non-empty, not 0) turns
-  it on anywhere. Help and usage errors follow clap's rule, which differs:
-  CLICOLOR=0 or an unset TERM also turn their colour off. Long runs of gen,
-  convert and validate show a progress line on standard error when it is a
-  terminal and standard output is not; it is shortened to fit the terminal's
-  width, cleared at the end and on SIGINT or SIGTERM, and never written to a
-  file or pipe.
+  --color always or never decides colour, whatever the environment says. With
+  --color auto (the default), colour only when the output is a terminal and
+  TERM is not dumb; NO_COLOR (any non-empty value) turns it off,
+  CLICOLOR_FORCE (non-empty, not 0) turns it on anywhere. Help and usage
+  errors follow clap's rule for auto, which differs: CLICOLOR=0 or an unset
+  TERM also turn their colour off. Long runs of gen, convert and validate show
+  a progress line on standard error when it is a terminal and standard output
+  is not; it is shortened to fit the terminal's width, cleared at the end and
+  on SIGINT or SIGTERM, and never written to a file or pipe.
 
 Exit status:
   0  success
@@ -63,6 +64,131 @@ pub struct Cli {
     /// The command to run.
     #[command(subcommand)]
     pub command: Command,
+    /// Colour on standard output and error: auto (a terminal, unless NO_COLOR),
+    /// always or never (both win over NO_COLOR and CLICOLOR_FORCE).
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_name = "WHEN",
+        default_value_t = ColorWhen::Auto
+    )]
+    pub color: ColorWhen,
+}
+
+/// Parses the command line (argv[0] included) into a [`Cli`], with `--color` applied to
+/// clap's own help and usage errors and `--version` describing the build ([`long_version`]).
+pub fn parse(argv: Vec<OsString>) -> Result<Cli, clap::Error> {
+    let mut cmd = Cli::command().color(ColorWhen::scan(&argv).clap());
+    // Only asked for with --version (-V prints the first line alone); the CPU check of
+    // `simd_level` is left out of every other run.
+    if argv.iter().skip(1).any(|a| a == "--version") {
+        cmd = cmd.long_version(long_version());
+    }
+    let m = cmd.try_get_matches_from_mut(argv)?;
+    Cli::from_arg_matches(&m).map_err(|e| e.format(&mut cmd))
+}
+
+/// The name-based hashes the CLI builds the library with (its `Cargo.toml`; a test checks
+/// that the two agree).
+pub const LIBRARY_FEATURES: &str = "v3 v5 v8-sha2 v8-sha3";
+
+/// What `--version` prints after `uuidkit `: the version alone on the first line (as `-V`
+/// prints it, and as scripts read it), then the target, the SIMD level the text codecs use
+/// on this CPU, the library's features and whether the service is built in.
+pub fn long_version() -> &'static str {
+    let service = if cfg!(unix) {
+        "yes (serve, state, gen --system)"
+    } else {
+        "no (it needs Unix sockets)"
+    };
+    let text = format!(
+        "{}\ntarget: {}\nsimd: {} (chosen at run time from the CPU's features)\n\
+         features: {LIBRARY_FEATURES} (name-based UUIDs: MD5, SHA-1, SHA-2, SHA-3)\n\
+         service: {service}",
+        env!("CARGO_PKG_VERSION"),
+        target_triple(),
+        uuidkit::simd_level(),
+    );
+    Box::leak(text.into_boxed_str())
+}
+
+/// The target triple the binary was built for (`x86_64-unknown-linux-gnu`), from the
+/// compiler's `cfg` values: architecture, vendor, system and C library (a test compares it
+/// with `rustc -vV`'s host).
+pub fn target_triple() -> String {
+    let vendor = if cfg!(target_vendor = "apple") {
+        "apple"
+    } else if cfg!(target_vendor = "pc") {
+        "pc"
+    } else {
+        "unknown"
+    };
+    let os = match std::env::consts::OS {
+        "macos" => "darwin",
+        os => os,
+    };
+    let env = if cfg!(target_env = "gnu") {
+        "-gnu"
+    } else if cfg!(target_env = "musl") {
+        "-musl"
+    } else if cfg!(target_env = "msvc") {
+        "-msvc"
+    } else {
+        ""
+    };
+    format!("{}-{vendor}-{os}{env}", std::env::consts::ARCH)
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    /// Colour on a terminal, unless NO_COLOR is set or TERM is dumb.
+    Auto,
+    /// Colour always, whatever the environment says.
+    Always,
+    /// No colour.
+    Never,
+}
+
+impl ColorWhen {
+    /// `Some(on)` when the choice does not depend on the environment.
+    pub fn forced(self) -> Option<bool> {
+        match self {
+            ColorWhen::Auto => None,
+            ColorWhen::Always => Some(true),
+            ColorWhen::Never => Some(false),
+        }
+    }
+
+    /// The last `--color WHEN` or `--color=WHEN` of `argv` before a `--`, read before clap
+    /// parses the line, so that clap's own help and usage errors follow it too (an invalid
+    /// value is left to clap to report).
+    pub fn scan(argv: &[OsString]) -> ColorWhen {
+        let mut when = ColorWhen::Auto;
+        let mut args = argv.iter().skip(1).map(|a| a.to_str());
+        while let Some(a) = args.next() {
+            let value = match a {
+                Some("--") => break,
+                Some("--color") => args.next().flatten(),
+                Some(a) => a.strip_prefix("--color="),
+                None => None,
+            };
+            if let Some(w) = value.and_then(|v| ColorWhen::from_str(v, false).ok()) {
+                when = w;
+            }
+        }
+        when
+    }
+
+    /// clap's colour setting for this choice.
+    pub fn clap(self) -> clap::ColorChoice {
+        match self {
+            ColorWhen::Auto => clap::ColorChoice::Auto,
+            ColorWhen::Always => clap::ColorChoice::Always,
+            ColorWhen::Never => clap::ColorChoice::Never,
+        }
+    }
 }
 
 /// The subcommands.
@@ -1192,5 +1318,39 @@ mod tests {
     #[test]
     fn clap_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn color_scan_takes_the_last_valid_flag_before_a_double_dash() {
+        let scan = |args: &[&str]| {
+            let argv: Vec<OsString> = std::iter::once("uuidkit")
+                .chain(args.iter().copied())
+                .map(OsString::from)
+                .collect();
+            ColorWhen::scan(&argv)
+        };
+        assert_eq!(scan(&["gen"]), ColorWhen::Auto);
+        assert_eq!(scan(&["--color", "never", "gen"]), ColorWhen::Never);
+        assert_eq!(scan(&["gen", "--color=always"]), ColorWhen::Always);
+        assert_eq!(
+            scan(&["--color", "never", "gen", "--color", "always"]),
+            ColorWhen::Always
+        );
+        // An invalid value is clap's to report; the scan keeps what it had.
+        assert_eq!(scan(&["--color", "never", "--color=bad"]), ColorWhen::Never);
+        assert_eq!(scan(&["validate", "--", "--color=never"]), ColorWhen::Auto);
+        assert_eq!(scan(&["--color"]), ColorWhen::Auto);
+    }
+
+    #[test]
+    fn parse_reads_the_color_flag_anywhere() {
+        let cli = parse(
+            ["uuidkit", "gen", "--color", "never", "v4"]
+                .map(OsString::from)
+                .to_vec(),
+        );
+        assert_eq!(cli.map(|c| c.color).ok(), Some(ColorWhen::Never));
+        let cli = parse(["uuidkit", "gen"].map(OsString::from).to_vec());
+        assert_eq!(cli.map(|c| c.color).ok(), Some(ColorWhen::Auto));
     }
 }

@@ -195,9 +195,10 @@ mod tests {
             u64::MAX,
             u64::MAX,
         ]);
+        // Around each power of ten (10^0 has no `p - 2`; 0 and 1 are counted above).
         let mut p = 1u64;
         while let Some(n) = p.checked_mul(10) {
-            steps.extend([p - 2, p - 1, p, p + 1]);
+            steps.extend([p.saturating_sub(2), p - 1, p, p + 1]);
             p = n;
         }
         for v in steps {

@@ -84,7 +84,7 @@ fn exit_code(result: CmdResult) -> ExitCode {
             })
         }
         Err(Fatal::Write(e)) => {
-            error(format_args!("writing standard output: {e}"));
+            error(format_args!("writing standard output: {}", write_error(&e)));
             ExitCode::from(EXIT_FAILURE)
         }
         Err(Fatal::Read(e)) => {
@@ -96,6 +96,15 @@ fn exit_code(result: CmdResult) -> ExitCode {
             ExitCode::from(EXIT_FAILURE)
         }
     }
+}
+
+/// A write error in words: the operating system's text, and for EBADF what it means here.
+pub fn write_error(e: &io::Error) -> String {
+    #[cfg(unix)]
+    if e.raw_os_error() == Some(libc::EBADF) {
+        return format!("{e}: standard output is closed, or not open for writing");
+    }
+    e.to_string()
 }
 
 /// Writes `error: MESSAGE` on standard error (see [`crate::ui::report_error`]).
@@ -114,6 +123,59 @@ pub fn warning(msg: fmt::Arguments<'_>) {
 /// Size of the output buffer.
 const OUT_BUF: usize = 64 * 1024;
 
+/// Standard output written straight to descriptor 1, without the standard library's
+/// `Stdout`, which reports a write that fails with EBADF (standard output closed, or open
+/// only for reading) as a success: output lost with status 0. Here that failure is an error
+/// like any other write error (status 2, see [`finish`]). Unbuffered: [`Out`] buffers.
+pub struct RawStdout;
+
+impl Write for RawStdout {
+    #[cfg(unix)]
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        use std::os::fd::FromRawFd;
+        // SAFETY: descriptor 1 is open for the whole run (the start-up opens /dev/null on it
+        // when it is closed; see `sys::start`); the `File` is never dropped, so it does not
+        // close it.
+        let mut f = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(1) });
+        f.write(b)
+    }
+    #[cfg(not(unix))]
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        io::stdout().write(b)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        #[cfg(not(unix))]
+        io::stdout().flush()?;
+        Ok(())
+    }
+}
+
+/// Whether standard output is open for writing: an error (EBADF) when it is open only for
+/// reading, as after a start with it closed (see [`RawStdout`]), for output written through
+/// the standard library's `Stdout` (clap's help), which would otherwise report success.
+pub fn stdout_writable() -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        // SAFETY: F_GETFL on descriptor 1 only reads its flags.
+        let flags = unsafe { libc::fcntl(1, libc::F_GETFL) };
+        if flags == -1 {
+            return Err(io::Error::last_os_error());
+        }
+        if flags & libc::O_ACCMODE == libc::O_RDONLY {
+            return Err(io::Error::from_raw_os_error(libc::EBADF));
+        }
+    }
+    Ok(())
+}
+
+/// Writes `b` on standard output at once (see [`RawStdout`]): for text written once, such as
+/// help, a version or a single UUID.
+pub fn write_stdout(b: &[u8]) -> io::Result<()> {
+    let mut lock = io::stdout().lock();
+    lock.flush()?;
+    RawStdout.write_all(b)
+}
+
 /// Buffered standard output. Every write reports failure as [`Fatal::Write`], so that `?`
 /// carries a closed pipe up to [`finish`].
 ///
@@ -121,7 +183,9 @@ const OUT_BUF: usize = 64 * 1024;
 /// line straight into it: at tens of millions of UUIDs per second, copying each small piece in
 /// with a `memcpy` call was a third of the time of `gen` and `convert`.
 pub struct Out {
-    w: io::StdoutLock<'static>,
+    /// Held while the `Out` lives, so that nothing else writes standard output in between.
+    _lock: io::StdoutLock<'static>,
+    w: RawStdout,
     buf: Box<[u8]>,
     len: usize,
     /// Set after a failed write, so that dropping does not write again.
@@ -131,8 +195,12 @@ pub struct Out {
 impl Out {
     /// Standard output with a 64 KiB buffer.
     pub fn stdout() -> Out {
+        let mut lock = io::stdout().lock();
+        // Whatever was written through `std::io::stdout` goes out before this.
+        let _ = lock.flush();
         Out {
-            w: io::stdout().lock(),
+            _lock: lock,
+            w: RawStdout,
             buf: vec![0; OUT_BUF].into_boxed_slice(),
             len: 0,
             failed: false,

@@ -23,8 +23,6 @@ mod ui;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 #[cfg(any(not(target_os = "linux"), test))]
 fn main() -> ExitCode {
     run()
@@ -56,12 +54,12 @@ fn run() -> ExitCode {
     }
     // Usage errors go to stderr with status 2. Help and version go to stdout with status 0,
     // or, like every other output, 2 when stdout cannot be written (0 for a closed pipe).
-    match args::Cli::try_parse_from(argv) {
+    match args::parse(argv) {
         Ok(cli) => cmd::run(cli),
         Err(e) if e.use_stderr() => e.exit(),
         Err(e) => {
-            let written = e
-                .print()
+            let written = io::stdout_writable()
+                .and_then(|()| e.print())
                 .and_then(|()| std::io::Write::flush(&mut std::io::stdout()));
             io::finish(written.map(|()| io::Status::Ok).map_err(io::Fatal::Write))
         }
@@ -93,11 +91,9 @@ fn one_random_uuid(argv: &[std::ffi::OsString]) -> bool {
 /// UUIDs on). Exit statuses as for any output: 0, also for a closed pipe; 2 when standard
 /// output cannot be written.
 fn print_one_v4() -> ExitCode {
-    use std::io::Write;
     let u = uuidkit::generator::v4::v4_from(&mut uuidkit::generator::OsRandom);
     let mut line = [b'\n'; 37];
     line[..36].copy_from_slice(&u.encode_hyphenated(uuidkit::Case::Lower));
-    let mut out = std::io::stdout().lock();
-    let written = out.write_all(&line).and_then(|()| out.flush());
+    let written = io::write_stdout(&line);
     io::finish(written.map(|()| io::Status::Ok).map_err(io::Fatal::Write))
 }

@@ -43,6 +43,12 @@ pub fn finish(outcome: std::thread::Result<std::process::ExitCode>) -> libc::c_i
 /// Opens `/dev/null` on each of the descriptors 0, 1 and 2 that is closed, as the Rust runtime
 /// does at start-up; aborts when that fails (the program must not run with a standard stream
 /// that a file it opens could take over).
+///
+/// Standard output is opened read-only, unlike the runtime's (read-write): a write to it then
+/// fails with EBADF, as it would on the closed descriptor, so that `uuidkit gen -C 1000000 >&-`
+/// ends at once with status 2 and a message instead of writing every UUID to `/dev/null` and
+/// reporting success. Standard input and error are opened read-write, as by the runtime (an
+/// empty input; messages nobody reads).
 #[cfg(all(target_os = "linux", not(test)))]
 fn open_closed_standard_fds() {
     let mut fds = [0, 1, 2].map(|fd| libc::pollfd {
@@ -61,9 +67,15 @@ fn open_closed_standard_fds() {
             p.revents & libc::POLLNVAL != 0
         };
         if closed {
+            // Standard output read-only: writing it fails (EBADF) as on the closed descriptor.
+            let mode = if p.fd == 1 {
+                libc::O_RDONLY
+            } else {
+                libc::O_RDWR
+            };
             // SAFETY: a NUL-terminated path and plain flags; the descriptor is the lowest free
             // one, which is `p.fd` since the lower standard ones are open by now.
-            let fd = unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDWR) };
+            let fd = unsafe { libc::open(c"/dev/null".as_ptr(), mode) };
             if fd != p.fd {
                 std::process::abort();
             }

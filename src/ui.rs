@@ -58,8 +58,30 @@ pub fn color_rule(no_color: bool, force: bool, terminal: bool, ansi: bool) -> bo
     }
 }
 
-/// Whether text written to `stream` is coloured (decided once per stream and process).
+/// `--color`: 0 for `auto` (the environment and the terminal decide, see [`color_rule`]),
+/// 1 for `always`, 2 for `never`.
+static COLOR_FLAG: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Records `--color`: `Some(on)` for `always` or `never`, which win over `NO_COLOR`,
+/// `CLICOLOR_FORCE` and the terminal check; `None` for `auto`. Called before anything is
+/// written.
+pub fn set_color_flag(forced: Option<bool>) {
+    let v = match forced {
+        None => 0,
+        Some(true) => 1,
+        Some(false) => 2,
+    };
+    COLOR_FLAG.store(v, Ordering::Relaxed);
+}
+
+/// Whether text written to `stream` is coloured (decided once per stream and process):
+/// `--color always` or `never` when given, else [`color_rule`].
 pub fn color(stream: Stream) -> bool {
+    match COLOR_FLAG.load(Ordering::Relaxed) {
+        1 => return true,
+        2 => return false,
+        _ => {}
+    }
     static OUT: OnceLock<bool> = OnceLock::new();
     static ERR: OnceLock<bool> = OnceLock::new();
     let cell = match stream {

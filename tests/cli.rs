@@ -1106,25 +1106,111 @@ fn gen_into_a_closed_pipe_exits_zero_quietly() {
 }
 
 #[test]
-fn closed_standard_descriptors_are_opened_on_dev_null() {
-    // With standard output closed, the output goes nowhere and is no error (a write to a
-    // closed descriptor would be EBADF, status 2); with standard input closed too, `validate`
-    // reads nothing. The same as a program started by Rust's own runtime.
-    for (redirect, args) in [
-        (">&-", &["gen", "-C", "3"][..]),
-        ("<&- >&-", &["validate"][..]),
-        ("<&-", &["validate"][..]),
-    ] {
+fn closed_standard_input_reads_as_empty() {
+    // With standard input closed, `validate` reads nothing (no error), as a program started by
+    // Rust's own runtime; with standard output closed too, nothing is written, so no error.
+    for redirect in ["<&- >&-", "<&-"] {
         let o = Command::new("sh")
             .arg("-c")
-            .arg(format!("exec \"$0\" \"$@\" {redirect}"))
+            .arg(format!("exec \"$0\" validate {redirect}"))
             .arg(BIN)
-            .args(args)
             .output()
             .expect("run sh");
-        assert_eq!(o.status.code(), Some(0), "{redirect} {args:?}: {o:?}");
-        assert_eq!(stderr(&o), "", "{redirect} {args:?}");
+        assert_eq!(o.status.code(), Some(0), "{redirect}: {o:?}");
+        assert_eq!(stderr(&o), "", "{redirect}");
     }
+}
+
+/// Runs `program args` (argv[0] `argv0`) with standard output closed, or open only for reading
+/// with `read_only`, and returns its status and standard error. A run still going after 60 s
+/// is killed and fails the test (before: `uuidgen -C 4294967295 >&-` wrote every UUID to
+/// /dev/null for 25 s and exited 0).
+#[cfg(unix)]
+fn without_stdout(
+    program: &std::path::Path,
+    args: &[&str],
+    read_only: bool,
+) -> (Option<i32>, String) {
+    use std::os::unix::process::CommandExt;
+    let mut c = Command::new(program);
+    c.args(args).stdin(Stdio::null()).stderr(Stdio::piped());
+    if read_only {
+        c.stdout(std::fs::File::open("/dev/null").expect("open /dev/null"));
+    } else {
+        // SAFETY: close is async-signal-safe; it closes the child's descriptor 1 only.
+        unsafe {
+            c.pre_exec(|| {
+                libc::close(1);
+                Ok(())
+            });
+        }
+    }
+    let mut child = c.spawn().expect("spawn");
+    let t = std::time::Instant::now();
+    let status = loop {
+        if let Some(st) = child.try_wait().expect("wait") {
+            break st;
+        }
+        if t.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} with standard output closed still ran after 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut err)
+        .expect("read stderr");
+    (status.code(), err)
+}
+
+/// Issue 28: a write to a closed standard output (EBADF), or to one open only for reading, is
+/// a failed write: status 2 at once and a message, for uuidkit and its uuidgen and uuidparse
+/// personalities (util-linux gives 1; the README lists the difference). A closed pipe stays quiet (see
+/// `gen_into_a_closed_pipe_exits_zero_quietly`).
+#[cfg(unix)]
+#[test]
+fn a_closed_standard_output_is_a_write_error_with_status_2() {
+    let dir = std::env::temp_dir().join(format!("uk-closed-stdout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let uuidgen = dir.join("uuidgen");
+    let uuidparse = dir.join("uuidparse");
+    let _ = std::fs::remove_file(&uuidgen);
+    let _ = std::fs::remove_file(&uuidparse);
+    std::os::unix::fs::symlink(BIN, &uuidgen).expect("link uuidgen");
+    std::os::unix::fs::symlink(BIN, &uuidparse).expect("link uuidparse");
+    let bin = std::path::Path::new(BIN);
+    let cases: &[(&std::path::Path, &[&str], i32)] = &[
+        (bin, &["gen", "-C", "4294967295"], 2),
+        (bin, &["gen", "v7", "-C", "4294967295"], 2),
+        // The one-UUID path, which skips the parser.
+        (bin, &["gen"], 2),
+        (bin, &["inspect", "017f22e2-79b0-7cc3-98c4-dc0c0c07398f"], 2),
+        (bin, &["--help"], 2),
+        (bin, &["--version"], 2),
+        (&uuidgen, &["-C", "4294967295"], 2),
+        (&uuidgen, &[], 2),
+        (&uuidgen, &["--help"], 2),
+        (&uuidparse, &["--version"], 2),
+        (&uuidparse, &["017f22e2-79b0-7cc3-98c4-dc0c0c07398f"], 2),
+    ];
+    for &(program, args, want) in cases {
+        for read_only in [false, true] {
+            let (status, err) = without_stdout(program, args, read_only);
+            let what = format!("{} {args:?} (read-only: {read_only})", program.display());
+            assert_eq!(status, Some(want), "{what}: {err}");
+            assert!(
+                err.contains("standard output is closed, or not open for writing"),
+                "{what}: {err}"
+            );
+            assert_eq!(err.lines().count(), 1, "{what}: {err}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 const LDIF: &str = "\

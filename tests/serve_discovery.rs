@@ -4,9 +4,12 @@
 //! no socket; with a per-user server in its `XDG_RUNTIME_DIR` it prefers that one; when none
 //! answers, the error names every place tried. A clean stop leaves nothing in /run/uuidkit.
 //!
-//! Runs as root (as in CI): it starts a server on the real system socket and runs clients as
-//! `nobody`; as another user it fails, saying so, rather than pass unchecked. It is the only
-//! test that uses the system socket; a server already running there makes it fail.
+//! The first test needs root: it starts a server on the system socket and runs clients as
+//! `nobody`. It is ignored in the default run; `scripts/root-tests` runs it as root with a
+//! private, empty `/run` (a mount namespace of its own), so that the machine's
+//! `/run/uuidkit` is never touched and an installed service does not get in the way. Run any
+//! other way (not root, or without that `/run`) it fails, saying so, rather than pass
+//! unchecked.
 #![cfg(unix)]
 
 use std::fs;
@@ -21,6 +24,8 @@ use uuidkit_service::client::{ClientConfig, Connection, SystemGenerator, SYSTEM_
 
 const BIN: &str = env!("CARGO_BIN_EXE_uuidkit");
 
+#[path = "common/root.rs"]
+mod common;
 #[path = "../crates/uuidkit-service/tests/common/tempdir.rs"]
 mod tempdir;
 use tempdir::TempDir;
@@ -53,7 +58,7 @@ fn as_nobody(program: impl AsRef<std::ffi::OsStr>, env: &[(&str, &Path)]) -> Com
 /// Helper: asks the service that `ClientConfig::from_env()` finds for its info, and prints
 /// `PID n` or `ERR message`. Run as `nobody` by the test below.
 #[test]
-#[ignore = "a helper process run by every_user_finds_the_system_socket_and_prefers_their_own"]
+#[ignore = "a helper process run by root_every_user_finds_the_system_socket_and_prefers_their_own"]
 fn discovery_client() {
     if std::env::var_os("UK_DISCOVERY_HELPER").is_none() {
         return;
@@ -158,13 +163,15 @@ fn mode(p: &Path) -> u32 {
 }
 
 #[test]
-fn every_user_finds_the_system_socket_and_prefers_their_own() {
+#[ignore = "needs root and a private /run: scripts/root-tests runs it"]
+fn root_every_user_finds_the_system_socket_and_prefers_their_own() {
     if !is_root() {
         panic!(
             "not root: this test runs a server on {SYSTEM_SOCKET} and clients as nobody; it \
              fails rather than pass unchecked"
         );
     }
+    common::require_private_run(SYSTEM_SOCKET);
     let system = Path::new(SYSTEM_SOCKET);
     let d = TempDir::new();
     fs::set_permissions(&d.0, fs::Permissions::from_mode(0o755)).unwrap();

@@ -7,9 +7,11 @@
 //! a reply, and the server goes on serving. A listener passed by a service manager under the
 //! name `uuidd` (systemd-socket-activate, Debian package systemd) speaks the same protocol.
 //!
-//! libuuid has the socket path /run/uuidd/request compiled in, so the libuuid tests serve
-//! there: they need root (as CI runs) and fail when a uuidd already listens there; they
-//! remove what they created. A missing program fails the test, naming the package.
+//! libuuid has the socket path /run/uuidd/request compiled in, so the libuuid test serves
+//! there: it needs root, and is ignored in the default run; `scripts/root-tests` runs it as
+//! root with a private, empty `/run` (a mount namespace of its own), so that the machine's
+//! /run/uuidd is never touched; run any other way it fails. The other tests use temporary
+//! directories and run as any user. A missing program fails the test, naming the package.
 #![cfg(unix)]
 
 use std::collections::HashSet;
@@ -29,6 +31,8 @@ const BIN: &str = env!("CARGO_BIN_EXE_uuidkit");
 
 #[path = "common/cli.rs"]
 mod common;
+#[path = "common/root.rs"]
+mod root;
 #[path = "../crates/uuidkit-service/tests/common/tempdir.rs"]
 mod tempdir;
 use tempdir::TempDir;
@@ -36,17 +40,29 @@ use tempdir::TempDir;
 /// The path libuuid and uuidd use (util-linux `UUIDD_SOCKET_PATH`).
 const SYSTEM_REQUEST: &str = "/run/uuidd/request";
 
-/// Fails, naming the package, when `program` cannot be run.
-fn require(program: &str, package: &str) {
-    let found = Command::new("sh")
-        .args(["-c", &format!("command -v {program}")])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        found,
-        "{program} not found: install the Debian package {package} (apt-get install -y \
-         {package}); this test needs it and fails rather than pass unchecked"
-    );
+/// Where `program` is: on `PATH`, or in /usr/sbin or /sbin, which a normal user's `PATH` lacks
+/// on Debian (uuidd is /usr/sbin/uuidd).
+fn find(program: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain(["/usr/sbin", "/sbin"].map(PathBuf::from))
+        .map(|d| d.join(program))
+        .find(|p| p.is_file())
+}
+
+/// Fails, naming the package, when `program` cannot be found; else its path.
+fn require(program: &str, package: &str) -> PathBuf {
+    find(program).unwrap_or_else(|| {
+        panic!(
+            "{program} not found: install the Debian package {package} (apt-get install -y \
+             {package}); this test needs it and fails rather than pass unchecked"
+        )
+    })
+}
+
+/// util-linux's uuidd (Debian package uuid-runtime).
+fn uuidd() -> PathBuf {
+    require("uuidd", "uuid-runtime")
 }
 
 fn text(b: &[u8]) -> String {
@@ -183,7 +199,7 @@ fn expand(first: &Uuid, n: u64) -> Vec<Uuid> {
 }
 
 fn uuidd_client(sock: &Path, args: &[&str]) -> String {
-    let o = Command::new("uuidd")
+    let o = Command::new(uuidd())
         .args(args)
         .arg("-s")
         .arg(sock)
@@ -194,7 +210,7 @@ fn uuidd_client(sock: &Path, args: &[&str]) -> String {
 
 #[test]
 fn uuidd_clients_get_v1_with_uuidkit_clock_sequence_and_node() {
-    require("uuidd", "uuid-runtime");
+    uuidd();
     let dir = TempDir::new();
     let sock = dir.path("request");
     let serve = Serve::start(&dir.0, Some(&sock), &[]);
@@ -245,7 +261,7 @@ fn uuidd_clients_get_v1_with_uuidkit_clock_sequence_and_node() {
 
 #[test]
 fn four_concurrent_uuidd_bulk_clients_get_disjoint_blocks() {
-    require("uuidd", "uuid-runtime");
+    uuidd();
     let dir = TempDir::new();
     let sock = dir.path("request");
     let serve = Serve::start(&dir.0, Some(&sock), &[]);
@@ -254,7 +270,7 @@ fn four_concurrent_uuidd_bulk_clients_get_disjoint_blocks() {
     for round in 0..5 {
         let children: Vec<Child> = (0..4)
             .map(|_| {
-                Command::new("uuidd")
+                Command::new(uuidd())
                     .args(["-t", "-n", "1000", "-s"])
                     .arg(&sock)
                     .stdout(Stdio::piped())
@@ -303,7 +319,7 @@ fn four_concurrent_uuidd_bulk_clients_get_disjoint_blocks() {
 
 #[test]
 fn malformed_uuidd_requests_are_closed_without_reply_and_serving_goes_on() {
-    require("uuidd", "uuid-runtime");
+    uuidd();
     let dir = TempDir::new();
     let sock = dir.path("request");
     let serve = Serve::start(&dir.0, Some(&sock), &[]);
@@ -397,6 +413,7 @@ impl SystemSocket {
             "not root: libuuid's socket path {SYSTEM_REQUEST} needs root; this test needs it \
              and fails rather than pass unchecked"
         );
+        root::require_private_run(SYSTEM_REQUEST);
         assert!(
             UnixStream::connect(SYSTEM_REQUEST).is_err(),
             "a server (uuidd?) already listens on {SYSTEM_REQUEST}: stop it first (systemctl \
@@ -438,7 +455,8 @@ int main(int argc, char **argv)
 "#;
 
 #[test]
-fn libuuid_and_uuidgen_get_safe_v1_from_uuidkit_on_the_system_path() {
+#[ignore = "needs root and a private /run: scripts/root-tests runs it"]
+fn root_libuuid_and_uuidgen_get_safe_v1_from_uuidkit_on_the_system_path() {
     require("uuidgen", "uuid-runtime");
     require("gcc", "gcc");
     assert!(
@@ -531,7 +549,7 @@ fn libuuid_and_uuidgen_get_safe_v1_from_uuidkit_on_the_system_path() {
 
 #[test]
 fn a_socket_activated_uuidd_listener_serves_the_uuidd_protocol() {
-    require("uuidd", "uuid-runtime");
+    uuidd();
     require("systemd-socket-activate", "systemd");
     let dir = TempDir::new();
     let sock = dir.path("request");
@@ -581,11 +599,11 @@ fn a_socket_activated_uuidd_listener_serves_the_uuidd_protocol() {
 
 #[test]
 fn a_running_uuidd_is_not_displaced() {
-    require("uuidd", "uuid-runtime");
+    uuidd();
     let dir = TempDir::new();
     let sock = dir.path("request");
     // The real uuidd, in the foreground, on the test's own path.
-    let mut uuidd = Command::new("uuidd")
+    let mut uuidd = Command::new(uuidd())
         .args(["-F", "-P", "-q", "-T", "60", "-s"])
         .arg(&sock)
         // It reports every probe of the test (an empty connection) there.

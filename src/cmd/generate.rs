@@ -554,6 +554,52 @@ fn run_local(mut source: Source, count: u64, to: ToForm, case: Case) -> CmdResul
     Ok(Status::Ok)
 }
 
+/// The message for a failed `--system` request. When no service listens (nothing at the path,
+/// or nothing accepting on it), a second line says how to start one: `uuidkit serve` on the
+/// one socket tried (the `--socket` given), or on its default socket when several were tried;
+/// `systemctl start uuidkit.socket` too when the system socket was among them.
+#[cfg(unix)]
+fn no_service_hint(
+    e: &uuidkit_service::client::ServiceError,
+    sockets: &[std::path::PathBuf],
+) -> String {
+    use std::error::Error;
+    use uuidkit_service::client::{ServiceErrorKind, SYSTEM_SOCKET};
+    if e.kind() != ServiceErrorKind::Unavailable {
+        return e.to_string();
+    }
+    // One socket: its reason is the source; several: each reason is in the message.
+    let nobody = match e.source().and_then(|s| s.downcast_ref::<std::io::Error>()) {
+        Some(os) => matches!(
+            os.kind(),
+            std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused
+        ),
+        None => sockets.len() > 1,
+    };
+    if !nobody {
+        return e.to_string();
+    }
+    let (whom, serve) = match sockets {
+        [one] => (
+            format!("no uuidkit service at {}", one.display()),
+            format!("uuidkit serve --socket {}", one.display()),
+        ),
+        _ => (
+            "no uuidkit service at any of them".to_string(),
+            "uuidkit serve".to_string(),
+        ),
+    };
+    let systemd = if sockets
+        .iter()
+        .any(|p| p.as_path() == std::path::Path::new(SYSTEM_SOCKET))
+    {
+        " (or `systemctl start uuidkit.socket` where the package is installed)"
+    } else {
+        ""
+    };
+    format!("{e}\n  {whom}: start one with `{serve}`{systemd}")
+}
+
 /// `gen --system`: UUIDs from the service, in requests of up to [`SYSTEM_BATCH`].
 #[cfg(unix)]
 fn run_system(
@@ -583,7 +629,7 @@ fn run_system(
             Ok(f) => f,
             Err(e) => {
                 out.flush()?;
-                return Err(Fatal::Msg(e.to_string()));
+                return Err(Fatal::Msg(no_service_hint(&e, sockets)));
             }
         };
         volatile |= !filled.safety.is_durable();

@@ -19,6 +19,7 @@ pub mod validate;
 
 /// Runs the command line and returns the process exit code.
 pub fn run(cli: Cli) -> std::process::ExitCode {
+    crate::ui::set_color_flag(cli.color.forced());
     let result = match cli.command {
         Command::Gen(a) => match generate::Config::resolve(a) {
             Ok(c) => generate::run(c),

@@ -146,16 +146,20 @@ pub fn usage_failure(who: &str, prog: &str, msg: &str) -> ExitCode {
     ExitCode::from(1)
 }
 
-/// Writes `text` on standard output; status 0, or 1 when writing fails (util-linux's
-/// `close_stdout`), except for a closed pipe.
+/// Writes `text` on standard output; status 0, or 2 when writing fails (util-linux's
+/// `close_stdout` gives 1; uuidkit gives 2 for every failed write, as the README's table of
+/// differences says), except for a closed pipe (0).
 pub fn print(text: &[u8]) -> ExitCode {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text).and_then(|()| out.flush()) {
+    match crate::io::write_stdout(text) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(std::io::stderr(), "write error: {e}");
-            ExitCode::from(1)
+            let _ = writeln!(
+                std::io::stderr(),
+                "write error: {}",
+                crate::io::write_error(&e)
+            );
+            ExitCode::from(crate::io::EXIT_FAILURE)
         }
     }
 }

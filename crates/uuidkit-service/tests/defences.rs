@@ -5,9 +5,9 @@
 //! timeout message, info requests with a count, and error replies that must survive the close.
 //!
 //! Other users are real: helper processes (this test binary run again, `--ignored`, with an
-//! environment variable saying what to do) started with another uid and gid. The tests run as
-//! root (as in CI); as another user, those that need a second user say so on stderr and check
-//! nothing else.
+//! environment variable saying what to do) started with another uid and gid. Those tests need
+//! root: they are named `root_*` and ignored in the default run; `scripts/root-tests` runs them
+//! as root (in CI), and they fail when not root.
 #![cfg(unix)]
 
 use std::fs;
@@ -133,7 +133,8 @@ fn impostor_process() {
 /// why; naming that user as the server's makes it acceptable; and the real server cannot take
 /// the socket over (it is in use), so nothing is served by the impostor.
 #[test]
-fn the_client_refuses_a_server_run_by_another_user() {
+#[ignore = "needs root and a second user: scripts/root-tests runs it"]
+fn root_the_client_refuses_a_server_run_by_another_user() {
     if !is_root() {
         panic!("not root: cannot run an impostor as another user: this test needs it and fails rather than pass unchecked");
     }
@@ -187,7 +188,8 @@ fn the_client_refuses_a_server_run_by_another_user() {
 /// Issue 17, item 2, the server's side: it refuses a socket directory another user may write
 /// (or that another user owns), unless it is sticky and its own; a private one is fine.
 #[test]
-fn the_server_refuses_a_socket_directory_others_can_write() {
+#[ignore = "needs root and a second user: scripts/root-tests runs it"]
+fn root_the_server_refuses_a_socket_directory_others_can_write() {
     if !is_root() {
         panic!("not root: cannot make directories owned by another user: this test needs it and fails rather than pass unchecked");
     }
@@ -270,7 +272,7 @@ fn a_socket_path_longer_than_an_address_is_refused_at_start() {
 /// asks one v7 on each, prints `READY ok=A busy=B`, and keeps them open until its standard
 /// input closes (or 60 s).
 #[test]
-#[ignore = "a helper process run by one_user_cannot_take_every_connection"]
+#[ignore = "a helper process run by root_one_user_cannot_take_every_connection"]
 fn crowd_process() {
     let Ok(spec) = std::env::var("UK_HELPER") else {
         return;
@@ -302,7 +304,8 @@ fn crowd_process() {
 /// another user: with the default per-user limit (half), the first user gets 2 of 4 and the
 /// second is still served.
 #[test]
-fn one_user_cannot_take_every_connection() {
+#[ignore = "needs root and a second user: scripts/root-tests runs it"]
+fn root_one_user_cannot_take_every_connection() {
     if !is_root() {
         panic!("not root: cannot run clients as another user: this test needs it and fails rather than pass unchecked");
     }
@@ -368,7 +371,7 @@ fn clients_trickling_a_frame_are_closed_and_free_their_places() {
 /// process allowed no more threads than it has (`RLIMIT_NPROC`), prints `READY`, and stops when
 /// its standard input closes (or after 60 s).
 #[test]
-#[ignore = "a helper process run by a_connection_without_a_thread_is_told_busy"]
+#[ignore = "a helper process run by root_a_connection_without_a_thread_is_told_busy"]
 fn no_threads_server_process() {
     let Ok(dir) = std::env::var("UK_HELPER") else {
         return;
@@ -405,7 +408,8 @@ fn no_threads_server_process() {
 /// Issue 17, "Smaller": when the server cannot start a thread for a connection, the client
 /// gets a Busy reply saying so (before: the connection was dropped, a reset).
 #[test]
-fn a_connection_without_a_thread_is_told_busy() {
+#[ignore = "needs root and a second user: scripts/root-tests runs it"]
+fn root_a_connection_without_a_thread_is_told_busy() {
     if !is_root() || !Path::new("/proc/self/status").exists() {
         panic!("not root on Linux: cannot limit another user's threads: this test needs it and fails rather than pass unchecked");
     }
