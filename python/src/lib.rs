@@ -53,6 +53,19 @@ extern "C" {
     ) -> c_int;
 }
 
+extern "C" {
+    fn _PyLong_New(size: ffi::Py_ssize_t) -> *mut ffi::PyObject;
+}
+
+/// Whether `int` objects are CPython's usual 30-bit digits in 32-bit words after a 3-word
+/// header (every 64-bit build of 3.9-3.13; checked by [`setup`] against `sys.int_info`):
+/// then values are read and written digit by digit, else through `_PyLong_*ByteArray`.
+static DIGITS30: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Offset of `ob_digit` in a `PyLongObject`: `ob_size` (3.9-3.11) or `lv_tag` (3.12+) follows
+/// the object header.
+const DIGIT_OFF: usize = 3 * std::mem::size_of::<usize>();
+
 /// What [`setup`] learnt; never freed (the class lives as long as the interpreter).
 struct State {
     /// `uuidkit.UUID`.
@@ -217,6 +230,29 @@ unsafe fn int_from_u128(v: u128) -> *mut ffi::PyObject {
         // SAFETY: a plain constructor.
         return unsafe { ffi::PyLong_FromUnsignedLongLong(v as u64) };
     }
+    if DIGITS30.load(std::sync::atomic::Ordering::Relaxed) {
+        // 2^64 <= v < 2^128: 3 to 5 digits, the top one non-zero (a normalised int).
+        let nd = if v >> 120 != 0 {
+            5
+        } else if v >> 90 != 0 {
+            4
+        } else {
+            3
+        };
+        // SAFETY: a new int of `nd` digits whose digits are all written below before anyone
+        // sees it; DIGITS30 says where they are and how wide.
+        unsafe {
+            let o = _PyLong_New(nd as ffi::Py_ssize_t);
+            if o.is_null() {
+                return o;
+            }
+            let d = (o as *mut u8).add(DIGIT_OFF) as *mut u32;
+            for i in 0..nd {
+                *d.add(i) = ((v >> (30 * i)) & 0x3fff_ffff) as u32;
+            }
+            return o;
+        }
+    }
     let b = v.to_le_bytes();
     // SAFETY: 16 readable bytes.
     unsafe { ffi::_PyLong_FromByteArray(b.as_ptr(), 16, 1, 0) }
@@ -227,6 +263,30 @@ unsafe fn int_from_u128(v: u128) -> *mut ffi::PyObject {
 /// # Safety
 /// `o` is an exact `int`; GIL held.
 unsafe fn u128_of_int(o: *mut ffi::PyObject) -> Option<u128> {
+    if DIGITS30.load(std::sync::atomic::Ordering::Relaxed) {
+        // SAFETY: `o` is an int with the layout DIGITS30 describes; only its own digits are
+        // read.
+        unsafe {
+            let head = *((o as *const u8).add(DIGIT_OFF - std::mem::size_of::<usize>())
+                as *const isize);
+            #[cfg(Py_3_12)]
+            let (negative, nd) = (head & 3 == 2, (head as usize) >> 3);
+            #[cfg(not(Py_3_12))]
+            let (negative, nd) = (head < 0, head.unsigned_abs());
+            if negative || nd > 5 {
+                return None;
+            }
+            let d = (o as *const u8).add(DIGIT_OFF) as *const u32;
+            if nd == 5 && *d.add(4) >> 8 != 0 {
+                return None;
+            }
+            let mut v: u128 = 0;
+            for i in (0..nd).rev() {
+                v = (v << 30) | *d.add(i) as u128;
+            }
+            return Some(v);
+        }
+    }
     let mut b = [0u8; 16];
     // SAFETY: `o` is an int; 16 writable bytes.
     #[cfg(Py_3_13)]
@@ -432,16 +492,11 @@ unsafe extern "C" fn uuid_richcompare(
         if !is_uuid(a) || !is_uuid(b) {
             return ffi::Py_NewRef(ffi::Py_NotImplemented());
         }
-        if let (Some(x), Some(y)) = (value_of(st, a), value_of(st, b)) {
-            let r = match op {
-                ffi::Py_LT => x < y,
-                ffi::Py_LE => x <= y,
-                ffi::Py_EQ => x == y,
-                ffi::Py_NE => x != y,
-                ffi::Py_GT => x > y,
-                _ => x >= y,
-            };
-            return ffi::Py_NewRef(if r { ffi::Py_True() } else { ffi::Py_False() });
+        if plain_layout(st, a) && plain_layout(st, b) {
+            let (x, y) = (slot(a, st.int_off), slot(b, st.int_off));
+            if !x.is_null() && !y.is_null() {
+                return ffi::PyObject_RichCompare(x, y, op);
+            }
         }
         let x = int_attr(st, a);
         if x.is_null() {
@@ -649,6 +704,8 @@ fn setup(
     safe_mark: &Bound<'_, PyAny>,
     unknown: &Bound<'_, PyAny>,
     safe: &Bound<'_, PyAny>,
+    bits_per_digit: u32,
+    sizeof_digit: u32,
 ) -> PyResult<()> {
     if STATE.get().is_some() {
         return Err(PyRuntimeError::new_err("uuidkit._uuidkit.setup() was already called"));
@@ -716,6 +773,11 @@ fn setup(
         (*cls_t).tp_vectorcall = Some(uuid_vectorcall);
         ffi::PyType_Modified(cls_t);
         let _ = STATE.set(st);
+        let words64 = std::mem::size_of::<usize>() == 8;
+        DIGITS30.store(
+            words64 && bits_per_digit == 30 && sizeof_digit == 4,
+            std::sync::atomic::Ordering::Relaxed,
+        );
     }
     Ok(())
 }
@@ -746,23 +808,93 @@ fn time_based(py: Python<'_>, version: u8) -> PyResult<Py<PyAny>> {
     owned(py, unsafe { new_uuid(st, u.as_u128(), st.unknown) })
 }
 
-/// uuid4() -> UUID
-/// --
+// uuid4() and uuid7() are plain METH_NOARGS C functions (no argument parsing to do): the
+// call costs what a C call costs.
+
+/// Runs `f` with a `Python` token, turning an error or a panic into a Python exception.
 ///
-/// A random UUID (version 4) from uuidkit's CSPRNG: ChaCha20 per thread, seeded from the
-/// operating system and reseeded in a child after `fork()`, so no value repeats across forks.
-#[pyfunction]
-fn uuid4(py: Python<'_>) -> PyResult<Py<PyAny>> {
-    let st = state()?;
-    // SAFETY: GIL held.
-    owned(py, unsafe { new_uuid(st, uuidkit::v4().as_u128(), st.unknown) })
+/// # Safety
+/// GIL held.
+unsafe fn raw_call(f: impl FnOnce(Python<'_>) -> PyResult<*mut ffi::PyObject>) -> *mut ffi::PyObject {
+    // SAFETY: the caller holds the GIL.
+    let py = unsafe { Python::assume_attached() };
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(py))) {
+        Ok(Ok(p)) => p,
+        Ok(Err(e)) => {
+            e.restore(py);
+            ptr::null_mut()
+        }
+        Err(_) => {
+            PyRuntimeError::new_err("uuidkit: internal error (panic) while generating").restore(py);
+            ptr::null_mut()
+        }
+    }
 }
 
-/// A time-ordered UUID (version 7) from the process-wide generator (or the system service).
-#[pyfunction]
-fn uuid7(py: Python<'_>) -> PyResult<Py<PyAny>> {
-    time_based(py, 7)
+unsafe extern "C" fn raw_uuid4(_m: *mut ffi::PyObject, _a: *mut ffi::PyObject) -> *mut ffi::PyObject {
+    // SAFETY: called by the interpreter with the GIL.
+    unsafe {
+        raw_call(|_| {
+            let st = state()?;
+            Ok(new_uuid(st, uuidkit::v4().as_u128(), st.unknown))
+        })
+    }
 }
+
+unsafe extern "C" fn raw_uuid7(_m: *mut ffi::PyObject, _a: *mut ffi::PyObject) -> *mut ffi::PyObject {
+    // SAFETY: called by the interpreter with the GIL.
+    unsafe {
+        raw_call(|py| {
+            #[cfg(unix)]
+            if service::enabled() {
+                return Ok(time_based(py, 7)?.into_ptr());
+            }
+            let _ = py;
+            let st = state()?;
+            let u = uuidkit::generator::try_v7().map_err(gen_error)?;
+            Ok(new_uuid(st, u.as_u128(), st.unknown))
+        })
+    }
+}
+
+/// The floor of creating an instance, for the benchmark: a new `uuidkit.UUID` around an `int`
+/// made once (no random bits, no new `int`), through the same call path as `uuid4()`.
+unsafe extern "C" fn raw_floor(_m: *mut ffi::PyObject, _a: *mut ffi::PyObject) -> *mut ffi::PyObject {
+    static ONE: OnceLock<usize> = OnceLock::new();
+    // SAFETY: called by the interpreter with the GIL; the cached int is a strong reference
+    // kept for the process's life.
+    unsafe {
+        raw_call(|py| {
+            let st = state()?;
+            let i = *ONE.get_or_init(|| int_from_u128(u128::MAX) as usize) as *mut ffi::PyObject;
+            if i.is_null() {
+                return Err(PyErr::fetch(py));
+            }
+            Ok(wrap(st, st.cls, ffi::Py_NewRef(i), st.unknown))
+        })
+    }
+}
+
+static mut RAW_FUNCS: [ffi::PyMethodDef; 3] = [
+    ffi::PyMethodDef {
+        ml_name: c"_floor".as_ptr(),
+        ml_meth: ffi::PyMethodDefPointer { PyCFunction: raw_floor },
+        ml_flags: ffi::METH_NOARGS,
+        ml_doc: c"The cost of creating an instance alone (benchmark floor).".as_ptr(),
+    },
+    ffi::PyMethodDef {
+        ml_name: c"uuid4".as_ptr(),
+        ml_meth: ffi::PyMethodDefPointer { PyCFunction: raw_uuid4 },
+        ml_flags: ffi::METH_NOARGS,
+        ml_doc: c"uuid4()\n--\n\nA random UUID (version 4) from uuidkit's CSPRNG: ChaCha20 per thread,\nseeded from the operating system and reseeded in a child after fork(), so no\nvalue repeats across forks.".as_ptr(),
+    },
+    ffi::PyMethodDef {
+        ml_name: c"uuid7".as_ptr(),
+        ml_meth: ffi::PyMethodDefPointer { PyCFunction: raw_uuid7 },
+        ml_flags: ffi::METH_NOARGS,
+        ml_doc: c"uuid7()\n--\n\nA time-ordered UUID (version 7) from the process-wide generator: strictly\ngreater than every v7 UUID returned before in this process, on any thread (or\nfrom the system service, see use_system_service()).".as_ptr(),
+    },
+];
 
 /// The process-wide v6 generator's next UUID (random node, fixed per process).
 #[pyfunction]
@@ -808,12 +940,20 @@ fn name_based(
     let st = state()?;
     let nsb = namespace_bytes(ns)?;
     let nsu = Uuid::from_bytes(nsb);
-    let u = if let Ok(s) = name.cast::<pyo3::types::PyString>() {
+    let np = name.as_ptr();
+    // SAFETY: GIL held; the buffers are the objects' own, alive while `name` is.
+    let u = if unsafe { ffi::PyUnicode_Check(np) } != 0 {
+        let mut len: ffi::Py_ssize_t = 0;
         // UnicodeEncodeError for lone surrogates, as `bytes(name, "utf-8")` raises.
-        let s = s.to_str()?;
-        f(&nsu, s.as_bytes())
-    } else if let Ok(b) = name.cast::<PyBytes>() {
-        f(&nsu, b.as_bytes())
+        let p = unsafe { ffi::PyUnicode_AsUTF8AndSize(np, &mut len) };
+        if p.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        f(&nsu, unsafe { std::slice::from_raw_parts(p as *const u8, len as usize) })
+    } else if unsafe { ffi::PyBytes_Check(np) } != 0 {
+        let p = unsafe { ffi::PyBytes_AsString(np) };
+        let len = unsafe { ffi::PyBytes_Size(np) };
+        f(&nsu, unsafe { std::slice::from_raw_parts(p as *const u8, len as usize) })
     } else {
         // `namespace.bytes + name`: bytes-like objects concatenate, anything else is a
         // TypeError; so the name's buffer is taken when it has one.
@@ -1058,8 +1198,14 @@ fn _uuidkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The CSPRNG's fork detection is armed before any fork can happen.
     uuidkit::generator::rng::ensure_fork_detection();
     m.add_function(wrap_pyfunction!(setup, m)?)?;
-    m.add_function(wrap_pyfunction!(uuid4, m)?)?;
-    m.add_function(wrap_pyfunction!(uuid7, m)?)?;
+    // SAFETY: static method definitions that outlive the module; GIL held.
+    unsafe {
+        for def in (*ptr::addr_of_mut!(RAW_FUNCS)).iter_mut() {
+            let f = ffi::PyCFunction_NewEx(def, m.as_ptr(), ptr::null_mut());
+            let f = Bound::from_owned_ptr_or_err(m.py(), f)?;
+            m.add(CStr::from_ptr(def.ml_name).to_str().unwrap_or("?"), f)?;
+        }
+    }
     m.add_function(wrap_pyfunction!(_uuid6, m)?)?;
     m.add_function(wrap_pyfunction!(_uuid1, m)?)?;
     m.add_function(wrap_pyfunction!(uuid3, m)?)?;

@@ -15,6 +15,7 @@ by the operating system and reseeded after ``fork()`` (no value repeats in a chi
 threads of a process.
 """
 
+import sys as _sys
 import uuid as _std
 from uuid import (
     RESERVED_FUTURE,
@@ -185,7 +186,17 @@ def _wire():
     int_mark, safe_mark = object(), object()
     object.__setattr__(probe, "int", int_mark)
     object.__setattr__(probe, "is_safe", safe_mark)
-    _native.setup(UUID, _std.UUID, probe, int_mark, safe_mark, SafeUUID.unknown, SafeUUID.safe)
+    _native.setup(
+        UUID,
+        _std.UUID,
+        probe,
+        int_mark,
+        safe_mark,
+        SafeUUID.unknown,
+        SafeUUID.safe,
+        _sys.int_info.bits_per_digit,
+        _sys.int_info.sizeof_digit,
+    )
 
 
 _wire()
