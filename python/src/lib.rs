@@ -55,6 +55,7 @@ extern "C" {
 
 extern "C" {
     fn _PyLong_New(size: ffi::Py_ssize_t) -> *mut ffi::PyObject;
+    fn _PyObject_GC_New(tp: *mut ffi::PyTypeObject) -> *mut ffi::PyObject;
 }
 
 /// Whether `int` objects are CPython's usual 30-bit digits in 32-bit words after a 3-word
@@ -302,6 +303,17 @@ unsafe fn u128_of_int(o: *mut ffi::PyObject) -> Option<u128> {
     Some(u128::from_le_bytes(b))
 }
 
+/// `Py_NewRef` (3.10+), for 3.9 too.
+///
+/// # Safety
+/// `o` is live; GIL held.
+#[inline]
+unsafe fn new_ref(o: *mut ffi::PyObject) -> *mut ffi::PyObject {
+    // SAFETY: the caller's promise.
+    unsafe { ffi::Py_INCREF(o) };
+    o
+}
+
 /// The slot at `off` of `o` (borrowed; may be null if never set).
 ///
 /// # Safety
@@ -353,6 +365,30 @@ unsafe fn wrap(
     if int_obj.is_null() {
         return ptr::null_mut();
     }
+    if tp == st.cls {
+        // `PyObject_GC_New`: the object's memory with its header set (type reference taken),
+        // neither zeroed nor tracked by the cycle collector. Its body is the three slots
+        // `int`, `is_safe` and `__weakref__` (checked by `setup`), all written here. An exact
+        // instance refers to an int and an enum member only, so it can never be part of a
+        // reference cycle: like a tuple of atoms it needs no tracking (and the collector then
+        // never visits the millions of them a list may hold); `subtype_dealloc` untracks only
+        // what is tracked.
+        // SAFETY: `tp` is the package's class, a GC type of `tp_basicsize` bytes whose body
+        // is pointer slots only.
+        unsafe {
+            let o = _PyObject_GC_New(tp);
+            if o.is_null() {
+                ffi::Py_DECREF(int_obj);
+                return o;
+            }
+            let body = (o as *mut u8).add(std::mem::size_of::<ffi::PyObject>());
+            ptr::write_bytes(body, 0, (*tp).tp_basicsize as usize - std::mem::size_of::<ffi::PyObject>());
+            *((o as *mut u8).offset(st.int_off) as *mut *mut ffi::PyObject) = int_obj;
+            ffi::Py_INCREF(safe);
+            *((o as *mut u8).offset(st.safe_off) as *mut *mut ffi::PyObject) = safe;
+            return o;
+        }
+    }
     // SAFETY: `tp` is a live type; tp_alloc is set on every ready type.
     let o = unsafe {
         match (*tp).tp_alloc {
@@ -370,13 +406,6 @@ unsafe fn wrap(
         *((o as *mut u8).offset(st.int_off) as *mut *mut ffi::PyObject) = int_obj;
         ffi::Py_INCREF(safe);
         *((o as *mut u8).offset(st.safe_off) as *mut *mut ffi::PyObject) = safe;
-    }
-    if tp == st.cls {
-        // An exact instance refers to an int and an enum member only, so it can never be part
-        // of a reference cycle: like a tuple of atoms, it needs no tracking by the cycle
-        // collector (which then never has to visit the millions of them a list may hold).
-        // SAFETY: `o` is a GC object, untracking is always allowed and idempotent.
-        unsafe { ffi::PyObject_GC_UnTrack(o as *mut c_void) };
     }
     o
 }
@@ -490,7 +519,7 @@ unsafe extern "C" fn uuid_richcompare(
         let is_uuid =
             |x: *mut ffi::PyObject| plain_layout(st, x) || ffi::PyType_IsSubtype(ffi::Py_TYPE(x), st.base) != 0;
         if !is_uuid(a) || !is_uuid(b) {
-            return ffi::Py_NewRef(ffi::Py_NotImplemented());
+            return new_ref(ffi::Py_NotImplemented());
         }
         if plain_layout(st, a) && plain_layout(st, b) {
             let (x, y) = (slot(a, st.int_off), slot(b, st.int_off));
@@ -601,7 +630,7 @@ unsafe fn construct_fast(
                 }
                 u128_of_int(arg)?;
                 // The standard constructor keeps the very object it was given.
-                Some(wrap(st, st.cls, ffi::Py_NewRef(arg), st.unknown))
+                Some(wrap(st, st.cls, new_ref(arg), st.unknown))
             }
         }
     }
@@ -734,6 +763,13 @@ fn setup(
                 "uuidkit: could not find the int and is_safe slots of uuid.UUID",
             ));
         };
+        let word = std::mem::size_of::<*mut ffi::PyObject>() as isize;
+        let body = (*cls_t).tp_basicsize - std::mem::size_of::<ffi::PyObject>() as isize;
+        if body != 3 * word || (*cls_t).tp_weaklistoffset <= 0 || (*cls_t).tp_itemsize != 0 {
+            return Err(PyRuntimeError::new_err(
+                "uuidkit: uuid.UUID's layout is not (int, is_safe, __weakref__)",
+            ));
+        }
         let get = |name: &str| -> PyResult<*mut ffi::PyObject> {
             Ok(base.getattr(name)?.into_ptr())
         };
@@ -870,7 +906,7 @@ unsafe extern "C" fn raw_floor(_m: *mut ffi::PyObject, _a: *mut ffi::PyObject) -
             if i.is_null() {
                 return Err(PyErr::fetch(py));
             }
-            Ok(wrap(st, st.cls, ffi::Py_NewRef(i), st.unknown))
+            Ok(wrap(st, st.cls, new_ref(i), st.unknown))
         })
     }
 }
