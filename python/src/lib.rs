@@ -268,8 +268,8 @@ unsafe fn u128_of_int(o: *mut ffi::PyObject) -> Option<u128> {
         // SAFETY: `o` is an int with the layout DIGITS30 describes; only its own digits are
         // read.
         unsafe {
-            let head = *((o as *const u8).add(DIGIT_OFF - std::mem::size_of::<usize>())
-                as *const isize);
+            let head =
+                *((o as *const u8).add(DIGIT_OFF - std::mem::size_of::<usize>()) as *const isize);
             #[cfg(Py_3_12)]
             let (negative, nd) = (head & 3 == 2, (head as usize) >> 3);
             #[cfg(not(Py_3_12))]
@@ -382,7 +382,11 @@ unsafe fn wrap(
                 return o;
             }
             let body = (o as *mut u8).add(std::mem::size_of::<ffi::PyObject>());
-            ptr::write_bytes(body, 0, (*tp).tp_basicsize as usize - std::mem::size_of::<ffi::PyObject>());
+            ptr::write_bytes(
+                body,
+                0,
+                (*tp).tp_basicsize as usize - std::mem::size_of::<ffi::PyObject>(),
+            );
             *((o as *mut u8).offset(st.int_off) as *mut *mut ffi::PyObject) = int_obj;
             ffi::Py_INCREF(safe);
             *((o as *mut u8).offset(st.safe_off) as *mut *mut ffi::PyObject) = safe;
@@ -516,8 +520,9 @@ unsafe extern "C" fn uuid_richcompare(
     // SAFETY: GIL held, live operands. The standard class compares `self.int` with
     // `other.int` when both are `uuid.UUID` instances, else returns NotImplemented.
     unsafe {
-        let is_uuid =
-            |x: *mut ffi::PyObject| plain_layout(st, x) || ffi::PyType_IsSubtype(ffi::Py_TYPE(x), st.base) != 0;
+        let is_uuid = |x: *mut ffi::PyObject| {
+            plain_layout(st, x) || ffi::PyType_IsSubtype(ffi::Py_TYPE(x), st.base) != 0
+        };
         if !is_uuid(a) || !is_uuid(b) {
             return new_ref(ffi::Py_NotImplemented());
         }
@@ -590,7 +595,11 @@ unsafe fn construct_fast(
 ) -> Option<*mut ffi::PyObject> {
     // SAFETY: the interpreter's vectorcall arguments.
     unsafe {
-        let nkw = if kwnames.is_null() { 0 } else { ffi::PyTuple_GET_SIZE(kwnames) };
+        let nkw = if kwnames.is_null() {
+            0
+        } else {
+            ffi::PyTuple_GET_SIZE(kwnames)
+        };
         if nargs + nkw != 1 {
             return None;
         }
@@ -663,7 +672,11 @@ unsafe extern "C" fn uuid_vectorcall(
         if o.is_null() {
             return ptr::null_mut();
         }
-        let nkw = if kwnames.is_null() { 0 } else { ffi::PyTuple_GET_SIZE(kwnames) };
+        let nkw = if kwnames.is_null() {
+            0
+        } else {
+            ffi::PyTuple_GET_SIZE(kwnames)
+        };
         let total = (nargs + nkw) as usize;
         let mut v: Vec<*mut ffi::PyObject> = Vec::with_capacity(total + 1);
         v.push(o);
@@ -737,7 +750,9 @@ fn setup(
     sizeof_digit: u32,
 ) -> PyResult<()> {
     if STATE.get().is_some() {
-        return Err(PyRuntimeError::new_err("uuidkit._uuidkit.setup() was already called"));
+        return Err(PyRuntimeError::new_err(
+            "uuidkit._uuidkit.setup() was already called",
+        ));
     }
     let py = cls.py();
     let cls_t = cls.as_ptr() as *mut ffi::PyTypeObject;
@@ -770,9 +785,8 @@ fn setup(
                 "uuidkit: uuid.UUID's layout is not (int, is_safe, __weakref__)",
             ));
         }
-        let get = |name: &str| -> PyResult<*mut ffi::PyObject> {
-            Ok(base.getattr(name)?.into_ptr())
-        };
+        let get =
+            |name: &str| -> PyResult<*mut ffi::PyObject> { Ok(base.getattr(name)?.into_ptr()) };
         let fget = |name: &str| -> PyResult<*mut ffi::PyObject> {
             Ok(base.getattr(name)?.getattr("fget")?.into_ptr())
         };
@@ -851,7 +865,9 @@ fn time_based(py: Python<'_>, version: u8) -> PyResult<Py<PyAny>> {
 ///
 /// # Safety
 /// GIL held.
-unsafe fn raw_call(f: impl FnOnce(Python<'_>) -> PyResult<*mut ffi::PyObject>) -> *mut ffi::PyObject {
+unsafe fn raw_call(
+    f: impl FnOnce(Python<'_>) -> PyResult<*mut ffi::PyObject>,
+) -> *mut ffi::PyObject {
     // SAFETY: the caller holds the GIL.
     let py = unsafe { Python::assume_attached() };
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(py))) {
@@ -867,7 +883,10 @@ unsafe fn raw_call(f: impl FnOnce(Python<'_>) -> PyResult<*mut ffi::PyObject>) -
     }
 }
 
-unsafe extern "C" fn raw_uuid4(_m: *mut ffi::PyObject, _a: *mut ffi::PyObject) -> *mut ffi::PyObject {
+unsafe extern "C" fn raw_uuid4(
+    _m: *mut ffi::PyObject,
+    _a: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
     // SAFETY: called by the interpreter with the GIL.
     unsafe {
         raw_call(|_| {
@@ -877,7 +896,10 @@ unsafe extern "C" fn raw_uuid4(_m: *mut ffi::PyObject, _a: *mut ffi::PyObject) -
     }
 }
 
-unsafe extern "C" fn raw_uuid7(_m: *mut ffi::PyObject, _a: *mut ffi::PyObject) -> *mut ffi::PyObject {
+unsafe extern "C" fn raw_uuid7(
+    _m: *mut ffi::PyObject,
+    _a: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
     // SAFETY: called by the interpreter with the GIL.
     unsafe {
         raw_call(|py| {
@@ -895,7 +917,10 @@ unsafe extern "C" fn raw_uuid7(_m: *mut ffi::PyObject, _a: *mut ffi::PyObject) -
 
 /// The floor of creating an instance, for the benchmark: a new `uuidkit.UUID` around an `int`
 /// made once (no random bits, no new `int`), through the same call path as `uuid4()`.
-unsafe extern "C" fn raw_floor(_m: *mut ffi::PyObject, _a: *mut ffi::PyObject) -> *mut ffi::PyObject {
+unsafe extern "C" fn raw_floor(
+    _m: *mut ffi::PyObject,
+    _a: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
     static ONE: OnceLock<usize> = OnceLock::new();
     // SAFETY: called by the interpreter with the GIL; the cached int is a strong reference
     // kept for the process's life.
@@ -960,7 +985,9 @@ fn namespace_bytes(ns: &Bound<'_, PyAny>) -> PyResult<[u8; 16]> {
     if s.len() != 16 {
         // The standard module would hash whatever it got; a namespace of another length is no
         // UUID, so say so.
-        return Err(PyValueError::new_err("uuidkit: the namespace's bytes are not 16 bytes long"));
+        return Err(PyValueError::new_err(
+            "uuidkit: the namespace's bytes are not 16 bytes long",
+        ));
     }
     let mut out = [0u8; 16];
     out.copy_from_slice(s);
@@ -985,11 +1012,15 @@ fn name_based(
         if p.is_null() {
             return Err(PyErr::fetch(py));
         }
-        f(&nsu, unsafe { std::slice::from_raw_parts(p as *const u8, len as usize) })
+        f(&nsu, unsafe {
+            std::slice::from_raw_parts(p as *const u8, len as usize)
+        })
     } else if unsafe { ffi::PyBytes_Check(np) } != 0 {
         let p = unsafe { ffi::PyBytes_AsString(np) };
         let len = unsafe { ffi::PyBytes_Size(np) };
-        f(&nsu, unsafe { std::slice::from_raw_parts(p as *const u8, len as usize) })
+        f(&nsu, unsafe {
+            std::slice::from_raw_parts(p as *const u8, len as usize)
+        })
     } else {
         // `namespace.bytes + name`: bytes-like objects concatenate, anything else is a
         // TypeError; so the name's buffer is taken when it has one.
@@ -1036,7 +1067,9 @@ fn _from_int(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     // SAFETY: GIL held.
     unsafe {
         if ffi::PyLong_CheckExact(value.as_ptr()) == 0 || u128_of_int(value.as_ptr()).is_none() {
-            return Err(PyValueError::new_err("int is out of range (need a 128-bit value)"));
+            return Err(PyValueError::new_err(
+                "int is out of range (need a 128-bit value)",
+            ));
         }
         owned(py, wrap(st, st.cls, value.clone().into_ptr(), st.unknown))
     }
