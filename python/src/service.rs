@@ -59,9 +59,11 @@ pub(crate) fn fill(py: Python<'_>, out: &mut [Uuid]) -> PyResult<()> {
 /// --
 ///
 /// Switches `uuid1()`, `uuid6()`, `uuid7()`, `uuid7_list()` and `uuid7_bytes()` to the
-/// system service (`uuidkit serve`), whose UUIDs are in order across all processes of the
-/// machine that use it and are covered by its state file (`is_safe` is then
-/// `SafeUUID.safe`). `socket` is the service's socket; without one, `$UUIDKIT_SOCKET`,
+/// system service (`uuidkit serve`). With `block=1` every UUID comes from the service, in one
+/// order across all processes that use it; with larger blocks (each used for at most 1 s) a
+/// process hands out a block the service reserved for it (unique machine-wide, ordered
+/// within the process). UUIDs covered by the service's state file have `is_safe` =
+/// `SafeUUID.safe`. `socket` is the service's socket; without one, `$UUIDKIT_SOCKET`,
 /// the per-user socket and `/run/uuidkit/uuidkit.sock` are tried in turn. With `fallback`
 /// off (the default) a service that cannot be reached is a `ConnectionError`; with it on,
 /// the in-process generators take over (order within the process only) until it answers
