@@ -316,6 +316,7 @@ def test_getnode_is_the_standard_one():
     assert 0 <= uuidkit.getnode() < (1 << 48)
 
 
+@pytest.mark.filterwarnings("ignore:__int__ returned non-int:DeprecationWarning")
 def test_pure_python_fallback_attributes_of_odd_int():
     # The standard constructor stores what int= was given (here True); every attribute then
     # behaves as the standard class's code does.
