@@ -367,8 +367,8 @@ unsafe fn wrap(
     }
     if tp == st.cls {
         // `PyObject_GC_New`: the object's memory with its header set (type reference taken),
-        // neither zeroed nor tracked by the cycle collector. Its body is the three slots
-        // `int`, `is_safe` and `__weakref__` (checked by `setup`), all written here. An exact
+        // neither zeroed nor tracked by the cycle collector. Its body is the slots `int`,
+        // `is_safe` and (up to 3.11) `__weakref__` (checked by `setup`), all written here. An exact
         // instance refers to an int and an enum member only, so it can never be part of a
         // reference cycle: like a tuple of atoms it needs no tracking (and the collector then
         // never visits the millions of them a list may hold); `subtype_dealloc` untracks only
@@ -780,9 +780,15 @@ fn setup(
         };
         let word = std::mem::size_of::<*mut ffi::PyObject>() as isize;
         let body = (*cls_t).tp_basicsize - std::mem::size_of::<ffi::PyObject>() as isize;
-        if body != 3 * word || (*cls_t).tp_weaklistoffset <= 0 || (*cls_t).tp_itemsize != 0 {
+        // Up to 3.11 the `__weakref__` slot is the third word of the body; from 3.12 it is
+        // managed by the interpreter before the object (a negative offset), and `gc_alloc`
+        // clears it there.
+        let weak = (*cls_t).tp_weaklistoffset;
+        let ok = (*cls_t).tp_itemsize == 0
+            && ((body == 3 * word && weak > 0) || (body == 2 * word && weak < 0));
+        if !ok {
             return Err(PyRuntimeError::new_err(
-                "uuidkit: uuid.UUID's layout is not (int, is_safe, __weakref__)",
+                "uuidkit: uuid.UUID's layout is not (int, is_safe[, __weakref__])",
             ));
         }
         let get =
