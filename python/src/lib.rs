@@ -548,6 +548,32 @@ unsafe extern "C" fn uuid_richcompare(
     }
 }
 
+/// `tp_dealloc` of the package's own class (subclasses keep `subtype_dealloc`): what
+/// `subtype_dealloc` does for an object without `__dict__`, finaliser or nested containers,
+/// without its generic walk: weak references cleared, the two slots released, the memory
+/// freed, the type's reference dropped.
+unsafe extern "C" fn uuid_dealloc(o: *mut ffi::PyObject) {
+    // SAFETY: called once by the interpreter on an instance of the class whose refcount fell
+    // to zero; only its own slots are released.
+    unsafe {
+        let tp = ffi::Py_TYPE(o);
+        ffi::PyObject_GC_UnTrack(o as *mut c_void);
+        ffi::PyObject_ClearWeakRefs(o);
+        if let Some(st) = STATE.get() {
+            for off in [st.int_off, st.safe_off] {
+                let p = (o as *mut u8).offset(off) as *mut *mut ffi::PyObject;
+                let v = *p;
+                if !v.is_null() {
+                    *p = ptr::null_mut();
+                    ffi::Py_DECREF(v);
+                }
+            }
+        }
+        ffi::PyObject_GC_Del(o as *mut c_void);
+        ffi::Py_DECREF(tp as *mut ffi::PyObject);
+    }
+}
+
 unsafe extern "C" fn get_bytes(o: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
     let Some(st) = STATE.get() else {
         return ptr::null_mut();
@@ -827,6 +853,8 @@ fn setup(
         (*cls_t).tp_hash = Some(uuid_hash);
         (*cls_t).tp_richcompare = Some(uuid_richcompare);
         (*cls_t).tp_vectorcall = Some(uuid_vectorcall);
+        // Instances made so far (the probe) carry nothing the new dealloc would miss.
+        (*cls_t).tp_dealloc = Some(uuid_dealloc);
         ffi::PyType_Modified(cls_t);
         let _ = STATE.set(st);
         let words64 = std::mem::size_of::<usize>() == 8;
@@ -1152,6 +1180,17 @@ fn to_bytes(py: Python<'_>, n: usize, version: u8) -> PyResult<Py<PyAny>> {
         }
         let addr = p as usize;
         py.detach(move || {
+            if version == 4 {
+                // One draw of 16·n bytes from the thread's CSPRNG (the keystream copied in
+                // large pieces), then the version and variant bits of each UUID.
+                let bytes = std::slice::from_raw_parts_mut(addr as *mut u8, 16 * n);
+                uuidkit::generator::rng::fill_random(bytes);
+                for u in bytes.chunks_exact_mut(16) {
+                    u[6] = (u[6] & 0x0f) | 0x40;
+                    u[8] = (u[8] & 0x3f) | 0x80;
+                }
+                return Ok(());
+            }
             let out = std::slice::from_raw_parts_mut(addr as *mut Uuid, n);
             match version {
                 4 => {

@@ -206,6 +206,23 @@ def test_copy_deepcopy_weakref():
     assert d["a"] is u
 
 
+def test_dealloc_clears_weakrefs_and_releases_the_int():
+    import gc
+    fired = []
+    u = uuidkit.uuid4()
+    big = u.int
+    r = weakref.ref(u, lambda _: fired.append(1))
+    before = sys.getrefcount(big)
+    del u
+    gc.collect()
+    assert r() is None and fired == [1]
+    assert sys.getrefcount(big) == before - 1
+    for _ in range(3):  # many short-lived instances, all kinds of construction
+        xs = uuidkit.uuid7_list(10000) + [uuidkit.UUID(str(uuid.uuid4())) for _ in range(100)]
+        xs += [uuidkit.UUID(fields=(1, 2, 3, 4, 5, 6)) for _ in range(100)]
+        del xs
+
+
 def test_uuid3_uuid5_values():
     for ns in [uuidkit.NAMESPACE_DNS, uuidkit.NAMESPACE_URL, uuid.NAMESPACE_OID, uuid.NAMESPACE_X500]:
         for name in ["python.org", "", "é", "x" * 1000, b"bytes-name", b""]:
