@@ -1258,8 +1258,21 @@ fn parse_list(py: Python<'_>, strings: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>>
                 match cls.call1((&item,)) {
                     Ok(u) => u.unbind(),
                     Err(e) => {
+                        // The same exception type, its message naming the item; types whose
+                        // constructor takes more than a message are passed on as they are.
+                        let t = e.get_type(py);
+                        let plain = [
+                            py.get_type::<PyValueError>(),
+                            py.get_type::<PyTypeError>(),
+                            py.get_type::<pyo3::exceptions::PyAttributeError>(),
+                        ]
+                        .iter()
+                        .any(|k| t.is(k));
+                        if !plain {
+                            return Err(e);
+                        }
                         let msg = format!("item {i}: {}", e.value(py));
-                        let err = PyErr::from_type(e.get_type(py), msg);
+                        let err = PyErr::from_type(t, msg);
                         err.set_cause(py, Some(e));
                         return Err(err);
                     }
