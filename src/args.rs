@@ -214,7 +214,10 @@ Output:
   numbers. An input that does not parse gives {\"input\", \"error\", \"line\",
   \"column\"} instead; the rest is still processed and the exit status is 1.
 
-  --from reads the forms convert --from reads (int, oid, guid-hex).
+  --from reads the forms convert --from reads (int, oid, guid-hex, ulid,
+  base32hex, base58, base58-flickr, base64url, typeid). Without it, an input
+  holding a '_' is read as a TypeID (no other form has one): its prefix is
+  shown on a `prefix` line (a \"prefix\" key in JSON) before the UUID's fields.
 
 Examples:
   uuidkit inspect 017F22E2-79B0-7CC3-98C4-DC0C0C07398F
@@ -236,7 +239,8 @@ pub struct InspectArgs {
     /// blank lines are skipped (reports name the line; columns count within the token).
     #[arg(long)]
     pub tokens: bool,
-    /// UUIDs in any of the four text forms; standard input when none are given.
+    /// UUIDs in any of the four text forms or as prefixed TypeIDs; standard input when none
+    /// are given.
     #[arg(value_name = "UUID")]
     pub uuids: Vec<OsString>,
 }
@@ -300,10 +304,42 @@ pub enum FromForm {
     Oid,
     /// 32 hex digits of the Microsoft GUID byte order (first three fields little-endian).
     GuidHex,
+    /// ULID text: 26 Crockford base32 characters, either case.
+    Ulid,
+    /// base32hex (RFC 4648 §7), 26 characters unpadded, either case.
+    Base32hex,
+    /// base58, Bitcoin alphabet, 22 characters.
+    Base58,
+    /// base58, Flickr alphabet (short-uuid's), 22 characters.
+    #[value(name = "base58-flickr")]
+    Base58Flickr,
+    /// base64url (RFC 4648 §5), 22 characters unpadded.
+    Base64url,
+    /// A TypeID (spec v0.3.0) with any prefix, or none.
+    Typeid,
+}
+
+impl FromForm {
+    /// The short form of the library this names, if it is one.
+    pub fn short(self) -> Option<uuidkit::ShortForm> {
+        use uuidkit::ShortForm as S;
+        match self {
+            FromForm::Ulid => Some(S::Ulid),
+            FromForm::Base32hex => Some(S::Base32Hex),
+            FromForm::Base58 => Some(S::Base58),
+            FromForm::Base58Flickr => Some(S::Base58Flickr),
+            FromForm::Base64url => Some(S::Base64Url),
+            FromForm::Text
+            | FromForm::Int
+            | FromForm::Oid
+            | FromForm::GuidHex
+            | FromForm::Typeid => None,
+        }
+    }
 }
 
 /// The forms `--to` and `--format` write.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ToForm {
     /// 8-4-4-4-12 hex digits.
     Hyphenated,
@@ -325,6 +361,135 @@ pub enum ToForm {
     Bytes,
     /// The 16 bytes in base64 (RFC 4648 §4, padded: 24 characters).
     Base64,
+    /// One of the short forms (ULID, base32hex, base58, base58-flickr, base64url).
+    Short(uuidkit::ShortForm),
+    /// A TypeID with this prefix (`typeid` alone: none).
+    TypeId(uuidkit::Prefix),
+}
+
+/// The names `--to` and `--format` take (`typeid:PREFIX` aside), with their help.
+const TO_FORMS: [(&str, ToForm, &str); 16] = [
+    ("hyphenated", ToForm::Hyphenated, "8-4-4-4-12 hex digits"),
+    ("simple", ToForm::Simple, "32 hex digits"),
+    ("braced", ToForm::Braced, "{8-4-4-4-12}"),
+    ("urn", ToForm::Urn, "urn:uuid:8-4-4-4-12"),
+    ("int", ToForm::Int, "The 128-bit value in decimal"),
+    (
+        "oid",
+        ToForm::Oid,
+        "2.25.N (X.667 / ITU-T OID arc for UUIDs)",
+    ),
+    ("oid-urn", ToForm::OidUrn, "urn:oid:2.25.N"),
+    (
+        "guid-hex",
+        ToForm::GuidHex,
+        "32 hex digits of the Microsoft GUID byte order (first three fields little-endian)",
+    ),
+    (
+        "bytes",
+        ToForm::Bytes,
+        "The 16 bytes themselves (big-endian, RFC 9562 §4), no newline: binary output",
+    ),
+    (
+        "base64",
+        ToForm::Base64,
+        "The 16 bytes in base64 (RFC 4648 §4, padded: 24 characters)",
+    ),
+    (
+        "ulid",
+        ToForm::Short(uuidkit::ShortForm::Ulid),
+        "ULID text: 26 Crockford base32 characters, upper case",
+    ),
+    (
+        "base32hex",
+        ToForm::Short(uuidkit::ShortForm::Base32Hex),
+        "base32hex (RFC 4648 §7): 26 characters, unpadded, sorts like the bytes",
+    ),
+    (
+        "base58",
+        ToForm::Short(uuidkit::ShortForm::Base58),
+        "base58, Bitcoin alphabet, left-padded with 1 to 22 characters",
+    ),
+    (
+        "base58-flickr",
+        ToForm::Short(uuidkit::ShortForm::Base58Flickr),
+        "base58, Flickr alphabet (short-uuid's), padded to 22 characters",
+    ),
+    (
+        "base64url",
+        ToForm::Short(uuidkit::ShortForm::Base64Url),
+        "base64url (RFC 4648 §5): 22 characters, unpadded",
+    ),
+    (
+        "typeid",
+        ToForm::TypeId(uuidkit::Prefix::EMPTY),
+        "TypeID (spec v0.3.0) without a prefix; typeid:PREFIX for PREFIX_...",
+    ),
+];
+
+/// Parses `--to`/`--format`: a name of [`TO_FORMS`] or `typeid:PREFIX`; lists the names for
+/// help, man pages and completions.
+#[derive(Clone, Copy)]
+pub struct ToFormParser;
+
+impl clap::builder::TypedValueParser for ToFormParser {
+    type Value = ToForm;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<ToForm, clap::Error> {
+        let invalid = |msg: String| {
+            let mut e = clap::Error::new(clap::error::ErrorKind::InvalidValue).with_cmd(cmd);
+            if let Some(a) = arg {
+                e.insert(
+                    clap::error::ContextKind::InvalidArg,
+                    clap::error::ContextValue::String(a.to_string()),
+                );
+            }
+            e.insert(
+                clap::error::ContextKind::InvalidValue,
+                clap::error::ContextValue::String(msg),
+            );
+            e.insert(
+                clap::error::ContextKind::ValidValue,
+                clap::error::ContextValue::Strings(
+                    TO_FORMS
+                        .iter()
+                        .map(|(n, ..)| n.to_string())
+                        .chain(["typeid:PREFIX".to_string()])
+                        .collect(),
+                ),
+            );
+            e
+        };
+        let s = value.to_string_lossy();
+        if let Some(p) = s.strip_prefix("typeid:") {
+            return uuidkit::Prefix::new(p).map(ToForm::TypeId).map_err(|e| {
+                let mut err = clap::Error::raw(
+                    clap::error::ErrorKind::InvalidValue,
+                    format!("invalid value '{s}': the prefix {p:?}: {e}\n"),
+                );
+                err = err.with_cmd(cmd);
+                err
+            });
+        }
+        TO_FORMS
+            .iter()
+            .find(|(n, ..)| *n == s)
+            .map(|(_, f, _)| *f)
+            .ok_or_else(|| invalid(s.into_owned()))
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(TO_FORMS.iter().map(|(n, _, h)| {
+            clap::builder::PossibleValue::new(*n).help(*h)
+        })))
+    }
 }
 
 const CONVERT_EXAMPLES: &str = "\
@@ -334,7 +499,8 @@ Output:
   caret (see uuidkit --help), the rest is still converted, and the exit status
   is 1. --upper affects hex digits only (the urn:uuid: prefix stays lower
   case). --to bytes writes the 16 bytes of each UUID with nothing between
-  them (binary); --to base64 one line of 24 characters per UUID.
+  them (binary); --to base64 one line of 24 characters per UUID. An argument
+  that starts with '-' (base64url does, one time in 64) follows `--`.
 
 Examples:
   uuidkit convert --to int 6ba7b810-9dad-11d1-80b4-00c04fd430c8
@@ -342,6 +508,8 @@ Examples:
   uuidkit convert --from int --to hyphenated \\
       143098242404177361603877621312831893704
   uuidkit convert --to oid-urn < ids.txt
+  uuidkit convert --to typeid:user 01890a5d-ac96-774b-bcce-b302099a8057
+  uuidkit convert --from ulid --to hyphenated 01H455VB4PEX5VSKNK084SN02Q
   uuidkit convert --from guid-hex --to braced --upper \\
       10b8a76bad9dd11180b400c04fd430c8";
 
@@ -349,8 +517,8 @@ Examples:
 #[derive(Debug, Args)]
 #[command(after_help = CONVERT_EXAMPLES)]
 pub struct ConvertArgs {
-    /// The form to write.
-    #[arg(long, value_enum)]
+    /// The form to write (typeid:PREFIX: a TypeID with that prefix).
+    #[arg(long, value_parser = ToFormParser, value_name = "FORM")]
     pub to: ToForm,
     /// The form to read: the four text forms by default; the others cannot be told apart
     /// from them (or from each other) and must be named.
@@ -372,17 +540,19 @@ const SORT_EXAMPLES: &str = "\
 Output:
   The valid inputs in uuidOrderingMatch order (RFC 4530 §2.3: unsigned byte
   order, which for v6 and v7 is creation order), one per line, lower-case
-  hyphenated or in the --format given. --by-time orders by the timestamp
+  in the form read (--from; hyphenated for the text forms; a TypeID keeps its
+  prefix) or in the --format given. --by-time orders by the timestamp
   instead, which also puts v1 UUIDs in creation order (v2's coarse time is not
   used). Invalid inputs are left out and reported on standard error as
   `error: line N: message` with the input and a caret (see uuidkit --help);
   the exit status is then 1. All input is read before anything is written;
-  each UUID takes 16 bytes of memory.
+  each UUID takes 16 bytes of memory (a TypeID kept with its prefix, 80).
 
 Examples:
   uuidkit sort < ids.txt
   uuidkit sort --by-time --format urn < ids.txt
-  uuidkit sort --unique --reverse < ids.txt";
+  uuidkit sort --unique --reverse < ids.txt
+  uuidkit sort --from typeid < typeids.txt";
 
 /// `uuidkit sort`.
 #[derive(Debug, Args)]
@@ -391,9 +561,13 @@ pub struct SortArgs {
     /// Print each distinct UUID once.
     #[arg(short, long)]
     pub unique: bool,
-    /// The output form.
-    #[arg(short, long, value_enum, default_value_t = ToForm::Hyphenated, value_name = "FORM")]
-    pub format: ToForm,
+    /// The output form (typeid:PREFIX: a TypeID with that prefix); by default the form
+    /// read (hyphenated for --from text; each TypeID keeps its own prefix).
+    #[arg(short, long, value_parser = ToFormParser, value_name = "FORM")]
+    pub format: Option<ToForm>,
+    /// The form to read: the four text forms by default.
+    #[arg(long, value_enum, default_value_t = FromForm::Text)]
+    pub from: FromForm,
     /// Upper-case hex digits.
     #[arg(short = 'U', long)]
     pub upper: bool,
@@ -619,7 +793,8 @@ Examples:
   uuidkit gen v7 --time 2022-02-22T19:22:22Z   for a given instant
 ",
     gen_system_example!(),
-    "  uuidkit gen v4 -C 3 --format urn --upper"
+    "  uuidkit gen v4 -C 3 --format urn --upper\n",
+    "  uuidkit gen v7 --format typeid:user          user_01h455vb4pex5vsknk084sn02q"
 );
 
 /// `uuidkit gen`.
@@ -632,8 +807,8 @@ pub struct GenArgs {
     /// How many UUIDs to generate.
     #[arg(short = 'C', long, default_value_t = 1, value_name = "COUNT")]
     pub count: u64,
-    /// The output form.
-    #[arg(short, long, value_enum, default_value_t = ToForm::Hyphenated, value_name = "FORM")]
+    /// The output form (typeid:PREFIX: a TypeID with that prefix).
+    #[arg(short, long, value_parser = ToFormParser, default_value = "hyphenated", value_name = "FORM")]
     pub format: ToForm,
     /// Upper-case hex digits.
     #[arg(short = 'U', long)]
@@ -776,7 +951,9 @@ What it does:
   v7 millisecond and counter) is kept in the state file, written ahead (a
   reservation --reserve ahead of the clock, renewed twice per reserve under
   load) and atomically, so that a crash or kill -9 at any moment cannot make a
-  UUID repeat, and every v7 after a restart is greater than all before it.
+  UUID repeat, and every v6 and v7 after a restart is greater than all before
+  it (v1 continues the same timeline, with a new clock sequence if the clock
+  went back).
 
   Runs in the foreground only (--foreground is accepted and changes nothing):
   start it from systemd or another supervisor. Logs go to standard error.
@@ -785,11 +962,11 @@ What it does:
   A clean stop removes the socket and the lock files (SOCKET.lock,
   STATE.lock): only the state file stays.
   After an unclean shutdown, the start waits until the clock passes the last
-  run's v7 reservation (at most --reserve + 1 s; logged before it starts), so
-  that repeated crashes do not push v7 timestamps ahead of the clock; a stop
+  run's reservations (at most --reserve + 1 s; logged before it starts), so
+  that repeated crashes do not push timestamps ahead of the clock; a stop
   signal ends that wait and exits with status 0, leaving the state file as it
-  was. When v7 runs ahead of the clock (the clock was set back), each restart
-  moves it at most 1 ms further.
+  was. When v6/v7 run ahead of the clock (the clock was set back), each
+  restart moves v7 at most 1 ms and v1/v6 a tenth of --reserve further.
 
   One server per socket: a second one fails at once; a stale socket left by a
   killed server (connecting is refused) is replaced. One process per state
@@ -815,8 +992,12 @@ systemd:
 Limits:
   A client has 2 s to send a whole request once it has begun, and --timeout to
   send the next one or to read a whole reply. One user may hold half of
-  --max-connections. Past the limits, and when the process runs out of file
-  descriptors, clients get a busy reply.
+  --max-connections. One user (by uid, root too) may take v1/v6 timestamps at
+  the clock's speed (10 million a second) beyond a burst of 1 s of them, on
+  both sockets together, so that no user moves the v1/v6 clock ahead: faster
+  requests wait, and after 3 s get a busy reply (uuidd: closed). Past the
+  limits, and when the process runs out of file descriptors, clients get a
+  busy reply.
 
 Defaults:
   --socket  $XDG_RUNTIME_DIR/uuidkit.sock; for root /run/uuidkit/uuidkit.sock
@@ -824,8 +1005,9 @@ Defaults:
   --state   $XDG_STATE_HOME/uuidkit/state (else ~/.local/state/uuidkit/state);
             for root /var/lib/uuidkit/state
   --mode    666 for the system socket: every local user may ask for UUIDs,
-            as from uuidd (a request discloses nothing and changes nothing
-            but the sequence; connections per user are limited); 600 for any
+            as from uuidd (a request discloses nothing and moves only the
+            sequence, v1/v6 time at most 1 s ahead per user; connections
+            per user are limited); 600 for any
             other socket; 660 with --group. --mode/--group restrict it.
   Directories of the default paths are created (0755 for the socket's, 0700
   for the state's).
@@ -931,10 +1113,10 @@ Output of `show`:
     - a new random v1/v6 clock sequence, different from the stored one, and
       the stored node (a random one if the file was corrupt or untrusted);
     - the v1/v6 timestamp and the v7 millisecond set to the clock now.
-  v1/v6 stay unique (new clock sequence); v7 stay unique (random bits) and
-  increase from the reset on, but v7 issued after it may sort before v7 issued
-  before it when the old bound lay ahead of the clock: the one promise a reset
-  gives up. It prints the values before and after. A missing file or a
+  v1/v6 stay unique (new clock sequence); v7 stay unique (random bits); v6 and
+  v7 increase from the reset on, but those issued after it may sort before
+  those issued before it when the old bounds lay ahead of the clock: the one
+  promise a reset gives up. It prints the values before and after. A missing file or a
   symbolic link is an error.
 
 Examples:

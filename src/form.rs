@@ -316,6 +316,12 @@ pub const fn max_len(form: FromForm) -> usize {
         FromForm::Int => uuidkit::MAX_DECIMAL_LEN,
         FromForm::Oid => "urn:oid:2.25.".len() + uuidkit::MAX_DECIMAL_LEN,
         FromForm::GuidHex => Format::Simple.len(),
+        FromForm::Ulid
+        | FromForm::Base32hex
+        | FromForm::Base58
+        | FromForm::Base58Flickr
+        | FromForm::Base64url => uuidkit::MAX_SHORT_LEN,
+        FromForm::Typeid => uuidkit::MAX_TYPEID_LEN,
     }
 }
 
@@ -337,6 +343,11 @@ pub fn parse_bytes(form: FromForm, b: &[u8]) -> Result<Uuid, uuidkit::Error> {
         FromForm::Int => Uuid::parse_decimal(b),
         FromForm::Oid => Uuid::parse_oid(b),
         FromForm::GuidHex => Uuid::parse_guid_hex(b),
+        FromForm::Typeid => uuidkit::TypeId::parse(b).map(|t| t.uuid()),
+        short => match short.short() {
+            Some(f) => Uuid::parse_short(f, b),
+            None => Uuid::try_parse_ascii(b),
+        },
     }
 }
 
@@ -354,7 +365,9 @@ fn text_format(to: ToForm) -> Option<Format> {
         | ToForm::Oid
         | ToForm::OidUrn
         | ToForm::Bytes
-        | ToForm::Base64 => None,
+        | ToForm::Base64
+        | ToForm::Short(_)
+        | ToForm::TypeId(_) => None,
     }
 }
 
@@ -375,9 +388,87 @@ fn base64(bytes: &[u8; 16]) -> [u8; 24] {
     out
 }
 
+/// Writes each of `us` as the `L` bytes `enc` gives, and a newline, in chunks written in place
+/// in the output buffer.
+#[inline(always)]
+fn short_lines<const L: usize>(
+    out: &mut Out,
+    us: &[Uuid],
+    enc: impl Fn(&Uuid) -> [u8; L],
+) -> Result<(), Fatal> {
+    for chunk in us.chunks(1024) {
+        out.slot_dyn(chunk.len() * (L + 1), |buf| {
+            for (u, line) in chunk.iter().zip(buf.chunks_exact_mut(L + 1)) {
+                if let Some((text, nl)) = line.split_first_chunk_mut::<L>() {
+                    *text = enc(u);
+                    if let Some(nl) = nl.first_mut() {
+                        *nl = b'\n';
+                    }
+                }
+            }
+            chunk.len() * (L + 1)
+        })?;
+    }
+    Ok(())
+}
+
+/// Writes each of `us` as a TypeID with `prefix`, and a newline, in chunks written in place.
+fn typeid_lines(out: &mut Out, us: &[Uuid], prefix: &uuidkit::Prefix) -> Result<(), Fatal> {
+    let p = prefix.as_bytes();
+    let len = p.len() + usize::from(!p.is_empty()) + 26 + 1;
+    for chunk in us.chunks(256) {
+        out.slot_dyn(chunk.len() * len, |buf| {
+            for (u, line) in chunk.iter().zip(buf.chunks_exact_mut(len)) {
+                let (head, rest) = line.split_at_mut(len - 27);
+                // A byte loop: prefixes are short, and a `memcpy` call per line cost more.
+                for (d, s) in head.iter_mut().zip(p.iter().chain(b"_")) {
+                    *d = *s;
+                }
+                if let Some((text, [nl])) = rest.split_first_chunk_mut::<26>() {
+                    *text = u.encode_typeid_suffix();
+                    *nl = b'\n';
+                }
+            }
+            chunk.len() * len
+        })?;
+    }
+    Ok(())
+}
+
+/// Writes the TypeID of `u` with `prefix` and a newline.
+#[inline]
+pub fn write_typeid(out: &mut Out, prefix: &uuidkit::Prefix, u: &Uuid) -> Result<(), Fatal> {
+    out.slot::<{ uuidkit::MAX_TYPEID_LEN + 1 }>(|line| {
+        let n = match line.first_chunk_mut::<{ uuidkit::MAX_TYPEID_LEN }>() {
+            Some(enc) => uuidkit::TypeId::new(*prefix, *u).encode(enc).len(),
+            None => 0,
+        };
+        if let Some(nl) = line.get_mut(n) {
+            *nl = b'\n';
+        }
+        n + 1
+    })
+}
+
 /// Writes each of `us` in the given form, each followed by a newline: the text forms with one
 /// call of the library's batch encoder, in place in the output buffer.
 pub fn write_lines(out: &mut Out, us: &[Uuid], to: ToForm, case: Case) -> Result<(), Fatal> {
+    use uuidkit::ShortForm as S;
+    // The short forms and TypeID: one slot per chunk, each form's own loop (its encoder inlined).
+    match to {
+        ToForm::Short(S::Ulid) => return short_lines(out, us, |u| u.encode_ulid()),
+        ToForm::Short(S::Base32Hex) => return short_lines(out, us, |u| u.encode_base32hex()),
+        ToForm::Short(S::Base58) => return short_lines(out, us, |u| u.encode_base58()),
+        ToForm::Short(S::Base58Flickr) => {
+            return short_lines(out, us, |u| u.encode_base58_flickr())
+        }
+        ToForm::Short(S::Base64Url) => return short_lines(out, us, |u| u.encode_base64url()),
+        ToForm::TypeId(p) if p.is_empty() => {
+            return short_lines(out, us, |u| u.encode_typeid_suffix())
+        }
+        ToForm::TypeId(p) => return typeid_lines(out, us, &p),
+        _ => {}
+    }
     let Some(format) = text_format(to) else {
         return us.iter().try_for_each(|u| write_line(out, u, to, case));
     };
@@ -394,6 +485,21 @@ pub fn write_lines(out: &mut Out, us: &[Uuid], to: ToForm, case: Case) -> Result
 #[inline]
 pub fn write_line(out: &mut Out, u: &Uuid, to: ToForm, case: Case) -> Result<(), Fatal> {
     let Some(format) = text_format(to) else {
+        if let ToForm::Short(form) = to {
+            return out.slot::<{ uuidkit::MAX_SHORT_LEN + 1 }>(|line| {
+                let n = match line.first_chunk_mut::<{ uuidkit::MAX_SHORT_LEN }>() {
+                    Some(enc) => u.encode_short_bytes(form, enc),
+                    None => 0,
+                };
+                if let Some(nl) = line.get_mut(n) {
+                    *nl = b'\n';
+                }
+                n + 1
+            });
+        }
+        if let ToForm::TypeId(prefix) = &to {
+            return write_typeid(out, prefix, u);
+        }
         if to == ToForm::Bytes {
             return out.bytes(u.as_bytes());
         }
@@ -482,6 +588,11 @@ mod tests {
             (FromForm::Int, u128::MAX.to_string()),
             (FromForm::Oid, format!("urn:oid:2.25.{}", u128::MAX)),
             (FromForm::GuidHex, "f".repeat(32)),
+            (FromForm::Ulid, "7".repeat(26)),
+            (
+                FromForm::Typeid,
+                format!("{}_{}", "a".repeat(63), "7".repeat(26)),
+            ),
         ];
         for (form, s) in longest {
             assert!(parse_bytes(form, s.as_bytes()).is_ok(), "{s}");

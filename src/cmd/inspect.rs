@@ -43,10 +43,12 @@ pub fn run(c: Config) -> CmdResult {
     let mut first = true;
     let mut dates = DateCache::new();
     while let Some(line) = lines.next_line()? {
-        match form::parse(c.from, &line) {
-            Ok(u) => {
+        match parse(c.from, &line) {
+            Ok((u, prefix)) => {
                 if c.json {
-                    out.slot::<JSON_ROOM>(|buf| json_object(buf, &line, &u, &mut dates))?;
+                    out.slot::<JSON_ROOM>(|buf| {
+                        json_object(buf, &line, &u, prefix.as_ref(), &mut dates)
+                    })?;
                 } else {
                     if !first {
                         out.bytes(b"\n")?;
@@ -55,6 +57,10 @@ pub fn run(c: Config) -> CmdResult {
                     let mut s = TextSink { out: &mut out };
                     s.key("input")?;
                     s.out.fmt(format_args!("{}\n", line.lossy()))?;
+                    if let Some(p) = prefix {
+                        s.key("prefix")?;
+                        s.out.fmt(format_args!("{}\n", p.as_str()))?;
+                    }
                     fields(&u, &mut s)?;
                 }
             }
@@ -72,6 +78,24 @@ pub fn run(c: Config) -> CmdResult {
     }
     out.flush()?;
     Ok(status)
+}
+
+/// Reads one input: `--from typeid`, or with the default `--from text` an input holding a
+/// `_` (which no RFC 9562 form has, and every prefixed TypeID does), as a TypeID, giving its
+/// prefix too; anything else as `from` says.
+fn parse(
+    from: FromForm,
+    line: &Line<'_>,
+) -> Result<(Uuid, Option<uuidkit::Prefix>), form::ParseError> {
+    let typeid = from == FromForm::Typeid || (from == FromForm::Text && line.bytes.contains(&b'_'));
+    if !typeid {
+        return form::parse(from, line).map(|u| (u, None));
+    }
+    form::parse(FromForm::Typeid, line)?;
+    // Parsed twice (the second time cannot fail) so that the cut-line rules are form.rs's.
+    uuidkit::TypeId::parse(line.bytes)
+        .map(|t| (t.uuid(), Some(*t.prefix())))
+        .map_err(form::ParseError::Uuid)
 }
 
 /// A value of a field, by kind, so that JSON output can write each without the formatting
@@ -305,6 +329,7 @@ fn json_object(
     buf: &mut [u8; JSON_ROOM],
     line: &Line<'_>,
     u: &Uuid,
+    prefix: Option<&uuidkit::Prefix>,
     dates: &mut DateCache,
 ) -> usize {
     let mut s = JsonSink {
@@ -318,6 +343,12 @@ fn json_object(
         Err(_) => s.c.put(line.bytes),
     }
     s.c.put(b"\"");
+    if let Some(p) = prefix {
+        // Only a-z and `_`: nothing to escape.
+        s.c.put(b",\"prefix\":\"");
+        s.c.put(p.as_bytes());
+        s.c.put(b"\"");
+    }
     let Ok(()) = fields(u, &mut s);
     // The attribute names of Python's uuid.UUID, for code that reads them.
     // One call per key rather than a loop over them: each key then has a constant length and
@@ -577,7 +608,7 @@ mod tests {
         };
         let u = Uuid::try_parse_ascii(text.as_bytes()).unwrap();
         let mut buf = [0u8; JSON_ROOM];
-        let n = json_object(&mut buf, &line, &u, dates);
+        let n = json_object(&mut buf, &line, &u, None, dates);
         String::from_utf8(buf[..n].to_vec()).unwrap()
     }
 

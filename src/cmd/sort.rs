@@ -18,7 +18,9 @@ use crate::ui::Origin;
 pub struct Config {
     unique: bool,
     reverse: bool,
-    to: ToForm,
+    /// The output form; `None`: each TypeID with its own prefix.
+    to: Option<ToForm>,
+    from: FromForm,
     case: Case,
     by_time: bool,
     tokens: bool,
@@ -31,7 +33,12 @@ impl Config {
         Config {
             unique: a.unique,
             reverse: a.reverse,
-            to: a.format,
+            to: match (a.format, a.from) {
+                (Some(to), _) => Some(to),
+                (None, FromForm::Typeid) => None,
+                (None, from) => Some(same_form(from)),
+            },
+            from: a.from,
             case: form::case(a.upper),
             by_time: a.by_time,
             tokens: a.tokens,
@@ -42,12 +49,15 @@ impl Config {
 
 /// Runs `sort`.
 pub fn run(c: Config) -> CmdResult {
+    let Some(to) = c.to else {
+        return run_typeids(c);
+    };
     let mut lines = crate::io::Lines::new(c.inputs).tokenised(c.tokens);
     let origin = lines.origin();
     let mut status = Status::Ok;
     let mut all: Vec<Uuid> = Vec::new();
     while let Some(line) = lines.next_line()? {
-        match form::parse(FromForm::Text, &line) {
+        match form::parse(c.from, &line) {
             Ok(u) => all.push(u),
             Err(e) => {
                 status = crate::io::invalid();
@@ -67,7 +77,62 @@ pub fn run(c: Config) -> CmdResult {
         all.reverse();
     }
     let mut out = Out::stdout();
-    form::write_lines(&mut out, &all, c.to, c.case)?;
+    form::write_lines(&mut out, &all, to, c.case)?;
+    out.flush()?;
+    Ok(status)
+}
+
+/// The form `sort` writes when no `--format` is given: the one read (hyphenated for the four
+/// text forms).
+fn same_form(from: FromForm) -> ToForm {
+    match from.short() {
+        Some(f) => ToForm::Short(f),
+        None => match from {
+            FromForm::Int => ToForm::Int,
+            FromForm::Oid => ToForm::Oid,
+            FromForm::GuidHex => ToForm::GuidHex,
+            _ => ToForm::Hyphenated,
+        },
+    }
+}
+
+/// `sort --from typeid` without `--format`: the same order (by UUID, as the other forms), each
+/// TypeID written back with its own prefix; equal UUIDs of different prefixes are distinct,
+/// ordered by prefix.
+fn run_typeids(c: Config) -> CmdResult {
+    let mut lines = crate::io::Lines::new(c.inputs).tokenised(c.tokens);
+    let origin = lines.origin();
+    let mut status = Status::Ok;
+    let mut all: Vec<uuidkit::TypeId> = Vec::new();
+    while let Some(line) = lines.next_line()? {
+        match form::parse(FromForm::Typeid, &line) {
+            Ok(_) => match uuidkit::TypeId::parse(line.bytes) {
+                Ok(t) => all.push(t),
+                Err(e) => {
+                    status = crate::io::invalid();
+                    form::report(origin, &line, &form::ParseError::Uuid(e));
+                }
+            },
+            Err(e) => {
+                status = crate::io::invalid();
+                form::report(origin, &line, &e);
+            }
+        }
+    }
+    all.sort_unstable_by(|a, b| (a.uuid(), a.prefix()).cmp(&(b.uuid(), b.prefix())));
+    if c.unique {
+        all.dedup();
+    }
+    if c.by_time {
+        all.sort_by_key(|t| time_key(&t.uuid()));
+    }
+    if c.reverse {
+        all.reverse();
+    }
+    let mut out = Out::stdout();
+    for t in &all {
+        form::write_typeid(&mut out, t.prefix(), &t.uuid())?;
+    }
     out.flush()?;
     Ok(status)
 }

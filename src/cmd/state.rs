@@ -51,6 +51,14 @@ after:  {}
             o.v7_unix_ms - new.v7_unix_ms
         ))?;
     }
+    if let Some(o) = old.filter(|o| o.gregorian_ticks > new.gregorian_ticks) {
+        out.fmt(format_args!(
+            "note:   the old v1/v6 bound was {} ms ahead of the clock: v6 issued from now on may \
+             sort before some issued before the reset (v1 and v6 stay unique: a new clock \
+             sequence)\n",
+            (o.gregorian_ticks - new.gregorian_ticks) / 10_000
+        ))?;
+    }
     out.flush()?;
     Ok(Status::Ok)
 }

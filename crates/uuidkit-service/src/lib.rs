@@ -44,6 +44,9 @@
 //! On other platforms (Windows, WASM) the crate builds empty: the service needs Unix sockets,
 //! `flock` and `fork`. The portable generators are in the `uuidkit` crate.
 
+// docs.rs (Cargo.toml, `package.metadata.docs.rs`): each item shows the platform it needs.
+// `doc_cfg` is nightly-only; it took in the former `doc_auto_cfg`.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]

@@ -157,7 +157,8 @@ pub enum Status {
     /// The generator failed (strict mode and the state file cannot be written; time out of
     /// range).
     Generator = 6,
-    /// Too many connections; the server closes this one.
+    /// Too many connections, or the user has asked for v1/v6 timestamps faster than the
+    /// clock advances for too long (the message says which); the server closes this one.
     Busy = 7,
     /// The server is shutting down.
     ShuttingDown = 8,

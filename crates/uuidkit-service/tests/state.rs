@@ -385,14 +385,21 @@ fn reserved_ticks_follow_the_write_rules_and_strict_mode() {
     assert!(e.is_ok());
 }
 
+/// Issue 28: a restart with the clock set back an hour. v6 and v7 issued after it sort above
+/// those issued before (they continue above the stored bounds, ahead of the clock until it
+/// catches up); v1 shares v6's timeline, so its timestamps continue too, and it takes the
+/// next clock sequence (RFC 4122 §4.2.1.2): unique, with a clock sequence that says the clock
+/// went back.
 #[test]
-fn clock_set_back_changes_the_clock_sequence_and_v7_runs_ahead() {
+fn clock_set_back_an_hour_keeps_v6_and_v7_in_order_and_gives_v1_a_new_clock_sequence() {
     let d = TempDir::new();
     let p = d.path("state");
     let mut g =
         DurableGenerator::open_with_clock(&p, StateOptions::new(), clock_at(T0_MS)).unwrap();
     let (a1, _) = g.next(TimeVersion::V1).unwrap();
+    let (a6, _) = g.next(TimeVersion::V6).unwrap();
     let (a7, _) = g.next(TimeVersion::V7).unwrap();
+    let ra = g.reserve_ticks(1000).unwrap();
     g.close().unwrap();
 
     let back = T0_MS - 3_600_000;
@@ -402,19 +409,40 @@ fn clock_set_back_changes_the_clock_sequence_and_v7_runs_ahead() {
     assert!(k.contains(&WarningKind::V7AheadOfClock), "{k:?}");
     let msg = g.warnings()[0].to_string();
     assert!(msg.contains("clock was set back"), "{msg}");
+    assert!(msg.contains("continue above the stored one"), "{msg}");
     assert_eq!(g.clock_seq(), (a1.clock_seq().unwrap() + 1) & 0x3FFF);
     let (b1, _) = g.next(TimeVersion::V1).unwrap();
+    let (b6, _) = g.next(TimeVersion::V6).unwrap();
     let (b7, _) = g.next(TimeVersion::V7).unwrap();
-    // v1 follows the clock back, with the new clock sequence.
-    assert_eq!(
-        b1.timestamp().unwrap().unix_millis(),
-        Some(back),
-        "v1 follows the clock"
+    let rb = g.reserve_ticks(1000).unwrap();
+    eprintln!("before the restart (clock {T0_MS} ms): v1 {a1} v6 {a6} v7 {a7}");
+    eprintln!("after (clock an hour back):          v1 {b1} v6 {b6} v7 {b7}");
+    eprintln!(
+        "clock sequence {:#06x} -> {:#06x}; v6 timestamp {} -> {} (the clock reads {})",
+        a1.clock_seq().unwrap(),
+        b1.clock_seq().unwrap(),
+        a6.timestamp().unwrap().to_rfc3339(7),
+        b6.timestamp().unwrap().to_rfc3339(7),
+        Timestamp::from_unix_millis(back).to_rfc3339(7),
     );
+    // v6 and v7 keep their order (byte order), and so do the v6 of a range.
+    assert!(b6 > a6, "v6 after the restart sorts below the one before");
+    assert!(rb.v6(0).unwrap() > ra.v6(999).unwrap());
+    assert!(b7 > a7, "v7 after the restart sorts below the one before");
+    // v1: unique, its clock sequence the next one.
     assert_ne!(tuple(a1), tuple(b1));
-    // v7 stays above everything issued before.
-    assert!(b7 > a7);
-    assert_eq!(b7.unix_ts_ms(), a7.unix_ts_ms());
+    assert_ne!(b1.clock_seq(), a1.clock_seq());
+    assert_eq!(b1.clock_seq(), Some((a1.clock_seq().unwrap() + 1) & 0x3FFF));
+    // Its timestamp continues the one timeline too (above every v1/v6 before).
+    assert!(b1.gregorian_ticks() > ra.last_ticks());
+    // One timeline: no timestamp issued twice across the restart, in either layout.
+    let mut seen = HashSet::new();
+    for u in [a1, a6, b1, b6] {
+        assert!(
+            seen.insert(u.gregorian_ticks().unwrap()),
+            "{u} repeats a timestamp"
+        );
+    }
 }
 
 #[test]
@@ -933,8 +961,10 @@ fn two_generators_on_a_file_whose_lock_cannot_be_taken_never_repeat() {
 /// and restarts 20 times, issuing each time. Each restart may move v7 at most 1 ms past the
 /// last v7 issued before it (the stored bound stays where issuing is), so v7 runs at most the
 /// step back + the reserve + 20 ms ahead of the clock — not one more reserve per restart.
+/// v6 keeps its order across the restarts too (issue 28), and each restart moves the v1/v6
+/// timeline at most a tenth of the reserve past the last timestamp issued before it.
 #[test]
-fn a_crash_loop_after_a_clock_step_back_keeps_v7_within_a_bound() {
+fn a_crash_loop_after_a_clock_step_back_keeps_v6_and_v7_within_a_bound() {
     const RESERVE_MS: u64 = 1_000; // the default
     const STEP_BACK_MS: u64 = 5_000;
     const RESTARTS: u64 = 20;
@@ -947,7 +977,9 @@ fn a_crash_loop_after_a_clock_step_back_keeps_v7_within_a_bound() {
         .filter(|u| u.version_num() != 7)
         .map(|u| tuple(*u))
         .collect();
+    let mut last6 = first.iter().copied().filter(|u| u.version_num() == 6).max();
     let mut ahead = Vec::new();
+    let mut ahead6 = Vec::new();
     for k in 0..RESTARTS {
         // 5 s behind the first run; a little time passes between restarts.
         let clock_ms = T0_MS - STEP_BACK_MS + 10 * k;
@@ -966,6 +998,21 @@ fn a_crash_loop_after_a_clock_step_back_keeps_v7_within_a_bound() {
             "restart {k}: v7 not above the runs before"
         );
         last = v7.last().copied();
+        let v6: Vec<Uuid> = got
+            .iter()
+            .copied()
+            .filter(|u| u.version_num() == 6)
+            .collect();
+        assert!(
+            v6.windows(2).all(|w| w[0] < w[1]) && Some(v6[0]) > last6,
+            "restart {k}: v6 out of order"
+        );
+        last6 = v6.last().copied();
+        let t6 = last6.and_then(|u| u.gregorian_ticks()).unwrap();
+        let now6 = Timestamp::from_unix_millis(clock_ms)
+            .gregorian_ticks()
+            .unwrap();
+        ahead6.push((t6 - now6) / 10_000);
         for u in got.iter().filter(|u| u.version_num() != 7) {
             assert!(tuples.insert(tuple(*u)), "restart {k}: repeated {u}");
         }
@@ -973,6 +1020,14 @@ fn a_crash_loop_after_a_clock_step_back_keeps_v7_within_a_bound() {
         ahead.push(ms - clock_ms);
     }
     eprintln!("v7 ahead of the clock after each restart (ms): {ahead:?}");
+    eprintln!("v6 ahead of the clock after each restart (ms): {ahead6:?}");
+    // v1/v6: a tenth of the reserve per restart (and 20 timestamps issued in each).
+    let bound6 = STEP_BACK_MS + RESERVE_MS + RESTARTS * (RESERVE_MS / 10 + 1);
+    let worst6 = *ahead6.iter().max().unwrap();
+    assert!(
+        worst6 <= bound6,
+        "v6 ran {worst6} ms ahead of the clock; the bound is {bound6} ms: {ahead6:?}"
+    );
     let bound = STEP_BACK_MS + RESERVE_MS + RESTARTS;
     let worst = *ahead.iter().max().unwrap();
     assert!(

@@ -152,7 +152,30 @@ fn row<'a>(
         kit: m[0],
         uuid: has_uuid.then(|| m[1]),
         simd: has_simd.then(|| m[if has_uuid { 2 } else { 1 }]),
+        others: Vec::new(),
         target,
+    }
+}
+
+/// Times uuidkit against other crates (the short forms: ulid, bs58, base64, data-encoding,
+/// mti), interleaved; the target bounds uuidkit/peer for each.
+fn versus<'a>(
+    op: &'static str,
+    bound: f64,
+    kit: Sampler<'a>,
+    peers: Vec<(&'static str, Sampler<'a>)>,
+) -> Row {
+    let names: Vec<&'static str> = peers.iter().map(|(n, _)| *n).collect();
+    let mut v = vec![kit];
+    v.extend(peers.into_iter().map(|(_, s)| s));
+    let m = measure_all(v);
+    Row {
+        op,
+        kit: m[0],
+        uuid: None,
+        simd: None,
+        others: names.into_iter().zip(m[1..].iter().copied()).collect(),
+        target: Target::Peer(bound),
     }
 }
 
@@ -177,6 +200,8 @@ struct Row {
     kit: f64,
     uuid: Option<f64>,
     simd: Option<f64>,
+    /// Other peers (the short forms' crates), by name.
+    others: Vec<(&'static str, f64)>,
     /// The target as a bound on a ratio (against `uuid` or `uuid-simd`) or an absolute figure.
     target: Target,
 }
@@ -192,6 +217,8 @@ enum Target {
     Both(f64, f64),
     /// uuidkit ≤ x ns.
     Ns(f64),
+    /// uuidkit ≤ x × each of `others`.
+    Peer(f64),
 }
 
 /// The target for the comparison with one peer, and whether it is met.
@@ -199,6 +226,7 @@ fn verdict(r: &Row, peer: &str, peer_ns: f64) -> String {
     let bound = match (r.target, peer) {
         (Target::Uuid(x), "uuid") | (Target::Simd(x), "uuid-simd") => Some(x),
         (Target::Both(x, _), "uuid-simd") | (Target::Both(_, x), "uuid") => Some(x),
+        (Target::Peer(x), _) => Some(x),
         _ => None,
     };
     match (bound, r.target) {
@@ -365,6 +393,7 @@ fn main() {
     }
 
     text_api_rows(&mut rows, &wanted, ids, peer_ids, &hyphenated);
+    short_form_rows(&mut rows, &wanted, ids);
 
     if wanted("v4") {
         rows.push(row(
@@ -490,6 +519,7 @@ fn main() {
             }),
             uuid: None,
             simd: None,
+            others: Vec::new(),
             target: Target::None,
         });
         rows.push(Row {
@@ -499,6 +529,7 @@ fn main() {
             }),
             uuid: None,
             simd: None,
+            others: Vec::new(),
             target: Target::None,
         });
         rows.push(Row {
@@ -506,6 +537,7 @@ fn main() {
             kit: csprng_per_16(),
             uuid: None,
             simd: None,
+            others: Vec::new(),
             target: Target::None,
         });
         rows.push(Row {
@@ -513,6 +545,7 @@ fn main() {
             kit: crate_keystream_per_16::<chacha20::ChaCha8>(),
             uuid: None,
             simd: None,
+            others: Vec::new(),
             target: Target::None,
         });
         rows.push(Row {
@@ -520,6 +553,7 @@ fn main() {
             kit: crate_keystream_per_16::<chacha20::ChaCha12>(),
             uuid: None,
             simd: None,
+            others: Vec::new(),
             target: Target::None,
         });
         let (l1, big) = memcpy_per_36();
@@ -528,6 +562,7 @@ fn main() {
             kit: l1,
             uuid: None,
             simd: None,
+            others: Vec::new(),
             target: Target::None,
         });
         rows.push(Row {
@@ -535,6 +570,7 @@ fn main() {
             kit: big,
             uuid: None,
             simd: None,
+            others: Vec::new(),
             target: Target::None,
         });
     }
@@ -901,6 +937,292 @@ fn memcpy_per_36() -> (f64, f64) {
     (at(16 * 1024), at(64 * 1024 * 1024))
 }
 
+/// The short forms (issue 30): encode and decode of each against the best crate for it, all
+/// writing into or reading from stack buffers where the crate allows (mti only has
+/// `Display`/`FromStr`: there both sides make a `String`).
+fn short_form_rows(rows: &mut Vec<Row>, wanted: &dyn Fn(&str) -> bool, ids: &[Uuid]) {
+    use base64::Engine as _;
+    use std::str::FromStr as _;
+    use uuidkit::{Prefix, ShortForm, TypeId};
+    let text = |f: ShortForm| -> Vec<String> {
+        ids.iter()
+            .map(|u| {
+                let mut buf = [0u8; uuidkit::MAX_SHORT_LEN];
+                u.encode_short(f, &mut buf).to_owned()
+            })
+            .collect()
+    };
+    let (ulids, b32h, b58, b64) = (
+        text(ShortForm::Ulid),
+        text(ShortForm::Base32Hex),
+        text(ShortForm::Base58),
+        text(ShortForm::Base64Url),
+    );
+    let user = Prefix::new("user").unwrap_or(Prefix::EMPTY);
+    let typeids: Vec<String> = ids
+        .iter()
+        .map(|u| TypeId::new(user, *u).to_string())
+        .collect();
+    let (ulids, b32h, b58, b64, typeids) = (&ulids, &b32h, &b58, &b64, &typeids);
+    let de32 = &data_encoding::BASE32HEX_NOPAD;
+    let de64 = &data_encoding::BASE64URL_NOPAD;
+    let b64e = &base64::engine::general_purpose::URL_SAFE_NO_PAD;
+
+    if wanted("encode ulid") {
+        rows.push(versus(
+            "encode ulid",
+            0.5,
+            sampler(1, |i| {
+                black_box(black_box(&ids[i]).encode_ulid());
+            }),
+            vec![(
+                "ulid",
+                sampler(1, |i| {
+                    let mut buf = [0u8; 26];
+                    let u = ulid::Ulid(black_box(&ids[i]).as_u128());
+                    black_box(u.array_to_str(&mut buf).len());
+                    black_box(&buf);
+                }),
+            )],
+        ));
+    }
+    if wanted("decode ulid") {
+        rows.push(versus(
+            "decode ulid",
+            0.5,
+            sampler(1, |i| {
+                black_box(Uuid::parse_ulid(black_box(ulids[i].as_bytes())).ok());
+            }),
+            vec![(
+                "ulid",
+                sampler(1, |i| {
+                    black_box(ulid::Ulid::from_string(black_box(ulids[i].as_str())).ok());
+                }),
+            )],
+        ));
+    }
+    if wanted("decode ulid into array") {
+        // The decoded values stored, as a program keeps them (the row above hands each
+        // `Option` to `black_box`, which copies it through memory).
+        let mut ours = vec![Uuid::NIL; N];
+        let mut theirs = vec![0u128; N];
+        rows.push(versus(
+            "decode ulid into array",
+            0.5,
+            sampler(1, move |i| {
+                if let Ok(u) = Uuid::parse_ulid(black_box(ulids[i].as_bytes())) {
+                    ours[i] = u;
+                }
+                black_box(&mut ours);
+            }),
+            vec![(
+                "ulid",
+                sampler(1, move |i| {
+                    if let Ok(u) = ulid::Ulid::from_string(black_box(ulids[i].as_str())) {
+                        theirs[i] = u.0;
+                    }
+                    black_box(&mut theirs);
+                }),
+            )],
+        ));
+    }
+    if wanted("encode base32hex") {
+        rows.push(versus(
+            "encode base32hex",
+            0.5,
+            sampler(1, |i| {
+                black_box(black_box(&ids[i]).encode_base32hex());
+            }),
+            vec![(
+                "data-encoding",
+                sampler(1, |i| {
+                    let mut buf = [0u8; 26];
+                    de32.encode_mut(black_box(ids[i].as_bytes()), &mut buf);
+                    black_box(&buf);
+                }),
+            )],
+        ));
+    }
+    if wanted("decode base32hex") {
+        rows.push(versus(
+            "decode base32hex",
+            0.5,
+            sampler(1, |i| {
+                black_box(Uuid::parse_base32hex(black_box(b32h[i].as_bytes())).ok());
+            }),
+            vec![(
+                "data-encoding",
+                sampler(1, |i| {
+                    let mut buf = [0u8; 16];
+                    black_box(
+                        de32.decode_mut(black_box(b32h[i].as_bytes()), &mut buf)
+                            .ok(),
+                    );
+                    black_box(&buf);
+                }),
+            )],
+        ));
+    }
+    if wanted("encode base58") {
+        rows.push(versus(
+            "encode base58",
+            0.5,
+            sampler(1, |i| {
+                black_box(black_box(&ids[i]).encode_base58());
+            }),
+            vec![(
+                "bs58",
+                sampler(1, |i| {
+                    let mut buf = [0u8; 32];
+                    black_box(
+                        bs58::encode(black_box(ids[i].as_bytes()))
+                            .onto(&mut buf[..])
+                            .ok(),
+                    );
+                    black_box(&buf);
+                }),
+            )],
+        ));
+    }
+    if wanted("decode base58") {
+        rows.push(versus(
+            "decode base58",
+            0.5,
+            sampler(1, |i| {
+                black_box(Uuid::parse_base58(black_box(b58[i].as_bytes())).ok());
+            }),
+            vec![(
+                "bs58",
+                sampler(1, |i| {
+                    let mut buf = [0u8; 32];
+                    black_box(
+                        bs58::decode(black_box(b58[i].as_bytes()))
+                            .onto(&mut buf[..])
+                            .ok(),
+                    );
+                    black_box(&buf);
+                }),
+            )],
+        ));
+    }
+    if wanted("encode base64url") {
+        rows.push(versus(
+            "encode base64url",
+            0.5,
+            sampler(1, |i| {
+                black_box(black_box(&ids[i]).encode_base64url());
+            }),
+            vec![
+                (
+                    "base64",
+                    sampler(1, |i| {
+                        let mut buf = [0u8; 24];
+                        black_box(
+                            b64e.encode_slice(black_box(ids[i].as_bytes()), &mut buf)
+                                .ok(),
+                        );
+                        black_box(&buf);
+                    }),
+                ),
+                (
+                    "data-encoding",
+                    sampler(1, |i| {
+                        let mut buf = [0u8; 22];
+                        de64.encode_mut(black_box(ids[i].as_bytes()), &mut buf);
+                        black_box(&buf);
+                    }),
+                ),
+            ],
+        ));
+    }
+    if wanted("decode base64url") {
+        rows.push(versus(
+            "decode base64url",
+            0.5,
+            sampler(1, |i| {
+                black_box(Uuid::parse_base64url(black_box(b64[i].as_bytes())).ok());
+            }),
+            vec![
+                (
+                    "base64",
+                    sampler(1, |i| {
+                        let mut buf = [0u8; 18];
+                        black_box(
+                            b64e.decode_slice(black_box(b64[i].as_bytes()), &mut buf)
+                                .ok(),
+                        );
+                        black_box(&buf);
+                    }),
+                ),
+                (
+                    "data-encoding",
+                    sampler(1, |i| {
+                        let mut buf = [0u8; 16];
+                        black_box(de64.decode_mut(black_box(b64[i].as_bytes()), &mut buf).ok());
+                        black_box(&buf);
+                    }),
+                ),
+            ],
+        ));
+    }
+    if wanted("encode typeid") {
+        // mti has no buffer API: both sides make a String (`to_string`).
+        let theirs: Vec<mti::prelude::MagicTypeId> = typeids
+            .iter()
+            .filter_map(|t| mti::prelude::MagicTypeId::from_str(t).ok())
+            .collect();
+        let ours: Vec<TypeId> = ids.iter().map(|u| TypeId::new(user, *u)).collect();
+        if theirs.len() == N {
+            let (ours, theirs) = (&ours, &theirs);
+            rows.push(versus(
+                "encode typeid (uuidkit into a buffer, mti to_string)",
+                0.5,
+                sampler(1, |i| {
+                    let mut buf = [0u8; uuidkit::MAX_TYPEID_LEN];
+                    black_box(black_box(&ours[i]).encode(&mut buf).len());
+                    black_box(&buf);
+                }),
+                vec![(
+                    "mti",
+                    sampler(1, |i| {
+                        black_box(black_box(&theirs[i]).to_string());
+                    }),
+                )],
+            ));
+            rows.push(versus(
+                "encode typeid (to_string)",
+                0.5,
+                sampler(1, |i| {
+                    black_box(black_box(&ours[i]).to_string());
+                }),
+                vec![(
+                    "mti",
+                    sampler(1, |i| {
+                        black_box(black_box(&theirs[i]).to_string());
+                    }),
+                )],
+            ));
+        }
+    }
+    if wanted("decode typeid") {
+        rows.push(versus(
+            "decode typeid",
+            0.5,
+            sampler(1, |i| {
+                black_box(TypeId::parse(black_box(typeids[i].as_bytes())).ok());
+            }),
+            vec![(
+                "mti",
+                sampler(1, |i| {
+                    black_box(
+                        mti::prelude::MagicTypeId::from_str(black_box(typeids[i].as_str())).ok(),
+                    );
+                }),
+            )],
+        ));
+    }
+}
+
 /// One line per (operation, peer): `| operation | uuidkit ns | peer | peer ns | ratio | target |`.
 fn print_table(rows: &[Row], header: bool) {
     if header {
@@ -911,6 +1233,7 @@ fn print_table(rows: &[Row], header: bool) {
         let peers: Vec<(&str, f64)> = [("uuid", r.uuid), ("uuid-simd", r.simd)]
             .into_iter()
             .filter_map(|(name, ns)| ns.map(|ns| (name, ns)))
+            .chain(r.others.iter().copied())
             .collect();
         if peers.is_empty() {
             println!("| {} | {:.2} | – | – | – | – |", r.op, r.kit);

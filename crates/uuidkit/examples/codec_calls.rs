@@ -31,6 +31,15 @@ fn main() {
         "uuid Display",
         "uuidkit to_string",
         "uuid to_string",
+        "uuidkit encode_ulid",
+        "ulid array_to_str",
+        "uuidkit parse_ulid",
+        "ulid from_string",
+        "uuidkit parse_base32hex",
+        "uuidkit parse_base58",
+        "uuidkit encode_base58",
+        "uuidkit parse_base64url",
+        "uuidkit TypeId::parse",
     ];
     let (op, n) = match (
         args.first(),
@@ -68,6 +77,22 @@ fn main() {
             let p = (i + 1) % 36;
             format!("{}g{}", &t[..p], &t[p + 1..])
         })
+        .collect();
+    let short = |f: uuidkit::ShortForm| -> Vec<String> {
+        ids.iter()
+            .map(|u| {
+                let mut b = [0u8; uuidkit::MAX_SHORT_LEN];
+                u.encode_short(f, &mut b).to_owned()
+            })
+            .collect()
+    };
+    let ulids = short(uuidkit::ShortForm::Ulid);
+    let b32h = short(uuidkit::ShortForm::Base32Hex);
+    let b58 = short(uuidkit::ShortForm::Base58);
+    let b64 = short(uuidkit::ShortForm::Base64Url);
+    let typeids: Vec<String> = ulids
+        .iter()
+        .map(|u| format!("user_{}", u.to_ascii_lowercase()))
         .collect();
     let mut arr = vec![Uuid::NIL; K];
     let mut raw = vec![[0u8; 16]; K];
@@ -144,6 +169,35 @@ fn main() {
         }),
         "uuid to_string" => each!(j => {
             black_box(black_box(&peer[j]).to_string());
+        }),
+        "uuidkit encode_ulid" => each!(j => {
+            black_box(black_box(&ids[j]).encode_ulid());
+        }),
+        "ulid array_to_str" => each!(j => {
+            let mut b = [0u8; 26];
+            black_box(ulid::Ulid(black_box(&ids[j]).as_u128()).array_to_str(&mut b).len());
+            black_box(&b);
+        }),
+        "uuidkit parse_ulid" => each!(j => {
+            black_box(Uuid::parse_ulid(black_box(ulids[j].as_bytes())).ok());
+        }),
+        "ulid from_string" => each!(j => {
+            black_box(ulid::Ulid::from_string(black_box(&ulids[j])).ok());
+        }),
+        "uuidkit parse_base32hex" => each!(j => {
+            black_box(Uuid::parse_base32hex(black_box(b32h[j].as_bytes())).ok());
+        }),
+        "uuidkit parse_base58" => each!(j => {
+            black_box(Uuid::parse_base58(black_box(b58[j].as_bytes())).ok());
+        }),
+        "uuidkit encode_base58" => each!(j => {
+            black_box(black_box(&ids[j]).encode_base58());
+        }),
+        "uuidkit parse_base64url" => each!(j => {
+            black_box(Uuid::parse_base64url(black_box(b64[j].as_bytes())).ok());
+        }),
+        "uuidkit TypeId::parse" => each!(j => {
+            black_box(uuidkit::TypeId::parse(black_box(typeids[j].as_bytes())).ok());
         }),
         _ => unreachable!("checked against the list above"),
     }

@@ -1,9 +1,11 @@
 //! Distributed generation with v8 (RFC 9562 §6.4): each node puts its own node id into its
 //! UUIDs, so nodes never collide without coordinating, and UUIDs still sort by time.
 //!
-//! The layout here: 48 bits of Unix milliseconds, a 10-bit node id (1024 nodes), a 14-bit
-//! counter per millisecond, and 50 random bits. Three "nodes" (threads) generate, the results
-//! are merged and sorted, and each UUID is decoded back into its fields.
+//! The layout is v7's Method 1 (§6.2) with a node id: 48 bits of Unix milliseconds, the
+//! version, a 14-bit counter per millisecond right after the timestamp (12 bits where v7 has
+//! `rand_a`, 2 after the variant), a 10-bit node id (1024 nodes), and 50 random bits. Three
+//! "nodes" (threads) generate, the results are merged and sorted, and each UUID is decoded back
+//! into its fields.
 //!
 //! Run with `cargo run -p uuidkit --example distributed_v8`.
 
@@ -12,32 +14,29 @@ use std::thread;
 use uuidkit::generator::{DistributedBuilder, DistributedLayout, GenError};
 use uuidkit::{Uuid, Version};
 
-/// The fields of the layout, decoded from the 122 payload bits.
+/// The fields of the layout, decoded from the UUID's bits: (milliseconds, counter, node id).
 fn decode(u: &Uuid, l: &DistributedLayout) -> (u64, u64, u64) {
-    // Squeeze out the version (4 bits at 76) and variant (2 bits at 62) to get the payload.
     let v = u.as_u128();
-    let payload = ((v >> 80) << 74) | (((v >> 64) & 0xfff) << 62) | (v & ((1 << 62) - 1));
-    let (t, n, c) = (
-        l.timestamp_bits() as u32,
-        l.node_bits() as u32,
+    let (c, n, r) = (
         l.counter_bits() as u32,
+        l.node_bits() as u32,
+        l.random_bits() as u32,
     );
-    let field = |shift: u32, bits: u32| ((payload >> shift) & ((1u128 << bits) - 1)) as u64;
-    (
-        field(122 - t, t),
-        field(122 - t - n, n),
-        field(l.random_bits() as u32, c),
-    )
+    let mask = |bits: u32| (1u128 << bits) - 1;
+    let ms = (v >> 80) as u64;
+    // The counter's top 12 bits follow the version (bits 52-63); the other c - 12 follow the
+    // variant (from bit 66).
+    let counter = (((v >> 64) & 0xfff) << (c - 12)) | ((v >> (62 - (c - 12))) & mask(c - 12));
+    let node = (v >> r) & mask(n);
+    (ms, counter as u64, node as u64)
 }
 
 fn main() -> Result<(), GenError> {
-    let layout = DistributedLayout::new(48, 1_000_000, 10, 14)?;
+    let layout = DistributedLayout::new(14, 10)?;
     println!(
-        "layout: {} bits time ({} ns units), {} bits node, {} bits counter, {} bits random",
-        layout.timestamp_bits(),
-        layout.tick_nanos(),
-        layout.node_bits(),
+        "layout: 48 bits of milliseconds, {} bits counter, {} bits node, {} bits random",
         layout.counter_bits(),
+        layout.node_bits(),
         layout.random_bits()
     );
 
@@ -50,6 +49,11 @@ fn main() -> Result<(), GenError> {
         )
         .unwrap_err();
     println!("node id 1024: {err}");
+    // So is a counter outside RFC 9562 §6.2's 12 to 42 bits.
+    println!(
+        "8-bit counter: {}",
+        DistributedLayout::new(8, 10).unwrap_err()
+    );
 
     let nodes: Vec<thread::JoinHandle<Result<Vec<Uuid>, GenError>>> = [7u64, 300, 1023]
         .into_iter()
@@ -68,7 +72,7 @@ fn main() -> Result<(), GenError> {
     let mut all = Vec::new();
     for h in nodes {
         let ids = h.join().expect("generator thread")?;
-        // One node's UUIDs are strictly increasing.
+        // One node's UUIDs are strictly increasing: by millisecond, then counter.
         assert!(ids.windows(2).all(|w| w[0] < w[1]));
         all.extend(ids);
     }
@@ -76,11 +80,12 @@ fn main() -> Result<(), GenError> {
     all.dedup();
     assert_eq!(all.len(), 12, "no two nodes produced the same UUID");
 
-    println!("sorted (time, then node, then counter):");
+    // Within a millisecond, nodes' UUIDs interleave by their randomly seeded counters.
+    println!("sorted (millisecond, then counter, then node):");
     for u in &all {
         assert_eq!(u.version(), Some(Version::Custom));
-        let (ms, node, counter) = decode(u, &layout);
-        println!("  {u}  ms={ms} node={node:4} counter={counter}");
+        let (ms, counter, node) = decode(u, &layout);
+        println!("  {u}  ms={ms} counter={counter:5} node={node:4}");
         assert!([7, 300, 1023].contains(&node));
     }
     Ok(())

@@ -85,6 +85,49 @@ pub(crate) enum Detail {
     /// The input starts with `{` but the byte where the `}` must stand is something else or
     /// past the end (the position is that byte).
     Unclosed,
+    /// A short form (short.rs, typeid.rs) whose value is 2^128 or more: `max` is the form's
+    /// largest text; `first` the largest first character when that alone decides it.
+    TooLarge {
+        max: &'static str,
+        first: Option<u8>,
+    },
+    /// The last character of a form whose bits do not fill it (base32hex, base64url) has
+    /// `bits` low padding bits, and they are not zero.
+    Padding {
+        ch: u8,
+        bits: u8,
+    },
+    /// A ULID holding I, L, O or U, which Crockford's base32 leaves out.
+    Crockford {
+        ch: u8,
+    },
+    /// A TypeID prefix that breaks one of the spec's rules.
+    TypeIdPrefix {
+        rule: PrefixRule,
+    },
+    /// A TypeID whose suffix (after the last `_`) is not 26 characters.
+    SuffixLength {
+        found: usize,
+    },
+    /// A typed TypeID whose prefix is not its type's.
+    WrongType {
+        expected: &'static str,
+    },
+}
+
+/// The TypeID prefix rule an input breaks (spec v0.3.0, "Type Prefix").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum PrefixRule {
+    /// More than 63 characters (`len` of them).
+    TooLong { len: usize },
+    /// A character other than `a`-`z` and `_`.
+    Char { ch: Option<char>, byte: u8 },
+    /// Starts with `_`.
+    Leading,
+    /// Ends with `_`.
+    Trailing,
+    /// The input starts with the separator: an empty prefix has none.
+    EmptyWithSeparator,
 }
 
 /// What was expected instead of an invalid character; chooses the message's wording.
@@ -101,6 +144,10 @@ pub(crate) enum Expected {
     End,
     /// After the complete body of the braced form, where its `}` must stand.
     CloseBrace,
+    /// A character of a short form's alphabet (short.rs).
+    Short(crate::text::ShortForm),
+    /// A character of a TypeID suffix (the spec's lower-case base32 alphabet).
+    TypeIdSuffix,
 }
 
 /// The error returned when a UUID cannot be read from some form.
@@ -173,6 +220,10 @@ impl Error {
             Detail::LeadingZero => ErrorKind::LeadingZero,
             Detail::Empty | Detail::MissingDigits => ErrorKind::Length,
             Detail::Form { .. } => ErrorKind::Form,
+            Detail::TooLarge { .. } => ErrorKind::Overflow,
+            Detail::Padding { .. } | Detail::Crockford { .. } => ErrorKind::Char,
+            Detail::TypeIdPrefix { .. } | Detail::WrongType { .. } => ErrorKind::Prefix,
+            Detail::SuffixLength { .. } => ErrorKind::Length,
         }
     }
 
@@ -345,6 +396,10 @@ impl fmt::Display for Error {
                     Expected::HexOrHyphen => ": expected a hexadecimal digit or '-'",
                     Expected::End => ": expected the end of the input",
                     Expected::CloseBrace => ": expected '}'",
+                    Expected::Short(form) => form.expected(),
+                    Expected::TypeIdSuffix => {
+                        ": expected a TypeID suffix character (0-9, a-z without i, l, o, u)"
+                    }
                 })
             }
             Detail::Hyphen { missing: true } => write!(f, "missing hyphen at byte {pos}"),
@@ -382,6 +437,60 @@ impl fmt::Display for Error {
                 f,
                 "{found} form not accepted at byte {pos}: expected the {expected} form"
             ),
+            Detail::TooLarge { max, first } => {
+                write!(f, "value too large at byte {pos}: a UUID is at most {max:?}")?;
+                match first {
+                    Some(c) => write!(f, " (the first character at most {:?})", c as char),
+                    None => f.write_str(" (2^128 - 1)"),
+                }
+            }
+            Detail::Padding { ch, bits } => write!(
+                f,
+                "invalid character {:?} at byte {pos}: its low {bits} bits are padding and must be zero",
+                ch as char
+            ),
+            Detail::Crockford { ch } => write!(
+                f,
+                "invalid character {:?} at byte {pos}: Crockford's base32 has no I, L, O or U \
+                 (it reads I and L as 1, O as 0; U is left out)",
+                ch as char
+            ),
+            Detail::TypeIdPrefix { rule } => match rule {
+                PrefixRule::TooLong { len } => write!(
+                    f,
+                    "invalid TypeID prefix at byte {pos}: {len} characters, at most 63 allowed"
+                ),
+                PrefixRule::Char { ch, byte } => {
+                    match ch {
+                        Some(c) => write!(f, "invalid character {c:?} at byte {pos}")?,
+                        None => write!(f, "invalid byte 0x{byte:02x} at byte {pos}")?,
+                    }
+                    f.write_str(" in a TypeID prefix: expected a-z or '_'")
+                }
+                PrefixRule::Leading => write!(
+                    f,
+                    "invalid TypeID prefix at byte {pos}: it starts with '_' (a prefix starts and ends with a-z)"
+                ),
+                PrefixRule::Trailing => write!(
+                    f,
+                    "invalid TypeID prefix at byte {pos}: it ends with '_' (a prefix starts and ends with a-z)"
+                ),
+                PrefixRule::EmptyWithSeparator => write!(
+                    f,
+                    "invalid TypeID prefix at byte {pos}: an empty prefix is written without the '_'"
+                ),
+            },
+            Detail::SuffixLength { found } => write!(
+                f,
+                "invalid length of the TypeID suffix at byte {pos}: expected 26 characters, found {found}"
+            ),
+            Detail::WrongType { expected } => {
+                if expected.is_empty() {
+                    write!(f, "wrong TypeID type at byte {pos}: expected no prefix")
+                } else {
+                    write!(f, "wrong TypeID type at byte {pos}: expected the prefix {expected:?}")
+                }
+            }
         }
     }
 }

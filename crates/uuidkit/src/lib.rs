@@ -1,8 +1,37 @@
 //! # uuidkit
 //!
+//! ```toml
+//! [dependencies]
+//! uuidkit = "0.1"
+//! ```
+//!
 //! UUIDs as RFC 9562 defines them: the 128-bit value and every representation of it
 //! (hyphenated, simple, braced, URN, decimal integer, OID, Microsoft GUID bytes), generators for
 //! every version 1–8 with the RFC's §6 best practice, and RFC 4530 (LDAP `entryUUID`) matching.
+//! Rust 1.86 or later.
+//!
+//! | feature | default | what it brings |
+//! |---|---|---|
+//! | `std` | yes | the generators ([`v4()`], [`v7()`], [`generator`]), the OS clock and entropy, fork detection, [`ldif`]; without it the crate is `no_std` and allocation-free |
+//! | `simd` | yes | the SSSE3/AVX2 (x86-64) and NEON (AArch64) text codecs |
+//! | `v3`, `v5` | yes | [`Uuid::new_v3`] (MD5) and [`Uuid::new_v5`] (SHA-1) |
+//! | `v8-sha2`, `v8-sha3` | yes | [`Uuid::new_v8_name`] with SHA-256 and SHA-512, SHA3-256 and SHAKE128 |
+//! | `js` | no | `std` on `wasm32-unknown-unknown` in a JavaScript host (no effect elsewhere) |
+//! | `serde` | no | `Serialize`/`Deserialize` for [`Uuid`], the `uuidkit::serde` adapter modules |
+//! | `uuid` | no | lossless `From` conversions to and from `uuid::Uuid` |
+//! | `arbitrary`, `bytemuck`, `zerocopy`, `borsh`, `schemars` | no | those crates' traits on [`Uuid`] |
+//! | `rusqlite`, `postgres` | no | `ToSql`/`FromSql` for rusqlite and `postgres-types` (`postgres`, `tokio-postgres`) |
+//! | `sqlx-postgres`, `sqlx-sqlite`, `sqlx-mysql` | no | sqlx 0.8's `Type`/`Encode`/`Decode`, one database each |
+//! | `diesel`, `diesel-postgres` | no | diesel 2's `ToSql`/`FromSql`: `Binary` on every backend, PostgreSQL `uuid` |
+//!
+//! The details of each feature are under [Features in detail](#features-in-detail). On
+//! docs.rs every item that needs a feature says which.
+//!
+//! The command-line tool is its own crate: `cargo install uuidkit-cli` installs the `uuidkit`
+//! binary (generate, inspect, validate, convert and sort UUIDs; `uuidgen` and `uuidparse`
+//! personalities). The system-wide generator service (Unix), which keeps v1, v6 and v7 unique
+//! across processes and restarts, is the [`uuidkit-service`](https://docs.rs/uuidkit-service)
+//! crate; `uuidkit serve` runs it.
 //!
 //! ## Which version should I use?
 //!
@@ -70,10 +99,13 @@
 //!
 //! ### Generators (RFC 9562 §6; feature `std`)
 //!
-//! The functions [`v4()`], [`v7()`], [`v6()`] and [`v1()`] use process-wide generators that are
-//! monotonic across threads and safe across `fork`. For control — the §6.2 method, clock
-//! regression and counter overflow policies, a fixed node, an injected clock for tests — build
-//! a generator from [`generator`]; name-based UUIDs are plain functions.
+//! The functions [`v7()`], [`v6()`] and [`v1()`] use process-wide generators that are
+//! monotonic across threads (v1 in its timestamp, not its bytes, which put the low time bits
+//! first); [`v4()`] draws from the thread's CSPRNG. A forked child continues neither the
+//! generators' state nor the random stream wherever the fork is detected (every fork on Linux
+//! 4.14 and later and the BSDs; only `fork()` on macOS and older Linux). For control — the
+//! §6.2 method, clock regression and counter overflow policies, a fixed node, an injected clock
+//! for tests — build a generator from [`generator`]; name-based UUIDs are plain functions.
 //!
 //! ```
 //! use uuidkit::generator::{FixedClock, OverflowPolicy, ThreadRng, V7Builder, V7Method};
@@ -116,6 +148,22 @@
 //! # Ok::<(), uuidkit::Error>(())
 //! ```
 //!
+//! ### Short forms and TypeID
+//!
+//! ULID text, base32hex, base58 (Bitcoin's and Flickr's alphabets) and base64url
+//! ([`ShortForm`]), each read only by name; and TypeID ([`TypeId`], [`TypedId`]).
+//!
+//! ```
+//! use uuidkit::{ShortForm, TypeId, Uuid};
+//! let u = Uuid::parse_str("017f22e2-79b0-7cc3-98c4-dc0c0c07398f")?;
+//! assert_eq!(u.short(ShortForm::Ulid).to_string(), "01FWHE4YDGFK1SHH6W1G60EECF");
+//! assert_eq!(u.short(ShortForm::Base58).to_string(), "1BihbxwwQ4NZZpKRH9JDCz");
+//! assert_eq!(Uuid::parse_base64url(b"AX8i4nmwfMOYxNwMDAc5jw")?, u);
+//! let t: TypeId = "user_01fwhe4ydgfk1shh6w1g60eecf".parse()?;
+//! assert_eq!((t.prefix().as_str(), t.uuid()), ("user", u));
+//! # Ok::<(), uuidkit::Error>(())
+//! ```
+//!
 //! ### LDAP (RFC 4530)
 //!
 //! [`ldap`] validates the `entryUUID` syntax and evaluates `uuidMatch` and
@@ -136,7 +184,7 @@
 //! # Ok::<(), ldap::MatchError>(())
 //! ```
 //!
-//! ## Features
+//! ## Features in detail
 //!
 //! - `std` (default): generators, the OS clock and entropy, fork detection, LDIF. Without it
 //!   the crate is `no_std` and allocation-free: the value, parsing, formatting, the other
@@ -199,6 +247,9 @@
 //! and the WASM tests under Node.
 
 #![cfg_attr(not(feature = "std"), no_std)]
+// docs.rs (Cargo.toml, `package.metadata.docs.rs`): each item shows the features and platforms
+// it needs. `doc_cfg` is nightly-only; it took in the former `doc_auto_cfg`.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
@@ -240,6 +291,9 @@ mod digits;
 
 // Other representations: decimal integer, OID, Microsoft GUID bytes.
 mod forms;
+// The short forms: ULID text, base32hex, base58, base64url; TypeID.
+mod short;
+mod typeid;
 // RFC 4530: LDAP UUID syntax and matching rules.
 pub mod ldap;
 // LDIF (RFC 2849) pass-through that adds entryUUID lines.
@@ -249,9 +303,13 @@ pub mod ldif;
 pub use crate::error::{Error, ErrorKind};
 pub use crate::fmt::{EncodeBuffer, Formatted, MAX_ENCODED_LEN};
 pub use crate::forms::{Decimal, DecimalBuffer, Oid, OidUrn, MAX_DECIMAL_LEN};
+pub use crate::short::{Short, ShortBuffer, MAX_SHORT_LEN};
 pub use crate::simd::{encode_lines, simd_level};
-pub use crate::text::{Case, Format};
+pub use crate::text::{Case, Format, ShortForm};
 pub use crate::timestamp::{Rfc3339, TimeError, Timestamp, GREGORIAN_OFFSET_TICKS};
+pub use crate::typeid::{
+    Prefix, TypeId, TypeIdBuffer, TypeIdPrefix, TypedId, MAX_PREFIX_LEN, MAX_TYPEID_LEN,
+};
 pub use crate::uuid::{Domain, Kind, Uuid, Variant, Version};
 
 // Name-based UUIDs (v3, v5, v8 with SHA-2/SHA-3), each hash behind its feature: no_std.
@@ -291,9 +349,12 @@ mod uuid_crate;
     feature = "sqlx-sqlite",
     feature = "sqlx-mysql"
 ))]
+// On docs.rs each impl names its own feature, not this module's any(...) too.
+#[cfg_attr(docsrs, doc(auto_cfg = false))]
 mod db;
 
-// The README's Rust examples run as doc tests, so the README cannot drift from the code.
+// The crate's own README (shipped in the package, shown on crates.io) runs as a doc test, so it
+// cannot drift from the code.
 #[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
+#[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;

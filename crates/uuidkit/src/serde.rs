@@ -34,6 +34,15 @@
 //! | [`braced`] | `{67e55044-10b1-426f-9247-bb680e5fe0c8}` | any text form, bytes |
 //! | [`urn`] | `urn:uuid:67e55044-10b1-426f-9247-bb680e5fe0c8` | any text form, bytes |
 //! | [`compact`] | a tuple of 16 bytes (no length prefix) | the same, bytes |
+//! | [`ulid`] | `3BMYW137DD278R1D00R17X8C68` | that form only (either case) |
+//! | [`base32hex`] | `DEJRG4CTLK8T305K0304VL1GP0` | that form only (either case) |
+//! | [`base58`] | `EJ34kHLAEhmQsmG2ynFFJw` | that form only |
+//! | [`base58_flickr`] | `ei34KhkaeGLpSLg2YMffiW` | that form only |
+//! | [`base64url`] | `a6e4EZ2tEdGAtADAT9QwyA` | that form only |
+//! | [`typeid`] | `3bmyw137dd278r1d00r17x8c68` (a TypeID without prefix) | that form only |
+//!
+//! A prefixed TypeID is a type of its own: [`TypeId`](crate::TypeId) and
+//! [`TypedId`](crate::TypedId) serialize as their string.
 //!
 //! Each has an `option` submodule for `Option<Uuid>` fields (`None` is the format's null):
 //! `#[serde(with = "uuidkit::serde::simple::option")]`. (A plain `Option<Uuid>` field needs no
@@ -423,3 +432,164 @@ pub mod compact {
         }
     }
 }
+
+/// How a short-form adapter writes and reads: one of the [`ShortForm`](crate::ShortForm)s, or
+/// an unprefixed TypeID.
+#[derive(Clone, Copy)]
+enum ShortRepr {
+    Form(crate::ShortForm),
+    TypeId,
+}
+
+impl ShortRepr {
+    fn name(self) -> &'static str {
+        match self {
+            ShortRepr::Form(f) => f.name(),
+            ShortRepr::TypeId => "typeid",
+        }
+    }
+    fn parse(self, s: &[u8]) -> Result<Uuid, Error> {
+        match self {
+            ShortRepr::Form(f) => Uuid::parse_short(f, s),
+            ShortRepr::TypeId => crate::TypedId::<NoPrefix>::parse(s).map(|t| t.uuid()),
+        }
+    }
+}
+
+/// The empty TypeID prefix, for the `typeid` adapter.
+struct NoPrefix;
+impl crate::TypeIdPrefix for NoPrefix {
+    const PREFIX: &'static str = "";
+}
+
+/// A UUID written in a short form (the inside of `Some`).
+struct ShortAs<'a>(&'a Uuid, ShortRepr);
+
+impl Serialize for ShortAs<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.1 {
+            ShortRepr::Form(f) => {
+                let mut buf = [0u8; crate::MAX_SHORT_LEN];
+                s.serialize_str(self.0.encode_short(f, &mut buf))
+            }
+            ShortRepr::TypeId => {
+                let mut buf = [0u8; crate::MAX_TYPEID_LEN];
+                s.serialize_str(crate::TypeId::new(crate::Prefix::EMPTY, *self.0).encode(&mut buf))
+            }
+        }
+    }
+}
+
+/// Reads a short form's string (or its UTF-8 bytes); `None` from null when `option`.
+struct ShortVisitor(ShortRepr);
+
+impl<'de> Visitor<'de> for ShortVisitor {
+    type Value = Uuid;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a UUID in the {} form", self.0.name())
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Uuid, E> {
+        self.visit_bytes(v.as_bytes())
+    }
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Uuid, E> {
+        self.0
+            .parse(v)
+            .map_err(|e| E::custom(format_args!("invalid {} UUID: {e}", self.0.name())))
+    }
+}
+
+struct ShortOptionVisitor(ShortRepr);
+
+impl<'de> Visitor<'de> for ShortOptionVisitor {
+    type Value = Option<Uuid>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "an optional UUID in the {} form", self.0.name())
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Option<Uuid>, E> {
+        Ok(None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Option<Uuid>, E> {
+        Ok(None)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<Uuid>, D::Error> {
+        d.deserialize_str(ShortVisitor(self.0)).map(Some)
+    }
+}
+
+macro_rules! short_adapter {
+    ($name:ident, $repr:expr, $example:literal) => {
+        #[doc = concat!("The `", stringify!($name), "` short form as a string, in every format; reads only that form (see [`ShortForm`](crate::ShortForm) for why none is guessed).")]
+        ///
+        /// ```
+        /// #[derive(serde::Serialize, serde::Deserialize)]
+        /// struct Row {
+        #[doc = concat!("    #[serde(with = \"uuidkit::serde::", stringify!($name), "\")]")]
+        ///     id: uuidkit::Uuid,
+        /// }
+        /// let text = serde_json::to_string(&Row { id: uuidkit::Uuid::NAMESPACE_URL }).unwrap();
+        #[doc = concat!("assert_eq!(text, r#\"{\"id\":\"", $example, "\"}\"#);")]
+        /// let back: Row = serde_json::from_str(&text).unwrap();
+        /// assert_eq!(back.id, uuidkit::Uuid::NAMESPACE_URL);
+        /// assert!(serde_json::from_str::<Row>(r#"{"id":"6ba7b811-9dad-11d1-80b4-00c04fd430c8"}"#).is_err());
+        /// ```
+        pub mod $name {
+            use super::*;
+
+            /// Writes the UUID in this module's form.
+            pub fn serialize<S: Serializer>(u: &Uuid, s: S) -> Result<S::Ok, S::Error> {
+                ShortAs(u, $repr).serialize(s)
+            }
+
+            /// Reads a UUID in this module's form; an error carries the parser's message.
+            pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Uuid, D::Error> {
+                d.deserialize_str(ShortVisitor($repr))
+            }
+
+            #[doc = concat!("For `Option<Uuid>`: `None` is the format's null, `Some` the ", stringify!($name), " string.")]
+            pub mod option {
+                use super::super::{ShortAs, ShortOptionVisitor};
+                use super::*;
+
+                /// Writes `None` as null and `Some` in the parent module's form.
+                pub fn serialize<S: Serializer>(u: &Option<Uuid>, s: S) -> Result<S::Ok, S::Error> {
+                    match u {
+                        Some(u) => s.serialize_some(&ShortAs(u, $repr)),
+                        None => s.serialize_none(),
+                    }
+                }
+
+                /// Reads null as `None`, else a UUID as the parent module does.
+                pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Uuid>, D::Error> {
+                    d.deserialize_option(ShortOptionVisitor($repr))
+                }
+            }
+        }
+    };
+}
+
+short_adapter!(
+    ulid,
+    ShortRepr::Form(crate::ShortForm::Ulid),
+    "3BMYW137DD278R1D00R17X8C68"
+);
+short_adapter!(
+    base32hex,
+    ShortRepr::Form(crate::ShortForm::Base32Hex),
+    "DEJRG4CTLK8T305K0304VL1GP0"
+);
+short_adapter!(
+    base58,
+    ShortRepr::Form(crate::ShortForm::Base58),
+    "EJ34kHLAEhmQsmG2ynFFJw"
+);
+short_adapter!(
+    base58_flickr,
+    ShortRepr::Form(crate::ShortForm::Base58Flickr),
+    "ei34KhkaeGLpSLg2YMffiW"
+);
+short_adapter!(
+    base64url,
+    ShortRepr::Form(crate::ShortForm::Base64Url),
+    "a6e4EZ2tEdGAtADAT9QwyA"
+);
+short_adapter!(typeid, ShortRepr::TypeId, "3bmyw137dd278r1d00r17x8c68");

@@ -8,6 +8,12 @@ use crate::timestamp::Timestamp;
 /// `Ord` is unsigned octet-by-octet order, which is RFC 4530 `uuidOrderingMatch` and RFC 4122's
 /// `uuid_compare`; for v6 and v7 it is also creation order.
 ///
+/// Trait implementations that optional features add are each marked with their feature in the
+/// documentation, except the derived ones: with `zerocopy`, zerocopy's `FromBytes`,
+/// `IntoBytes`, `KnownLayout`, `Immutable` and `Unaligned` (and `TryFromBytes`, which
+/// `FromBytes` implies); with `diesel`, diesel's `AsExpression` and `FromSqlRow` (and the
+/// `Nullable` and `Queryable` forms they bring).
+///
 /// ```
 /// use uuidkit::{Uuid, Version};
 /// let u = Uuid::parse_str("017f22e2-79b0-7cc3-98c4-dc0c0c07398f").unwrap();

@@ -9,15 +9,17 @@
 //!   but no longer than 42 bits");
 //! - RFC 4122 erratum 1352 (the v3 example), timestamps in UTC, the initial clock sequence
 //!   independent of the node, the distributed v8 node id never a MAC address of the machine.
+//!
+//! And DESIGN.md's order invariant, clause by clause (v1 not in byte order; `Reset` by design).
 
 #![cfg(feature = "std")]
 
 use std::collections::HashSet;
 
 use uuidkit::generator::{
-    DistributedBuilder, DistributedLayout, GregorianBuilder, ReplayRandom, SeqRandom, StepClock,
-    ThreadRng, V1Generator, V2Generator, V6Generator, V7Builder, V7Generator, V7Method,
-    V8TimeGenerator,
+    DistributedBuilder, DistributedLayout, GregorianBuilder, RegressionPolicy, ReplayRandom,
+    SeqRandom, StepClock, ThreadRng, V1Generator, V2Generator, V6Generator, V7Builder, V7Generator,
+    V7Method, V8TimeGenerator,
 };
 use uuidkit::{Domain, Timestamp, Uuid};
 
@@ -142,6 +144,81 @@ fn default_generators_never_go_back_after_the_clock_steps_back_eleven_seconds() 
     assert!(went_back.is_empty(), "went back:\n{}", went_back.join("\n"));
 }
 
+/// DESIGN.md's order invariant, clause by clause: v1 increases by timestamp, not by bytes;
+/// `Reset` follows a step back beyond the threshold, by design, so the next UUID sorts below
+/// the previous one (v1/v6 with the next clock sequence); within the threshold it keeps
+/// counting; v2 never follows.
+#[test]
+fn the_order_invariant_as_stated() {
+    // v1: one tick before `time_low` wraps (step 0x1EC9415 of 2^32 ticks). The next UUID has
+    // the greater timestamp, yet `time_low` 0 after 0xFFFFFFFF puts it first in byte order.
+    let wrap = Timestamp::from_gregorian_ticks((0x1EC9415 << 32) - 1);
+    let mut g = V1Generator::new(StepClock::new(wrap), SeqRandom::new(30));
+    let (a, b) = (g.next().unwrap(), g.next().unwrap());
+    assert_eq!(a.gregorian_ticks().map(|t| t + 1), b.gregorian_ticks());
+    assert!(b < a, "v1 byte order: {b} after {a}");
+
+    let t0 = Timestamp::from_unix_millis(1_645_557_742_000);
+    let reset = GregorianBuilder::new().regression(RegressionPolicy::Reset);
+    // Within the threshold (10 s by default) `Reset` keeps counting, as `Continue` does.
+    let clock = StepClock::new(t0);
+    let mut g = reset.build_v6(&clock, SeqRandom::new(31)).unwrap();
+    let a = g.next().unwrap();
+    clock.step_back(5 * SECOND);
+    let b = g.next().unwrap();
+    assert!(b > a && b.clock_seq() == a.clock_seq() && g.resets() == 0);
+    // Beyond it, v1 and v6 follow the clock back with the next clock sequence.
+    clock.step_back(11 * SECOND);
+    let c = g.next().unwrap();
+    assert!(c < b, "v6 under Reset: {c} after {b}");
+    assert_eq!(c.clock_seq(), b.clock_seq().map(|s| (s + 1) & 0x3FFF));
+    assert_eq!(g.resets(), 1);
+    let clock = StepClock::new(t0);
+    let mut g = reset.build_v1(&clock, SeqRandom::new(32)).unwrap();
+    let a = g.next().unwrap();
+    clock.step_back(11 * SECOND);
+    let b = g.next().unwrap();
+    assert!(b.gregorian_ticks() < a.gregorian_ticks());
+    assert_eq!(b.clock_seq(), a.clock_seq().map(|s| (s + 1) & 0x3FFF));
+    assert_eq!(g.resets(), 1);
+    // v7 and the distributed v8 follow it with a new counter.
+    let clock = StepClock::new(t0);
+    let mut g = V7Builder::new()
+        .regression(RegressionPolicy::Reset)
+        .build(&clock, SeqRandom::new(33))
+        .unwrap();
+    let a = g.next().unwrap();
+    clock.step_back(11 * SECOND);
+    let b = g.next().unwrap();
+    assert!(b < a && g.resets() == 1, "v7 under Reset: {b} after {a}");
+    let clock = StepClock::new(t0);
+    let mut g = DistributedBuilder::new(DistributedLayout::default())
+        .regression(RegressionPolicy::Reset)
+        .build(&clock, SeqRandom::new(34))
+        .unwrap();
+    let a = g.next().unwrap();
+    clock.step_back(11 * SECOND);
+    let b = g.next().unwrap();
+    assert!(
+        b < a && g.resets() == 1,
+        "distributed v8 under Reset: {b} after {a}"
+    );
+    // v2 treats Reset as Continue: it stays in its time step and counts on.
+    let clock = StepClock::new(t0);
+    let mut g = reset.build_v2(&clock, SeqRandom::new(35)).unwrap();
+    let a = g.next(Domain::Person, 1000).unwrap();
+    clock.step_back(11 * SECOND);
+    let b = g.next(Domain::Person, 1000).unwrap();
+    assert_eq!(g.resets(), 0);
+    assert!(a.v2_ticks().is_some());
+    assert_eq!(b.v2_ticks(), a.v2_ticks(), "the same time step");
+    assert_eq!(
+        b.v2_clock_seq(),
+        a.v2_clock_seq().map(|s| (s + 1) & 0x3F),
+        "the next place in the count"
+    );
+}
+
 /// Reported: `V7Method::SubMillis` took counters of 1 to 11 bits; Method 1 already enforced
 /// 12 to 42.
 #[test]
@@ -251,8 +328,9 @@ fn machine_macs() -> Vec<u64> {
 #[test]
 fn distributed_v8_node_id_is_never_a_mac_of_the_machine() {
     let macs = machine_macs();
-    for node_bits in [48u8, 52, 56, 64] {
-        let layout = DistributedLayout::new(40, 1_000_000, node_bits, 0).unwrap();
+    // A 12-bit counter leaves room for node ids of up to 62 bits.
+    for node_bits in [48u8, 52, 56, 62] {
+        let layout = DistributedLayout::new(12, node_bits).unwrap();
         // A random source whose first draw is the MAC itself (`next_u64` reads 8 bytes,
         // little-endian).
         for &mac in &macs {

@@ -216,11 +216,12 @@ impl Kind {
                 den: 10,
                 max: 1 << 60,
             },
-            Kind::Dist(l) => Scale {
+            // 48-bit Unix milliseconds, as v7.
+            Kind::Dist(_) => Scale {
                 epoch: 0,
                 num: 1,
-                den: l.tick_nanos() as i128,
-                max: 1 << l.timestamp_bits(),
+                den: 1_000_000,
+                max: 1 << 48,
             },
         }
     }
@@ -237,7 +238,7 @@ impl Kind {
                 (ms << f) | (a >> (12 - f))
             }
             Kind::B1 => (u.custom_a().unwrap_or(0) << 12) | u64::from(u.custom_b().unwrap_or(0)),
-            Kind::Dist(l) => (payload(u) >> (122 - u32::from(l.timestamp_bits()))) as u64,
+            Kind::Dist(_) => u.custom_a().unwrap_or(0),
         }
     }
 
@@ -262,12 +263,6 @@ fn frac_bits(m: V7Method) -> u32 {
         V7Method::SubMillis { fraction_bits, .. } => u32::from(fraction_bits),
         _ => 0,
     }
-}
-
-fn payload(u: Uuid) -> u128 {
-    (u128::from(u.custom_a().unwrap_or(0)) << 74)
-        | (u128::from(u.custom_b().unwrap_or(0)) << 62)
-        | u128::from(u.custom_c().unwrap_or(0))
 }
 
 // ---- the generators behind one interface ---------------------------------------------------------
@@ -354,12 +349,14 @@ impl Config {
             }),
             Kind::B1,
             Kind::Dist(DistributedLayout::default()),
-            // Seconds until 2106, a 4-bit counter that runs out every few UUIDs.
-            Kind::Dist(DistributedLayout::new(32, 1_000_000_000, 8, 4).unwrap_or_default()),
-            // Nanoseconds, a 48-bit node id, no counter, 11 random bits.
-            Kind::Dist(DistributedLayout::new(63, 1, 48, 0).unwrap_or_default()),
-            // No random bits at all.
-            Kind::Dist(DistributedLayout::new(48, 1_000_000, 62, 12).unwrap_or_default()),
+            // The narrowest counter, 12 bits: it runs out within 4,096 UUIDs of a millisecond.
+            Kind::Dist(DistributedLayout::new(12, 8).unwrap_or_default()),
+            // The widest counter, 42 bits, and a 32-bit node id: no random bits.
+            Kind::Dist(DistributedLayout::new(42, 32).unwrap_or_default()),
+            // A 26-bit counter (as `uuidkit::v7()`'s) and a 48-bit node id.
+            Kind::Dist(DistributedLayout::new(26, 48).unwrap_or_default()),
+            // A 62-bit node id after a 12-bit counter: no random bits either.
+            Kind::Dist(DistributedLayout::new(12, 62).unwrap_or_default()),
         ];
         Config {
             kind: w.pick(&kinds),

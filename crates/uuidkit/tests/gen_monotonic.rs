@@ -605,8 +605,8 @@ fn fill_issues_what_successive_next_calls_issue() {
 }
 
 /// The same for the other generators with a batch path: v1 and v6 (a tick per UUID), the B.1
-/// v8 layout, and distributed v8 layouts whose counter runs out every few UUIDs on a frozen
-/// clock (Advance moves the tick on), with and without random bits.
+/// v8 layout, and distributed v8 layouts on a frozen clock, among them 12-bit counters that run
+/// out within the 5,233 UUIDs (Advance moves the tick on), with and without random bits.
 #[test]
 fn other_fills_issue_what_successive_next_calls_issue() {
     macro_rules! compare {
@@ -619,13 +619,13 @@ fn other_fills_issue_what_successive_next_calls_issue() {
     compare!("v6", || V6Generator::new(clock, SeqRandom::new(2)));
     compare!("v8 B.1", || V8TimeGenerator::new(clock, SeqRandom::new(3)));
     let layouts = [
-        (48, 1_000_000, 16, 4),
-        (48, 1_000_000, 10, 12),
-        (40, 1_000_000_000, 8, 0),
-        (63, 1, 55, 4), // no random bits
+        (12, 16),
+        (12, 62), // no random bits
+        (20, 10),
+        (42, 8),
     ];
-    for (i, (t, unit, node, counter)) in layouts.into_iter().enumerate() {
-        let layout = DistributedLayout::new(t, unit, node, counter).unwrap();
+    for (i, (counter, node)) in layouts.into_iter().enumerate() {
+        let layout = DistributedLayout::new(counter, node).unwrap();
         compare!(format!("v8 {layout:?}"), || {
             DistributedBuilder::new(layout)
                 .node_id(5)
@@ -854,9 +854,11 @@ fn v2_person_and_group_use_the_process_ids() {
 
 // ---- v8 distributed ---------------------------------------------------------------------------
 
+/// The distributed layout (RFC 9562 §6.2 Method 1 with a §6.4 node id): 48-bit milliseconds,
+/// then the counter (custom_b and the top of custom_c), then the node id, then random bits.
 #[test]
 fn v8_distributed_layout() {
-    let layout = DistributedLayout::new(48, 1_000_000, 12, 16).unwrap();
+    let layout = DistributedLayout::new(16, 12).unwrap();
     assert_eq!(layout.random_bits(), 46);
     let clock = StepClock::new(t0()).with_auto_step(MS / 4);
     let mut g = DistributedBuilder::new(layout)
@@ -865,16 +867,23 @@ fn v8_distributed_layout() {
         .unwrap();
     let v: Vec<Uuid> = (0..100_000).map(|_| g.next().unwrap()).collect();
     assert_strictly_increasing(&v);
-    for u in &v {
-        assert_eq!(u.version_num(), 8);
-        assert!(u.custom_a().unwrap() >= t0_ms());
+    let counter = |u: &Uuid| (u.custom_b().unwrap() << 4) | (u.custom_c().unwrap() >> 58) as u16;
+    for w in v.windows(2) {
+        let (a, b) = (&w[0], &w[1]);
+        assert_eq!(b.version_num(), 8);
+        assert!(b.custom_a().unwrap() >= t0_ms());
         assert_eq!(
-            u.custom_b(),
+            b.custom_c().map(|c| c >> 46 & 0xFFF),
             Some(0xABC),
-            "node id right after the timestamp"
+            "node id right after the 16-bit counter"
         );
+        if a.custom_a() == b.custom_a() {
+            assert_eq!(counter(b), counter(a) + 1, "{a} then {b}");
+        } else {
+            assert!(counter(b) < 1 << 15, "seeded with its top bit clear: {b}");
+        }
     }
-    // Node ids that do not fit and field widths beyond 122 bits are refused.
+    // Node ids that do not fit are refused.
     let err = DistributedBuilder::new(layout)
         .node_id(0x1000)
         .build(FixedClock::new(t0()), SeqRandom::new(42))
@@ -883,37 +892,34 @@ fn v8_distributed_layout() {
         err.to_string(),
         "invalid generator configuration: v8 node id is 4096, allowed 0 to 4095"
     );
-    assert!(DistributedLayout::new(60, 10, 40, 23)
-        .unwrap_err()
-        .is_config());
-    assert!(DistributedLayout::new(60, 10, 40, 22).is_ok());
-    assert!(DistributedLayout::new(48, 0, 8, 8).unwrap_err().is_config());
-    // Extreme widths and units: no arithmetic overflow, errors instead of panics.
-    let huge = DistributedLayout::new(63, u64::MAX, 0, 0).unwrap();
-    assert_eq!(huge.random_bits(), 59);
-    let mut g = DistributedBuilder::new(huge)
-        .build(FixedClock::new(t0()), SeqRandom::new(44))
+    // The last millisecond the 48 bits hold, then none.
+    let end = Timestamp::from_unix_millis((1 << 48) - 1);
+    let mut g = DistributedBuilder::new(layout)
+        .build(FixedClock::new(end), SeqRandom::new(44))
         .unwrap();
-    assert_eq!(g.next().unwrap().custom_a(), Some(0));
-    let mut g = DistributedBuilder::new(huge)
+    assert_eq!(g.next().unwrap().custom_a(), Some((1 << 48) - 1));
+    let mut g = DistributedBuilder::new(layout)
+        .build(
+            FixedClock::new(Timestamp::from_unix_millis(1 << 48)),
+            SeqRandom::new(45),
+        )
+        .unwrap();
+    let err = g.next().unwrap_err();
+    assert!(err.is_time_range(), "{err}");
+    let mut g = DistributedBuilder::new(layout)
         .build(
             FixedClock::new(Timestamp::from_unix_nanos(-1).unwrap()),
             SeqRandom::new(45),
         )
         .unwrap();
-    let err = g.next().unwrap_err();
-    assert!(err.is_time_range());
-    assert!(
-        err.to_string().ends_with("ns from the Unix epoch)"),
-        "{err}"
-    );
-    // A counter exhausted under the Error policy.
-    let mut g = DistributedBuilder::new(DistributedLayout::new(48, 1_000_000, 8, 4).unwrap())
+    assert!(g.next().unwrap_err().is_time_range());
+    // A 12-bit counter exhausted under the Error policy: between 2,049 and 4,096 UUIDs fit.
+    let mut g = DistributedBuilder::new(DistributedLayout::new(12, 8).unwrap())
         .overflow(OverflowPolicy::Error)
         .build(FixedClock::new(t0()), SeqRandom::new(43))
         .unwrap();
-    let ok = (0..20).take_while(|_| g.next().is_ok()).count();
-    assert!((9..=16).contains(&ok), "{ok}");
+    let ok = (0..5000).take_while(|_| g.next().is_ok()).count();
+    assert!((2049..=4096).contains(&ok), "{ok}");
 }
 
 // ---- configuration ----------------------------------------------------------------------------
@@ -969,19 +975,15 @@ fn configuration_errors_name_the_value_and_the_range() {
         .build_v2(FixedClock::new(t0()), SeqRandom::new(0))
         .unwrap_err()
         .is_config());
-    // The one setting counted in nanoseconds rather than bits.
+    // The distributed v8 layout's Method 1 counter: 12 to 42 bits, as v7's.
     assert_eq!(
-        DistributedLayout::new(48, 0, 16, 16)
-            .unwrap_err()
-            .to_string(),
-        "invalid generator configuration: v8 timestamp unit is 0 ns, allowed 1 to \
-         18446744073709551615"
+        DistributedLayout::new(64, 16).unwrap_err().to_string(),
+        "invalid generator configuration: v8 counter width is 64 bits, allowed 12 to 42"
     );
     assert_eq!(
-        DistributedLayout::new(48, 1_000_000, 16, 64)
-            .unwrap_err()
-            .to_string(),
-        "invalid generator configuration: v8 counter width is 64 bits, allowed 0 to 63"
+        DistributedLayout::new(16, 64).unwrap_err().to_string(),
+        "invalid generator configuration: v8 counter + node id width is 80 bits, allowed at \
+         most 74 (the bits of a v8 UUID after its version, variant and 48-bit timestamp)"
     );
 }
 

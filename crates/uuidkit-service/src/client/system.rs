@@ -653,8 +653,8 @@ impl SystemGenerator {
     }
 
     /// Fills `out` with UUIDs of `version`, increasing: first what the cache holds, then fresh
-    /// ones from the service in requests of up to [`MAX_COUNT`]; if the service becomes
-    /// unreachable (and fallback is on), the rest locally.
+    /// ones from the service in requests of up to [`MAX_COUNT`](crate::protocol::MAX_COUNT);
+    /// if the service becomes unreachable (and fallback is on), the rest locally.
     ///
     /// ```
     /// use uuidkit_service::client::{ClientConfig, SystemGenerator};

@@ -24,6 +24,7 @@ use uuidkit::generator::Clock;
 use uuidkit::Uuid;
 
 use super::activation::ListenerKind;
+use super::budget::TickBudget;
 use super::config::ServerConfig;
 use super::pool::Pool;
 use crate::protocol::{
@@ -122,6 +123,8 @@ pub(super) struct Shared<C: Clock> {
     serve_uuidd: ServeFn<C>,
     /// When the server started (the start of its first idle time).
     started: Instant,
+    /// How fast each user may take v1/v6 timestamps.
+    budget: TickBudget,
 }
 
 impl<C: Clock> Shared<C> {
@@ -141,6 +144,7 @@ impl<C: Clock> Shared<C> {
             large_bytes: AtomicUsize::new(0),
             serve_uuidd,
             started: Instant::now(),
+            budget: TickBudget::default(),
         }
     }
 
@@ -179,6 +183,23 @@ impl<C: Clock> Shared<C> {
                 (used + bytes <= LARGE_BUDGET).then_some(used + bytes)
             })
             .is_ok()
+    }
+
+    /// Waits until `uid` may take `n` timestamps of `v` (v1 and v6 only: one timeline, and
+    /// no user may move it ahead of the clock; see `budget.rs`); `Err` with the reason to
+    /// give when the request is refused.
+    pub(super) fn wait_for_budget(&self, uid: u32, v: TimeVersion, n: u64) -> Result<(), String> {
+        if v == TimeVersion::V7 || n == 0 {
+            return Ok(());
+        }
+        let limit = self.cfg.timeout.min(super::budget::MAX_WAIT);
+        let r = self
+            .budget
+            .wait_for(uid, n, limit, || self.closing.load(Ordering::Acquire));
+        if let Err(why) = &r {
+            self.log(format_args!("refused {n} {v}: {why}"));
+        }
+        r
     }
 
     fn release_large(&self, bytes: usize) {
@@ -490,6 +511,8 @@ fn serve_connection<C: Clock>(shared: &Shared<C>, s: &UnixStream, id: u64) {
     if verbose {
         shared.log(format_args!("connection {id}: open"));
     }
+    // A peer whose credentials cannot be read counts as one unknown user (as at admission).
+    let uid = sys::peer_uid(s.as_fd()).unwrap_or(u32::MAX);
     let mut small = Buffers::default();
     let mut frames = Frames::new(timeout);
     let (mut served, mut ranges) = (0u64, 0u64);
@@ -535,11 +558,23 @@ fn serve_connection<C: Clock>(shared: &Shared<C>, s: &UnixStream, id: u64) {
         let sent = match (request.op, request.version) {
             (Op::Range, Some(v)) => {
                 ranges += 1;
-                range(shared, v, request.count.min(MAX_RANGE), &mut small.out);
+                let n = request.count.min(MAX_RANGE);
+                if let Err(why) = shared.wait_for_budget(uid, v, n.into()) {
+                    error_frame_in(protocol, Status::Busy, v.as_u8(), &why, &mut small.out);
+                    last_reply(s, &small.out, timeout);
+                    break format!("refused: {why}");
+                }
+                range(shared, v, n, &mut small.out);
                 write_by(s, &small.out, timeout, Instant::now() + timeout)
             }
             (_, Some(v)) => {
                 let want = request.count.min(MAX_COUNT) as usize;
+                // Charged for the whole request, even if a reply of SMALL_COUNT comes.
+                if let Err(why) = shared.wait_for_budget(uid, v, want as u64) {
+                    error_frame_in(protocol, Status::Busy, v.as_u8(), &why, &mut small.out);
+                    last_reply(s, &small.out, timeout);
+                    break format!("refused: {why}");
+                }
                 if want > SMALL_COUNT && shared.reserve_large(reply_bytes(want)) {
                     // Buffers of this reply's size, freed as soon as it is written.
                     let mut large = Buffers::default();

@@ -14,6 +14,29 @@
 //! has a [timeout](ServerConfig::timeout): a client that sends half a frame, or does not read
 //! its reply, loses its connection.
 //!
+//! # One user cannot move the clock
+//!
+//! Every v1/v6 timestamp handed out — one UUID of a batch, each one of a range reply, of a
+//! uuidd bulk time block — takes one 100-ns tick of the one machine-wide timeline, which the
+//! state file keeps across restarts. Taken faster than the clock advances, the timeline runs
+//! ahead of the clock and every user's v1/v6 carry wrong times. So each peer user id (root
+//! too; the kernel's peer credentials say who) has a budget of [`TICK_BURST`] timestamps (1 s
+//! of them), refilled at the clock's speed (ten million a second, on the monotonic clock): a
+//! request is charged before it is served and, when the budget is spent, waits until the
+//! clock has caught up with it (the reply comes in full, later). A large request (more than
+//! [`SMALL_TICKS`]) that would take the debt beyond [`MAX_DEBT`] (1 s) waits for room; a small
+//! one is charged up to [`MAX_WAIT`] (3 s) of debt, so that a single UUID is not starved by a
+//! stream of large ones. A request that cannot be served within [`MAX_WAIT`] (or the
+//! connection's [timeout](ServerConfig::timeout), if shorter) is refused: a
+//! [`Status::Busy`](crate::protocol::Status::Busy) reply saying why (the connection is then
+//! closed), or on the uuidd socket a close without a reply (libuuid then generates on its
+//! own). So all the connections of one user together move the timeline at most 1 s ahead of
+//! where it would be without them, whatever they ask; a single request of that user is
+//! served once its debt is paid (within 1 s of debt from large requests, 3 s at most). v7 has no such budget: a v7 range or batch takes counter values
+//! within one millisecond, not milliseconds. Several users at full speed each get the
+//! clock's speed: the bound is per user, not per machine (a limit on the machine would let one
+//! user starve everyone).
+//!
 //! # One instance per socket
 //!
 //! [`Server::bind`] takes an exclusive `flock` on `SOCKET.lock` and keeps it. If the socket
@@ -79,6 +102,7 @@
 //! their kinds), `log.rs`, `error.rs`.
 
 mod activation;
+mod budget;
 mod config;
 mod connection;
 mod error;
@@ -92,6 +116,7 @@ mod socket;
 pub mod uuidd;
 
 pub use activation::{activation_listeners, Listener, ListenerKind};
+pub use budget::{MAX_DEBT, MAX_WAIT, SMALL_TICKS, TICK_BURST};
 pub use config::ServerConfig;
 pub use error::ServerError;
 pub use instance::InstanceLock;

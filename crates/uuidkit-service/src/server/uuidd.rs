@@ -43,10 +43,14 @@
 //! timeout of the connection being served (no idle wait: clients send their request as soon
 //! as they connect); a short request, an unknown operation, or a client that does not read the
 //! reply within the timeout loses the connection, without a reply, and nothing else happens.
-//! The replies are at most 1016 bytes.
+//! The replies are at most 1016 bytes. Time requests (single and bulk) are charged to the
+//! user's budget of v1/v6 timestamps, shared with uuidkit's protocol (the
+//! [`server`](super) module docs, "One user cannot move the clock"): beyond it a request
+//! waits, and one that would wait too long is closed without a reply.
 
 use std::io::{self, Read, Write};
 use std::net::Shutdown;
+use std::os::fd::AsFd;
 use std::os::unix::net::UnixStream;
 use std::time::{Duration, Instant};
 
@@ -55,6 +59,7 @@ use uuidkit::Uuid;
 
 use super::connection::Shared;
 use crate::state::{DurableGenerator, Safety, StateError, TimeVersion};
+use crate::sys;
 
 /// uuidd's operations (`UUIDD_OP_*` in util-linux `libuuid/src/uuidd.h`).
 const OP_GETPID: u8 = 0;
@@ -193,7 +198,12 @@ fn time_block<C: Clock>(
 }
 
 /// Makes the reply to `req`, or says why there is none.
-fn answer<C: Clock>(shared: &Shared<C>, req: Request, out: &mut Reply) -> Result<(), String> {
+fn answer<C: Clock>(
+    shared: &Shared<C>,
+    uid: u32,
+    req: Request,
+    out: &mut Reply,
+) -> Result<(), String> {
     match req {
         Request::Pid => {
             out.push(std::process::id().to_string().as_bytes());
@@ -215,6 +225,8 @@ fn answer<C: Clock>(shared: &Shared<C>, req: Request, out: &mut Reply) -> Result
                     "bulk time request for {count} UUIDs: at most {MAX_BULK_TIME} are served"
                 ));
             }
+            // The user's budget of timestamps (the same as on uuidkit's socket).
+            shared.wait_for_budget(uid, TimeVersion::V1, count.into())?;
             let (result, change) = {
                 let mut g = shared.gen();
                 let r = if req == Request::Time {
@@ -257,9 +269,11 @@ pub(super) fn serve_uuidd_connection<C: Clock>(shared: &Shared<C>, s: &UnixStrea
     let verbose = shared.cfg.verbose;
     let timeout = shared.cfg.timeout;
     let frame_time: Duration = shared.cfg.frame_timeout.min(timeout);
+    // A peer whose credentials cannot be read counts as one unknown user (as at admission).
+    let uid = sys::peer_uid(s.as_fd()).unwrap_or(u32::MAX);
     let outcome = read_request(s, Instant::now() + frame_time).and_then(|req| {
         let mut out = Reply::new();
-        answer(shared, req, &mut out)?;
+        answer(shared, uid, req, &mut out)?;
         // At most 1016 bytes: the socket buffer takes them at once, and the write timeout
         // (set at admission) bounds a client that does not read.
         (&*s)

@@ -16,7 +16,8 @@ use super::file::{read_state, StateFile};
 use super::format::{v7_le, State, V7Pos, WHOLE_MS};
 use super::options::StateOptions;
 use super::restart::{
-    accept_stored, restart, v7_reservation, Behind, ClockSeq, Node, Restart, V7Check,
+    accept_stored, greg_margin, greg_reservation, restart, v7_reservation, Behind, ClockSeq, Node,
+    Restart, V7Check,
 };
 use super::safety::Safety;
 use super::version::TimeVersion;
@@ -71,8 +72,9 @@ fn wait_for_clock<C: Clock + ?Sized>(
 ///
 /// v1 and v6 share one timeline (one clock sequence and node, each timestamp used once), so a
 /// v1 converted to v6 never equals a v6 issued here. Each version's UUIDs increase (v1 by
-/// timestamp) while the generator runs; the clock going back does not change that (the
-/// timestamps run ahead of it instead).
+/// timestamp) while the generator runs and across restarts; the clock going back does not
+/// change that (the timestamps run ahead of it instead; across a restart, v1/v6 also take the
+/// next clock sequence, RFC 4122 §4.2.1).
 ///
 /// ```
 /// use uuidkit_service::state::{DurableGenerator, Safety, StateOptions, TimeVersion};
@@ -101,8 +103,11 @@ pub struct DurableGenerator<C: Clock = SystemClock> {
     clock: Arc<C>,
     gen6: V6Generator<SharedClock<C>, ThreadRng>,
     gen7: V7Generator<SharedClock<C>, ThreadRng>,
-    /// The v1/v6 position issued before this run with the current clock sequence, if any.
+    /// The stored v1/v6 bound this run continues above (whatever its clock sequence), if any.
     greg_floor: Option<u64>,
+    /// Whether this run has issued a v1/v6 timestamp (the inner generator's last timestamp is
+    /// otherwise the floor it resumed after).
+    greg_issued: bool,
     /// The v7 position issued before this run, if any.
     v7_floor: Option<V7Pos>,
     /// Whether this run has issued a v7 (the inner generator's last position is otherwise the
@@ -240,7 +245,8 @@ impl<C: Clock> DurableGenerator<C> {
                     WarningKind::ClockSequenceChanged,
                     format!(
                         "the clock ({}) reads before the stored v1/v6 timestamp ({}): {why}; \
-                         clock sequence {from:#06x} -> {to:#06x}",
+                         clock sequence {from:#06x} -> {to:#06x}; v1/v6 timestamps continue \
+                         above the stored one",
                         now.to_rfc3339(7),
                         Timestamp::from_gregorian_ticks(stored_ticks).to_rfc3339(7),
                     ),
@@ -284,7 +290,7 @@ impl<C: Clock> DurableGenerator<C> {
                         WarningKind::WaitedForClock,
                         format!(
                             "the last run did not end cleanly: waiting up to {} ms for the clock \
-                             to pass its v7 reservation ({})",
+                             to pass its reservations ({})",
                             until_ms.saturating_sub(now.unix_millis().unwrap_or(0)),
                             Timestamp::from_unix_millis(until_ms).to_rfc3339(3),
                         ),
@@ -296,7 +302,7 @@ impl<C: Clock> DurableGenerator<C> {
                             StateErrorKind::Interrupted,
                             Some(path),
                             format!(
-                                "interrupted after waiting {} ms for the clock to pass the v7 \
+                                "interrupted after waiting {} ms for the clock to pass the \
                                  reservation of the last run; the state file was left as it was",
                                 waited.as_millis()
                             ),
@@ -305,7 +311,7 @@ impl<C: Clock> DurableGenerator<C> {
                 warnings.push(StateWarning::new(
                     WarningKind::WaitedForClock,
                     format!(
-                        "waited {} ms for the clock to pass the v7 reservation of the last \
+                        "waited {} ms for the clock to pass the reservations of the last \
                          run, which did not end cleanly",
                         waited.as_millis()
                     ),
@@ -353,6 +359,7 @@ impl<C: Clock> DurableGenerator<C> {
             greg_floor,
             v7_floor,
             v7_issued: false,
+            greg_issued: false,
             volatile_reported: false,
             durability_change: None,
             durable_greg: None,
@@ -399,7 +406,7 @@ impl<C: Clock> DurableGenerator<C> {
         (self.reserve.as_millis()).clamp(1, 1 << 30) as u64
     }
 
-    /// The last v1/v6 timestamp issued with the current clock sequence, this run or before.
+    /// The last v1/v6 timestamp issued (or reserved by the stored bound), this run or before.
     fn greg_high(&self) -> Option<u64> {
         match (self.gen6.last_ticks(), self.greg_floor) {
             (Some(a), Some(b)) => Some(a.max(b)),
@@ -423,6 +430,21 @@ impl<C: Clock> DurableGenerator<C> {
         }
     }
 
+    /// The v1/v6 bound a reservation written now would hold ([`greg_reservation`]).
+    fn greg_target(&self, now_ticks: u64) -> u64 {
+        let issued = if self.greg_issued {
+            self.gen6.last_ticks()
+        } else {
+            None
+        };
+        greg_reservation(
+            self.greg_floor,
+            issued,
+            now_ticks,
+            self.reserve_span_ticks(),
+        )
+    }
+
     /// The v7 bound a reservation written now would hold ([`v7_reservation`]).
     fn v7_target(&self, now_ms: u64) -> u64 {
         let issued = if self.v7_issued {
@@ -438,19 +460,14 @@ impl<C: Clock> DurableGenerator<C> {
         )
     }
 
-    /// A new reservation: the v1/v6 bound a reserve ahead of the later of the clock and the
-    /// last position issued; the v7 bound as [`v7_reservation`] says (never more than the
-    /// reserve ahead of the clock unless UUIDs were issued there).
+    /// A new reservation: the v1/v6 bound as [`greg_reservation`] says, the v7 bound as
+    /// [`v7_reservation`] says (neither more than the reserve ahead of the clock unless UUIDs
+    /// were issued there, or the stored bound was).
     fn reservation(&self) -> State {
         let now = self.clock.now();
         let now_ticks = now.gregorian_ticks().unwrap_or(0);
         let now_ms = now.unix_millis().unwrap_or(0);
-        let greg = self
-            .greg_high()
-            .unwrap_or(0)
-            .max(now_ticks)
-            .saturating_add(self.reserve_span_ticks())
-            .min((1 << 60) - 1);
+        let greg = self.greg_target(now_ticks);
         let v7 = self.v7_target(now_ms);
         State {
             gregorian_ticks: greg,
@@ -610,9 +627,16 @@ impl<C: Clock> DurableGenerator<C> {
         };
         let half_t = self.reserve_span_ticks() / 2;
         let half_ms = self.reserve_ms() / 2;
+        // Near the reservation: within half the reserve of it near the clock, within half the
+        // margin while ahead of it (where a renewal reaches only the margin further).
+        let half_margin = greg_margin(self.reserve_span_ticks()) / 2;
         let near = greg.is_some_and(|t| {
-            self.durable_greg
-                .is_none_or(|d| t.saturating_add(half_t) > d)
+            self.durable_greg.is_none_or(|d| {
+                t.saturating_add(half_t) > d
+                    && (t.saturating_add(half_margin) > d
+                        || self.greg_target(self.clock.now().gregorian_ticks().unwrap_or(0))
+                            >= d.saturating_add(half_t))
+            })
         }) || v7.is_some_and(|p| {
             // Near the reservation, and a new one would move it (running ahead of the clock,
             // it stays where issuing is: renewing would only write the same bound again).
@@ -717,6 +741,7 @@ impl<C: Clock> DurableGenerator<C> {
                     self.gen6.fill(out)
                 };
                 r.map_err(|e| StateError::gen(&self.file.path, e))?;
+                self.greg_issued = true;
                 let last = self.gen6.last_ticks();
                 self.cover(last, None)
             }
@@ -740,8 +765,9 @@ impl<C: Clock> DurableGenerator<C> {
     /// if it does not cover them yet): no restart or crash issues them again. In strict mode
     /// a range the file does not cover is never returned. A large range runs the timeline
     /// ahead of the clock (a tick is 100 ns: 8192 ticks are 0.8 ms, `u32::MAX` about
-    /// 7 minutes), so a server caps what one request may ask. A `count` of 0 reserves
-    /// nothing: an empty range (`first_ticks` 0).
+    /// 7 minutes), so a server caps what one request may ask, and charges every timestamp to
+    /// the asking user's budget (the [`server`](crate::server) module docs, "One user cannot
+    /// move the clock"). A `count` of 0 reserves nothing: an empty range (`first_ticks` 0).
     ///
     /// ```
     /// use uuidkit::Uuid;
@@ -779,6 +805,7 @@ impl<C: Clock> DurableGenerator<C> {
             .gen6
             .take_ticks(count.into())
             .map_err(|e| StateError::gen(&self.file.path, e))?;
+        self.greg_issued = true;
         let last = self.gen6.last_ticks();
         let safety = self.cover(last, None)?;
         Ok(TickRange {

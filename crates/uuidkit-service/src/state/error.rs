@@ -261,15 +261,16 @@ pub enum WarningKind {
     /// The state file could not be read, was corrupt or untrusted: a fresh state was created.
     Discarded,
     /// The clock reads earlier than the stored v1/v6 timestamp (after a crash, whose
-    /// reservation lies ahead, or a clock set back): the clock sequence was incremented.
+    /// reservation lies ahead, or a clock set back): the clock sequence was incremented (the
+    /// timestamps continue above the stored one, so v6 keeps its order).
     ClockSequenceChanged,
     /// The node differs from the stored one: a new random clock sequence was chosen.
     NodeChanged,
     /// The stored v7 bound is far ahead of the clock: v7 timestamps run ahead until the clock
     /// catches up.
     V7AheadOfClock,
-    /// After an unclean shutdown, opening waited for the clock to pass the stored v7
-    /// reservation ([`StateOptions::catch_up`](crate::state::StateOptions::catch_up)).
+    /// After an unclean shutdown, opening waited for the clock to pass the stored v7 and
+    /// v1/v6 reservations ([`StateOptions::catch_up`](crate::state::StateOptions::catch_up)).
     WaitedForClock,
     /// The state file was readable by other users; it is rewritten with mode 0600.
     Permissions,

@@ -1,5 +1,6 @@
 //! Generator state in stable storage (RFC 9562 §6.3; RFC 4122 §4.2.1.1–§4.2.1.3), and a
-//! v1/v6/v7 generator built on it that stays unique and ordered across restarts and crashes.
+//! v1/v6/v7 generator built on it that stays unique across restarts and crashes, v6 and v7
+//! in order (v1 in timestamp order; after the clock went back, with a new clock sequence).
 //!
 //! # What is stored
 //!
@@ -15,10 +16,15 @@
 //! already covers it, and the reservation is renewed when issuing comes within half the reserve
 //! of it. The v7 bound is the latest of the clock plus the reserve, the last v7 issued and the
 //! bound the run started from — not the last v7 plus the reserve: while v7 runs ahead of the
-//! clock, the bound stays at the millisecond being issued. A block of consecutive v1/v6
+//! clock, the bound stays at the millisecond being issued. The v1/v6 bound likewise is the
+//! latest of the clock plus the reserve, the bound the run started from, and the last
+//! timestamp issued plus a tenth of the reserve (while running ahead of the clock, renewed
+//! every twentieth of a reserve of timestamps issued). A block of consecutive v1/v6
 //! timestamps reserved for one caller ([`DurableGenerator::reserve_ticks`], a range reply
 //! that the client expands), or of v7 counter values ([`DurableGenerator::reserve_v7`]), is
-//! covered in the same way before it is returned. Under steady load that is two writes a second, whatever the rate. A clean
+//! covered in the same way before it is returned. Under steady load that is two writes a second,
+//! whatever the rate (while v1/v6 run ahead of the clock, one per twentieth of a reserve of v1/v6
+//! timestamps issued: at most 20 a second at the service's per-user rate). A clean
 //! [`flush`](DurableGenerator::flush) writes the exact last values instead.
 //!
 //! # After a restart (or a crash at any moment)
@@ -32,15 +38,23 @@
 //!   no wait: each restart then moves v7 at most 1 ms past the last v7 issued before it (the
 //!   stored bound is at most the later of that v7 and the clock plus the reserve), so N
 //!   crashes after a step back of S keep v7 within S + reserve + N ms of the clock.
-//! - **v1/v6**: if the clock reads later than the stored timestamp, the clock sequence is kept
-//!   and generation continues above it. Otherwise — the usual case right after a crash, whose
-//!   reservation lies ahead, or a clock set back — the clock sequence is incremented (RFC 4122
-//!   §4.2.1) and the timestamps follow the clock. A changed node also gets a new, random clock
-//!   sequence. Either way no (timestamp, clock sequence, node) repeats.
+//! - **v1/v6** (one timeline: one clock sequence and node, each timestamp used once, in one of
+//!   the two layouts): generation always continues above the stored timestamp, so every v6 is
+//!   greater than every v6 issued before, and every v1's timestamp later than every v1/v6
+//!   timestamp before, even when the clock has gone back (the timestamps then run ahead of it
+//!   until it catches up, as v7's do). The clock sequence follows RFC 4122 §4.2.1: kept when
+//!   the clock reads later than the stored timestamp; otherwise — right after a crash, whose
+//!   reservation lies ahead, or a clock set back — incremented, so a v1 after the clock went
+//!   back also says so by its clock sequence. A changed node gets a new, random clock
+//!   sequence. Either way no (timestamp, clock sequence, node) repeats. After an unclean
+//!   shutdown the catch-up wait above also covers the v1/v6 reservation (the later of the
+//!   two, when within the reserve plus 1 s), and while v1/v6 run further ahead each restart
+//!   moves them at most a tenth of the reserve past the last timestamp issued before it.
 //! - **No lock** (its lock file cannot be opened: a read-only file system, a directory at
 //!   `PATH.lock`; not strict): another generator may be using the file, so the stored clock
 //!   sequence and node are never used — a new random clock sequence and a random node instead
-//!   ([`WarningKind::Unlocked`]); the file is not written and every UUID is volatile.
+//!   ([`WarningKind::Unlocked`]; the timestamps still continue above the stored bounds); the
+//!   file is not written and every UUID is volatile.
 //! - **Missing, unreadable or corrupt file**: a [`StateWarning`], a random clock sequence,
 //!   and generation continues; with [`strict`](StateOptions::strict) an error instead (a
 //!   missing file is then still accepted as the first use, with a warning).
@@ -72,7 +86,7 @@
 //! | 8 | 2 | format version, 1 |
 //! | 10 | 2 | flags: bit 0 set when the bounds are exact (clean shutdown); other bits 0 |
 //! | 12 | 4 | reserved, 0 |
-//! | 16 | 8 | v1/v6 timestamp bound (60-bit count of 100-ns ticks since 1582-10-15) |
+//! | 16 | 8 | v1/v6 timestamp bound (60-bit count of 100-ns ticks since 1582-10-15); the next run continues above it |
 //! | 24 | 2 | clock sequence (14 bits) |
 //! | 26 | 6 | node |
 //! | 32 | 8 | v7 millisecond bound (48 bits) |

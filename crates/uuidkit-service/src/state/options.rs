@@ -191,11 +191,13 @@ impl StateOptions {
         self
     }
 
-    /// After an unclean shutdown, wait until the clock passes the stored v7 reservation before
-    /// opening (default true). The wait is at most the reserve plus one second, and is skipped
-    /// when the gap is larger (the clock was set back: v7 then runs ahead of it, each restart
-    /// moving it at most 1 ms past the last v7 issued). Without the wait, v7 timestamps after a
-    /// crash may run up to the reserve (plus 1 ms) ahead of the clock.
+    /// After an unclean shutdown, wait until the clock passes the stored v7 and v1/v6
+    /// reservations (the later of those within reach) before opening (default true). The wait
+    /// is at most the reserve plus one second; a reservation further ahead is not waited for
+    /// (the clock was set back: v7 and v1/v6 then run ahead of it, each restart moving v7 at
+    /// most 1 ms past the last v7 issued, and v1/v6 at most a tenth of the reserve past the
+    /// last timestamp issued). Without the wait, v7 and v1/v6 timestamps after a crash may run
+    /// up to the reserve (plus a little) ahead of the clock.
     ///
     /// ```
     /// use uuidkit::generator::FixedClock;

@@ -17,8 +17,8 @@ impl State {
     /// file's lock, so that this fails with [`StateErrorKind::Locked`] while a generator (a
     /// running `uuidkit serve`) holds it. For a state whose v7 bound is unusable (at the end of
     /// the range, or far ahead of a clock that was set back): v1/v6 stay unique (a new clock
-    /// sequence), v7 stays unique (its random bits), but v7 issued after the reset may sort
-    /// before v7 issued before it.
+    /// sequence), v7 stays unique (its random bits), but v6 and v7 issued after the reset may
+    /// sort before those issued before it.
     ///
     /// A missing file is an error (nothing to reset); a corrupt or untrusted one is replaced
     /// by a new state with a random node; a symbolic link or a non-file is an error. Returns

@@ -73,14 +73,15 @@ pub(super) enum Node {
     Use([u8; 6]),
 }
 
-/// What opening does about the stored v7 bound before generating.
+/// What opening does about the stored bounds before generating.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum V7Check {
     /// Nothing: no stored bound, or one near (or behind) the clock.
     None,
-    /// The last run did not end cleanly and its reservation `until_ms` lies at most the reserve
-    /// plus 1 s ahead: wait until the clock passes it, for at most `limit_ms`, so that a crash
-    /// loop does not push v7 timestamps ever further ahead.
+    /// The last run did not end cleanly and its reservations (v7, v1/v6, or both) lie at most
+    /// the reserve plus 1 s ahead: wait until the clock passes the later one, `until_ms`, for
+    /// at most `limit_ms`, so that a crash loop does not push v7 or v1/v6 timestamps ever
+    /// further ahead (both continue above their stored bounds).
     WaitForClock { until_ms: u64, limit_ms: u64 },
     /// The stored bound `bound_ms` is `gap_ms` ahead of the clock (more than the reserve plus
     /// 10 s): v7 timestamps run ahead until the clock catches up; warn.
@@ -92,8 +93,9 @@ pub(super) enum V7Check {
 pub(super) struct Restart {
     pub(super) clock_seq: ClockSeq,
     pub(super) node: Node,
-    /// The last v1/v6 timestamp issued with this clock sequence and node before this run:
-    /// generation continues above it. `None` with a new clock sequence.
+    /// The stored v1/v6 bound (the last timestamp issued before this run, or a reservation
+    /// above it): generation continues above it whatever the clock sequence, so that v6 keeps
+    /// its order across restarts (v1's timestamps too). `None` without a stored state.
     pub(super) greg_floor: Option<u64>,
     /// The last v7 position issued before this run: generation continues above it.
     pub(super) v7_floor: Option<V7Pos>,
@@ -109,9 +111,9 @@ pub(super) struct Restart {
 /// Without the lock (`locked` false: the lock file could not be opened, as on a read-only
 /// file system), nothing keeps a second generator off the same file, and both would read the
 /// same clock sequence and node: the run takes a new random clock sequence and a random node
-/// (even a node given in the options), and no v1/v6 floor. The v7 floor is kept (order
-/// against the last locked run; v7 uniqueness between two such runs rests on their 74
-/// random-seeded bits).
+/// (even a node given in the options). The floors are kept (order against the last locked
+/// run; uniqueness between two such runs rests on their random clock sequences and nodes for
+/// v1/v6, and on 74 random-seeded bits for v7).
 pub(super) fn restart(
     stored: Option<&State>,
     now: Timestamp,
@@ -141,24 +143,22 @@ pub(super) fn restart(
     let now_ms = now.unix_millis().unwrap_or(0);
 
     let node = opts.node.unwrap_or(s.node);
-    let (clock_seq, greg_floor) = if !locked {
-        (
-            ClockSeq::Unlocked {
-                from: Some(s.clock_seq),
-            },
-            None,
-        )
+    // The clock sequence follows RFC 4122 §4.2.1; whichever it is, the timestamps continue
+    // above the stored bound (the floor), so that v6 sorts above every v6 issued before.
+    let clock_seq = if !locked {
+        ClockSeq::Unlocked {
+            from: Some(s.clock_seq),
+        }
     } else if node != s.node {
-        let seq = ClockSeq::NewRandom {
+        ClockSeq::NewRandom {
             from: s.clock_seq,
             old_node: s.node,
             new_node: node,
-        };
-        (seq, None)
+        }
     } else if now_ticks > s.gregorian_ticks {
-        (ClockSeq::Keep(s.clock_seq), Some(s.gregorian_ticks))
+        ClockSeq::Keep(s.clock_seq)
     } else {
-        let seq = ClockSeq::Increment {
+        ClockSeq::Increment {
             from: s.clock_seq,
             to: (s.clock_seq + 1) & CLOCK_SEQ_MASK,
             stored_ticks: s.gregorian_ticks,
@@ -167,26 +167,33 @@ pub(super) fn restart(
             } else {
                 Behind::UncleanReservation
             },
-        };
-        (seq, None)
+        }
     };
+    let greg_floor = Some(s.gregorian_ticks);
 
     let reserve_ms = opts.reserve.as_millis() as u64;
     let slack = reserve_ms + AHEAD_WARNING_MS;
     let catch_up_limit = reserve_ms + CATCH_UP_EXTRA_MS;
-    let v7_check = if opts.catch_up
-        && !s.clean
-        && s.v7_unix_ms >= now_ms
-        && s.v7_unix_ms - now_ms <= catch_up_limit
-    {
-        V7Check::WaitForClock {
-            until_ms: s.v7_unix_ms,
-            limit_ms: catch_up_limit,
-        }
-    } else if s.v7_unix_ms > now_ms.saturating_add(slack) {
+    // The millisecond of the stored v1/v6 bound (before 1970: 0, nothing to wait for).
+    let greg_ms = Timestamp::from_gregorian_ticks(s.gregorian_ticks)
+        .unix_millis()
+        .unwrap_or(0);
+    // An unclean run's reservations within reach: wait for the clock to pass the later one.
+    let pending = |b: u64| b >= now_ms && b - now_ms <= catch_up_limit;
+    let wait_until = [s.v7_unix_ms, greg_ms]
+        .into_iter()
+        .filter(|&b| pending(b))
+        .max()
+        .filter(|_| opts.catch_up && !s.clean);
+    let v7_check = if s.v7_unix_ms > now_ms.saturating_add(slack) {
         V7Check::AheadOfClock {
             bound_ms: s.v7_unix_ms,
             gap_ms: s.v7_unix_ms - now_ms,
+        }
+    } else if let Some(until_ms) = wait_until {
+        V7Check::WaitForClock {
+            until_ms,
+            limit_ms: catch_up_limit,
         }
     } else {
         V7Check::None
@@ -227,6 +234,47 @@ pub(super) fn v7_reservation(
         .max(now_ms.saturating_add(reserve_ms))
         .min(V7_MAX_MS)
 }
+
+/// The v1/v6 bound a reservation writes: the latest of the stored floor `floor_ticks` (the
+/// file never promises less than it did when this run started), the clock `now_ticks` plus the
+/// reserve, and the last timestamp issued by this run `issued_ticks` plus a tenth of the
+/// reserve ([`greg_margin`]).
+///
+/// Not "the floor (or the last issued) plus the reserve": while v1/v6 run ahead of the clock
+/// (after a clock step back: they continue above the stored bound), each restart would move
+/// the stored bound one reserve further. So a run that issues no v1/v6 leaves the floor where
+/// it was, and one that issues moves it a tenth of the reserve past its last timestamp: a
+/// crash loop moves the timeline at most that much per restart beyond what it issued (with
+/// the catch-up wait after an unclean shutdown, a run near the clock starts with the clock
+/// past the last reservation, and its first reservation is the clock plus the reserve again).
+/// The cost: while ahead of the clock, the file is renewed every twentieth of a reserve of
+/// timestamps issued (at most 20 writes a second at the per-user budget's rate of the
+/// server), instead of twice a second.
+pub(super) fn greg_reservation(
+    floor_ticks: Option<u64>,
+    issued_ticks: Option<u64>,
+    now_ticks: u64,
+    reserve_ticks: u64,
+) -> u64 {
+    floor_ticks
+        .unwrap_or(0)
+        .max(now_ticks.saturating_add(reserve_ticks))
+        .max(
+            issued_ticks
+                .unwrap_or(0)
+                .saturating_add(greg_margin(reserve_ticks)),
+        )
+        .min(GREG_MAX_TICKS)
+}
+
+/// How far past the last v1/v6 timestamp issued a reservation reaches at least: a tenth of
+/// the reserve (at least one tick).
+pub(super) fn greg_margin(reserve_ticks: u64) -> u64 {
+    (reserve_ticks / 10).max(1)
+}
+
+/// The largest 60-bit v1/v6 timestamp.
+const GREG_MAX_TICKS: u64 = (1 << 60) - 1;
 
 /// What `uuidkit state reset` writes, but for the random draws: the clock sequence to replace
 /// (a new random one must differ from `clock_seq_from`), the node, and the bounds.
@@ -375,7 +423,6 @@ mod tests {
                 stored_ticks: s.gregorian_ticks,
                 why,
             },
-            greg_floor: None,
             ..kept(s, v7_check)
         }
     }
@@ -384,6 +431,14 @@ mod tests {
         V7Check::WaitForClock {
             until_ms: s.v7_unix_ms,
             limit_ms: reserve_ms + 1_000,
+        }
+    }
+
+    /// The wait for the v1/v6 reservation `ms` milliseconds ahead of the clock.
+    fn wait_greg(ms: u64) -> V7Check {
+        V7Check::WaitForClock {
+            until_ms: NOW_MS + ms,
+            limit_ms: 2_000,
         }
     }
 
@@ -501,10 +556,36 @@ mod tests {
 
         // ---- v1/v6: unclean shutdown (a reservation ahead of the clock) ----------------------
         row(
-            "unclean, reservation 1 s ahead (a crash): increment, not clock set back",
+            "unclean, reservation 1 s ahead (a crash): increment, not clock set back; wait for \
+             the clock to pass it",
             stored(false, 1_000, -1_000),
             opts,
-            &|s| incremented(s, Behind::UncleanReservation, V7Check::None),
+            &|s| incremented(s, Behind::UncleanReservation, wait_greg(1_000)),
+        );
+        row(
+            "unclean, v1/v6 reservation 1 s ahead, v7 500 ms: wait for the later one",
+            stored(false, 1_000, 500),
+            opts,
+            &|s| incremented(s, Behind::UncleanReservation, wait_greg(1_000)),
+        );
+        row(
+            "clean, clock set back an hour: increment, and continue above the stored timestamp \
+             (v6 keeps its order), v7 too",
+            stored(true, 3_600_000, 3_600_000),
+            opts,
+            &|s| incremented(s, Behind::ClockSetBack, ahead(s)),
+        );
+        row(
+            "unclean, v1/v6 an hour ahead (clock set back), v7 reservation 500 ms: wait for v7 only",
+            stored(false, 3_600_000, 500),
+            opts,
+            &|s| incremented(s, Behind::UncleanReservation, wait(s, 1_000)),
+        );
+        row(
+            "unclean, v7 an hour ahead, v1/v6 reservation 1 s: the v7 warning, no wait",
+            stored(false, 1_000, 3_600_000),
+            opts,
+            &|s| incremented(s, Behind::UncleanReservation, ahead(s)),
         );
         row(
             "unclean, but the clock already passed the reservation: keep",
@@ -515,7 +596,8 @@ mod tests {
 
         // ---- node changes --------------------------------------------------------------------
         row(
-            "another node, clock past the stored timestamp: new random clock sequence, no floor",
+            "another node, clock past the stored timestamp: new random clock sequence, continue \
+             above the stored timestamp",
             stored(true, -1_000, -1_000),
             opts.node(OTHER),
             &|s| Restart {
@@ -525,7 +607,6 @@ mod tests {
                     new_node: OTHER,
                 },
                 node: Node::Use(OTHER),
-                greg_floor: None,
                 ..kept(s, V7Check::None)
             },
         );
@@ -540,7 +621,6 @@ mod tests {
                     new_node: OTHER,
                 },
                 node: Node::Use(OTHER),
-                greg_floor: None,
                 ..kept(s, V7Check::None)
             },
         );
@@ -643,7 +723,6 @@ mod tests {
                 from: Some(s.clock_seq),
             },
             node: Node::Random,
-            greg_floor: None,
             ..kept(s, V7Check::None)
         };
         for (why, s, opts) in [
@@ -651,11 +730,6 @@ mod tests {
                 "no lock, clean, clock past the stored timestamp: new random clock sequence and \
                  node, not the stored ones",
                 stored(true, -1_000, -1_000),
-                opts,
-            ),
-            (
-                "no lock, unclean reservation ahead: new random (not +1: another run may +1 too)",
-                stored(false, 1_000, -1_000),
                 opts,
             ),
             (
@@ -672,6 +746,17 @@ mod tests {
                 want: unlocked(&s),
             });
         }
+        rows.push(Row {
+            why: "no lock, unclean reservation ahead: new random (not +1: another run may +1 \
+                  too), and the wait for the clock",
+            stored: Some(stored(false, 1_000, -1_000)),
+            opts,
+            locked: false,
+            want: Restart {
+                v7_check: wait_greg(1_000),
+                ..unlocked(&stored(false, 1_000, -1_000))
+            },
+        });
         rows.push(Row {
             why: "no lock, unclean, v7 reservation 500 ms ahead: the v7 rules still apply",
             stored: Some(stored(false, -1_000, 500)),
@@ -714,7 +799,7 @@ mod tests {
             }
         }
         assert!(failures.is_empty(), "{}", failures.join("\n"));
-        assert_eq!(rows.len(), 31, "a row was added or lost: update the count");
+        assert_eq!(rows.len(), 35, "a row was added or lost: update the count");
     }
 
     /// The rows differ from one another: none is a copy that would pass for free.
@@ -763,6 +848,44 @@ mod tests {
         let mut failures = Vec::new();
         for (i, (why, floor, issued, now, want)) in rows.iter().enumerate() {
             let got = v7_reservation(*floor, *issued, *now, R);
+            if got != *want {
+                failures.push(format!("row {i} ({why}): got {got}, want {want}"));
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    /// The v1/v6 bound of a reservation: one row per rule of [`greg_reservation`].
+    #[test]
+    fn greg_reservation_table() {
+        const R: u64 = 10_000_000; // the reserve: 1 s of ticks
+        let n = now_ticks();
+        const H: u64 = 36_000_000_000; // an hour of ticks
+                                       // (why, floor, issued, clock, the bound written)
+        type Row = (&'static str, Option<u64>, Option<u64>, u64, u64);
+        #[rustfmt::skip]
+        let rows: [Row; 9] = [
+            ("first use: the clock plus the reserve", None, None, n, n + R),
+            ("floor behind the clock, nothing issued: the clock plus the reserve",
+                Some(n - 5 * R), None, n, n + R),
+            ("issuing follows the clock: the clock plus the reserve", Some(n - 5 * R),
+                Some(n), n, n + R),
+            ("floor an hour ahead (clock set back), nothing issued: the floor, not + reserve",
+                Some(n + H), None, n, n + H),
+            ("floor an hour ahead, issued above it: the issued plus a tenth of the reserve",
+                Some(n + H), Some(n + H + 7), n, n + H + 7 + R / 10),
+            ("issued within the reserve ahead: the clock plus the reserve",
+                None, Some(n + R / 2), n, n + R),
+            ("issued 0.95 reserve ahead: the issued plus a tenth of the reserve",
+                None, Some(n + R * 95 / 100), n, n + R * 95 / 100 + R / 10),
+            ("at the end of the 60-bit range: capped", Some((1 << 60) - 1), None, n,
+                (1 << 60) - 1),
+            ("a clock near the end of the range: capped, no overflow", None, None,
+                u64::MAX - 10, (1 << 60) - 1),
+        ];
+        let mut failures = Vec::new();
+        for (i, (why, floor, issued, now, want)) in rows.iter().enumerate() {
+            let got = greg_reservation(*floor, *issued, *now, R);
             if got != *want {
                 failures.push(format!("row {i} ({why}): got {got}, want {want}"));
             }

@@ -113,6 +113,7 @@ fn from_bytes_or_text(b: &[u8]) -> Result<Uuid, NotAUuid> {
 }
 
 #[cfg(feature = "diesel-postgres")]
+#[cfg_attr(docsrs, doc(cfg(feature = "diesel-postgres")))]
 mod postgres {
     use std::io::Write;
 

@@ -28,10 +28,13 @@ mod prelude {
 }
 
 #[cfg(feature = "diesel")]
+#[cfg_attr(docsrs, doc(cfg(feature = "diesel")))]
 mod diesel;
 #[cfg(feature = "postgres")]
+#[cfg_attr(docsrs, doc(cfg(feature = "postgres")))]
 mod postgres;
 #[cfg(feature = "rusqlite")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rusqlite")))]
 mod rusqlite;
 #[cfg(any(
     feature = "sqlx-postgres",

@@ -65,6 +65,7 @@ fn from_text(db: &'static str, t: &[u8]) -> Result<Uuid, BoxDynError> {
 }
 
 #[cfg(feature = "sqlx-postgres")]
+#[cfg_attr(docsrs, doc(cfg(feature = "sqlx-postgres")))]
 mod postgres {
     use sqlx::encode::IsNull;
     use sqlx::error::BoxDynError;
@@ -119,6 +120,7 @@ mod postgres {
 }
 
 #[cfg(feature = "sqlx-sqlite")]
+#[cfg_attr(docsrs, doc(cfg(feature = "sqlx-sqlite")))]
 mod sqlite {
     use std::borrow::Cow;
 
@@ -177,6 +179,7 @@ mod sqlite {
 }
 
 #[cfg(feature = "sqlx-mysql")]
+#[cfg_attr(docsrs, doc(cfg(feature = "sqlx-mysql")))]
 mod mysql {
     use sqlx::encode::IsNull;
     use sqlx::error::BoxDynError;

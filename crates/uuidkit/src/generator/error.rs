@@ -185,7 +185,7 @@ impl GenError {
     ///
     /// ```
     /// use uuidkit::generator::{DistributedBuilder, DistributedLayout, SystemClock, ThreadRng};
-    /// let layout = DistributedLayout::new(48, 1_000_000, 10, 12)?;
+    /// let layout = DistributedLayout::new(12, 10)?; // a 12-bit counter, a 10-bit node id
     /// let err = DistributedBuilder::new(layout)
     ///     .node_id(1 << 10) // one more than 10 bits hold
     ///     .build(SystemClock, ThreadRng)

@@ -347,7 +347,9 @@ macro_rules! gregorian_methods {
                 GregorianBuilder::new()
             }
 
-            /// The next UUID: a tick greater than the previous one's, from one clock reading.
+            /// The next UUID: a tick greater than the previous one's, from one clock reading
+            /// (unless [`RegressionPolicy::Reset`](crate::generator::RegressionPolicy::Reset)
+            /// follows the clock back, with the next clock sequence).
             ///
             /// ```
             #[doc = concat!("use uuidkit::generator::{FixedClock, ThreadRng, ", stringify!($name), "};")]

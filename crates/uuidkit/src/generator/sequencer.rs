@@ -8,7 +8,8 @@
 //!
 //! The crate-private `Sequencer` is the state machine that all per-instance time-based
 //! generators (v1, v2, v6, v7, v8) share: it turns clock readings into strictly increasing
-//! (timestamp tick, counter) pairs and applies the policies.
+//! (timestamp tick, counter) pairs and applies the policies (only
+//! [`RegressionPolicy::Reset`] breaks the increase, by design, when it follows the clock back).
 
 use std::time::Duration;
 

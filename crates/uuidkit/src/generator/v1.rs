@@ -3,7 +3,7 @@
 //!
 //! v1 byte order is *not* time order (the low 32 bits of the time come first): a v1
 //! generator's UUIDs increase by timestamp. For UUIDs that also increase as bytes, use v6
-//! ([`V6Generator`]), the same fields reordered.
+//! ([`V6Generator`](super::V6Generator)), the same fields reordered.
 //!
 //! ```
 //! use uuidkit::generator::{FixedClock, ThreadRng, V1Generator};

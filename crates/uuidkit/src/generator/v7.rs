@@ -392,7 +392,8 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
         V7Builder::new()
     }
 
-    /// The next UUID, greater than the previous one.
+    /// The next UUID, greater than the previous one (unless
+    /// [`RegressionPolicy::Reset`](super::RegressionPolicy::Reset) follows the clock back).
     ///
     /// ```
     /// use uuidkit::generator::{StepClock, ThreadRng, V7Generator};
@@ -583,6 +584,12 @@ impl Uuid {
     /// let u = uuidkit::Uuid::from_u128(0x8000_0000_0800_7000_8000_0000_0000_0000);
     /// let t = u.draft_v7_timestamp().unwrap();
     /// assert_eq!((t.unix_seconds(), t.subsec_nanos()), (1 << 35, 500_000_000));
+    /// // The draft's worked example (§4.4.4.2): sub-second bits 0101 0101 0101 0101, i.e.
+    /// // 0x5555 / 65536 s = 0.3333282 s, here after 2021-04-27T00:00:00Z.
+    /// let u = uuidkit::Uuid::parse_str("06087540-0555-7500-8000-000000000000")?;
+    /// let t = u.draft_v7_timestamp().unwrap();
+    /// assert_eq!(t.to_rfc3339(9).to_string(), "2021-04-27T00:00:00.333328247Z");
+    /// # Ok::<(), uuidkit::Error>(())
     /// ```
     pub fn draft_v7_timestamp(&self) -> Option<Timestamp> {
         if self.variant() != Variant::Rfc9562 || self.version_num() != 7 {
