@@ -28,6 +28,7 @@ use uuidkit::Uuid;
 
 #[cfg(unix)]
 mod service;
+mod short;
 
 // `_PyLong_AsByteArray` gained a sixth parameter (`with_exceptions`) in 3.13; pyo3-ffi declares
 // the five-parameter form only, so both are declared here.
@@ -1348,5 +1349,6 @@ fn _uuidkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_fork_generation, m)?)?;
     #[cfg(unix)]
     service::register(m)?;
+    short::register(m)?;
     Ok(())
 }

@@ -57,6 +57,19 @@ __all__ = [
     "format_list",
     "use_system_service",
     "system_service_enabled",
+    "to_short",
+    "from_short",
+    "to_ulid",
+    "from_ulid",
+    "to_base32hex",
+    "from_base32hex",
+    "to_base58",
+    "from_base58",
+    "to_base64url",
+    "from_base64url",
+    "to_typeid",
+    "parse_typeid",
+    "typeid7",
 ]
 
 __version__ = "0.1.0"
@@ -216,6 +229,55 @@ uuid4_bytes = _native.uuid4_bytes
 uuid7_bytes = _native.uuid7_bytes
 parse_list = _native.parse_list
 format_list = _native.format_list
+
+# The library's short text forms and TypeID: a bad string is a ValueError naming the rule
+# broken and the byte, a wrong type a TypeError.
+to_short = _native.to_short
+from_short = _native.from_short
+to_typeid = _native.to_typeid
+parse_typeid = _native.parse_typeid
+typeid7 = _native.typeid7
+
+
+def to_ulid(u):
+    """``u`` as ULID text: 26 characters of Crockford's base32, upper case."""
+    return to_short(u, "ulid")
+
+
+def from_ulid(s):
+    """A UUID from ULID text (either case; I, L, O, U are errors)."""
+    return from_short(s, "ulid")
+
+
+def to_base32hex(u):
+    """``u`` in base32hex (RFC 4648 section 7): 26 characters that sort like the bytes."""
+    return to_short(u, "base32hex")
+
+
+def from_base32hex(s):
+    """A UUID from base32hex text."""
+    return from_short(s, "base32hex")
+
+
+def to_base58(u):
+    """``u`` in base58, Bitcoin's alphabet, padded to 22 characters."""
+    return to_short(u, "base58")
+
+
+def from_base58(s):
+    """A UUID from base58 text (Bitcoin's alphabet)."""
+    return from_short(s, "base58")
+
+
+def to_base64url(u):
+    """``u`` in unpadded base64url (RFC 4648 section 5): 22 characters."""
+    return to_short(u, "base64url")
+
+
+def from_base64url(s):
+    """A UUID from unpadded base64url text."""
+    return from_short(s, "base64url")
+
 
 try:
     use_system_service = _native.use_system_service

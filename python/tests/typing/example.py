@@ -24,4 +24,8 @@ strings: List[str] = uuidkit.format_list(new_ids(3))
 parsed: List[uuidkit.UUID] = uuidkit.parse_list(strings)
 safe: uuid.SafeUUID = u.is_safe
 n: int = u.int + (u.time or 0)
+short: str = uuidkit.to_ulid(u) + uuidkit.to_short(v, "base58")
+back: uuidkit.UUID = uuidkit.from_base64url(uuidkit.to_base64url(u))
+prefix, tid = uuidkit.parse_typeid(uuidkit.typeid7("user"))
+print(short, back, prefix, tid.version)
 print(key(u), v, w, len(b), parsed, safe, n, uuidkit.MAX > uuidkit.NIL, uuidkit.getnode())
