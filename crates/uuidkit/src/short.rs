@@ -2,11 +2,14 @@
 //! §7), base58 (Bitcoin's and Flickr's alphabets) and base64url (RFC 4648 §5), and the base32
 //! suffix of a TypeID (`typeid.rs` adds the prefix).
 //!
-//! Everything here is `const fn`, `no_std` and allocation-free: each encoder returns a byte
-//! array, and [`Uuid::encode_short`] writes into a [`ShortBuffer`] on the stack. Each decoder
-//! first runs a fast pass that only says "bad"; a rejected input is then read again, one
-//! character at a time, to say what is wrong and at which byte, with the same [`Error`] type
-//! and positions as the RFC forms.
+//! Everything here is `no_std` and allocation-free, and `const fn` but for the run-time
+//! decoders: each encoder returns a byte array, and [`Uuid::encode_short`] writes into a
+//! [`ShortBuffer`] on the stack. Each decoder first runs a fast pass that only says "bad"; a
+//! rejected input is then read again, one character at a time, to say what is wrong and at
+//! which byte, with the same [`Error`] type and positions as the RFC forms. The fast pass of
+//! [`Uuid::parse_ulid`], [`Uuid::parse_base32hex`] and [`Uuid::parse_base64url`] is a SIMD
+//! kernel on x86-64 (`simd/short.rs`: AVX2 where the CPU has it, else SSE2); their `_const`
+//! twins run the scalar table code here, and the slow path is the same for both.
 //!
 //! # Which forms are recognised without being named
 //!
@@ -84,9 +87,9 @@ pub(crate) static TYPEID_PAIRS: [[u8; 2]; 1024] = pair_table(CROCKFORD_LOWER, 5)
 static BASE32HEX_PAIRS: [[u8; 2]; 1024] = pair_table(BASE32HEX, 5);
 static BASE64URL_PAIRS: [[u8; 2]; 4096] = pair_table(BASE64URL, 6);
 
-pub(crate) const ULID_DECODE: [u8; 256] = decode_table(CROCKFORD_UPPER, true);
+const ULID_DECODE: [u8; 256] = decode_table(CROCKFORD_UPPER, true);
 pub(crate) const TYPEID_DECODE: [u8; 256] = decode_table(CROCKFORD_LOWER, false);
-pub(crate) const BASE32HEX_DECODE: [u8; 256] = decode_table(BASE32HEX, true);
+const BASE32HEX_DECODE: [u8; 256] = decode_table(BASE32HEX, true);
 const BASE58_DECODE: [u8; 256] = decode_table(BASE58, false);
 const BASE58_FLICKR_DECODE: [u8; 256] = decode_table(BASE58_FLICKR, false);
 const BASE64URL_DECODE: [u8; 256] = decode_table(BASE64URL, false);
@@ -407,7 +410,7 @@ const fn table(form: ShortForm) -> &'static [u8; 256] {
 /// The run-time fast paths: SSE2 kernels on x86-64 (with the `simd` feature), else the `const`
 /// ones. Each accepts exactly what its `const` counterpart accepts, with the same value.
 mod fast {
-    use super::{Error, ShortForm, Uuid};
+    use super::{Error, Uuid};
 
     macro_rules! fast {
         ($name:ident, $form:ident, $table:ident, $kernel:ident, $const:ident) => {
@@ -415,7 +418,7 @@ mod fast {
             pub(super) fn $name(s: &[u8]) -> Result<Uuid, Error> {
                 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
                 return crate::simd::short::$kernel(s, &super::$table, |s| {
-                    super::diagnose(ShortForm::$form, s)
+                    super::diagnose(super::ShortForm::$form, s)
                 });
                 #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
                 return Uuid::$const(s);
