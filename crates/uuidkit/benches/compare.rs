@@ -1189,18 +1189,29 @@ fn short_form_rows(rows: &mut Vec<Row>, wanted: &dyn Fn(&str) -> bool, ids: &[Uu
                     }),
                 )],
             ));
+            // The third side is the floor of any `to_string`: a `String` of the same length
+            // made from text already encoded (one allocation, one copy, one free).
+            let texts = typeids;
             rows.push(versus(
                 "encode typeid (to_string)",
                 0.5,
                 sampler(1, |i| {
                     black_box(black_box(&ours[i]).to_string());
                 }),
-                vec![(
-                    "mti",
-                    sampler(1, |i| {
-                        black_box(black_box(&theirs[i]).to_string());
-                    }),
-                )],
+                vec![
+                    (
+                        "mti",
+                        sampler(1, |i| {
+                            black_box(black_box(&theirs[i]).to_string());
+                        }),
+                    ),
+                    (
+                        "String::from(&str) alone (the allocation)",
+                        sampler(1, |i| {
+                            black_box(String::from(black_box(texts[i].as_str())));
+                        }),
+                    ),
+                ],
             ));
         }
     }

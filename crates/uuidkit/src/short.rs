@@ -2,11 +2,14 @@
 //! §7), base58 (Bitcoin's and Flickr's alphabets) and base64url (RFC 4648 §5), and the base32
 //! suffix of a TypeID (`typeid.rs` adds the prefix).
 //!
-//! Everything here is `const fn`, `no_std` and allocation-free: each encoder returns a byte
-//! array, and [`Uuid::encode_short`] writes into a [`ShortBuffer`] on the stack. Each decoder
-//! first runs a fast pass that only says "bad"; a rejected input is then read again, one
-//! character at a time, to say what is wrong and at which byte, with the same [`Error`] type
-//! and positions as the RFC forms.
+//! Everything here is `no_std` and allocation-free, and `const fn` but for the run-time
+//! decoders: each encoder returns a byte array, and [`Uuid::encode_short`] writes into a
+//! [`ShortBuffer`] on the stack. Each decoder first runs a fast pass that only says "bad"; a
+//! rejected input is then read again, one character at a time, to say what is wrong and at
+//! which byte, with the same [`Error`] type and positions as the RFC forms. The fast pass of
+//! [`Uuid::parse_ulid`], [`Uuid::parse_base32hex`] and [`Uuid::parse_base64url`] is a SIMD
+//! kernel on x86-64 (`simd/short.rs`: AVX2 where the CPU has it, else SSE2); their `_const`
+//! twins run the scalar table code here, and the slow path is the same for both.
 //!
 //! # Which forms are recognised without being named
 //!
@@ -404,6 +407,41 @@ const fn table(form: ShortForm) -> &'static [u8; 256] {
     }
 }
 
+/// The run-time fast paths: SSE2 kernels on x86-64 (with the `simd` feature), else the `const`
+/// ones. Each accepts exactly what its `const` counterpart accepts, with the same value.
+mod fast {
+    use super::{Error, Uuid};
+
+    macro_rules! fast {
+        ($name:ident, $form:ident, $table:ident, $kernel:ident, $const:ident) => {
+            #[inline(always)]
+            pub(super) fn $name(s: &[u8]) -> Result<Uuid, Error> {
+                #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+                return crate::simd::short::$kernel(s, &super::$table, |s| {
+                    super::diagnose(super::ShortForm::$form, s)
+                });
+                #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+                return Uuid::$const(s);
+            }
+        };
+    }
+    fast!(ulid, Ulid, ULID_DECODE, parse_ulid, parse_ulid_const);
+    fast!(
+        base32hex,
+        Base32Hex,
+        BASE32HEX_DECODE,
+        parse_base32hex,
+        parse_base32hex_const
+    );
+    fast!(
+        base64url,
+        Base64Url,
+        BASE64URL_DECODE,
+        parse_base64url,
+        parse_base64url_const
+    );
+}
+
 /// `s` as an array of `N` bytes, if it has that length.
 #[inline(always)]
 const fn exact<const N: usize>(s: &[u8]) -> Option<&[u8; N]> {
@@ -457,8 +495,25 @@ impl Uuid {
     /// assert_eq!(Uuid::parse_ulid(b"80000000000000000000000000").unwrap_err().kind(), ErrorKind::Overflow);
     /// # Ok::<(), uuidkit::Error>(())
     /// ```
+    ///
+    /// At run time this reads 16 characters at a time (SSE2 on x86-64);
+    /// [`Uuid::parse_ulid_const`] is the same function for `const` contexts.
     #[inline]
-    pub const fn parse_ulid(s: &[u8]) -> Result<Uuid, Error> {
+    pub fn parse_ulid(s: &[u8]) -> Result<Uuid, Error> {
+        fast::ulid(s)
+    }
+
+    /// [`Uuid::parse_ulid`] as a `const fn` (the same results and errors).
+    ///
+    /// ```
+    /// const U: uuidkit::Uuid = match uuidkit::Uuid::parse_ulid_const(b"01FWHE4YDGFK1SHH6W1G60EECF") {
+    ///     Ok(u) => u,
+    ///     Err(_) => panic!("not a ULID"),
+    /// };
+    /// assert_eq!(U.to_string(), "017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
+    /// ```
+    #[inline]
+    pub const fn parse_ulid_const(s: &[u8]) -> Result<Uuid, Error> {
         if let Some(a) = exact::<26>(s) {
             if let Some(v) = decode32_right(a, &ULID_DECODE) {
                 return Ok(Uuid::from_u128(v));
@@ -488,8 +543,17 @@ impl Uuid {
     /// assert_eq!(e.to_string(), "invalid character 'T' at byte 25: its low 2 bits are padding and must be zero");
     /// # Ok::<(), uuidkit::Error>(())
     /// ```
+    ///
+    /// At run time this reads 16 characters at a time (SSE2 on x86-64);
+    /// [`Uuid::parse_base32hex_const`] is the same function for `const` contexts.
     #[inline]
-    pub const fn parse_base32hex(s: &[u8]) -> Result<Uuid, Error> {
+    pub fn parse_base32hex(s: &[u8]) -> Result<Uuid, Error> {
+        fast::base32hex(s)
+    }
+
+    /// [`Uuid::parse_base32hex`] as a `const fn` (the same results and errors).
+    #[inline]
+    pub const fn parse_base32hex_const(s: &[u8]) -> Result<Uuid, Error> {
         if let Some(a) = exact::<26>(s) {
             if let Some(v) = decode32_left(a, &BASE32HEX_DECODE) {
                 return Ok(Uuid::from_u128(v));
@@ -574,8 +638,17 @@ impl Uuid {
     /// assert!(uuidkit::Uuid::parse_base64url(b"AX8i4nmwfMOYxNwMDAc5jw==").unwrap_err().is_length());
     /// # Ok::<(), uuidkit::Error>(())
     /// ```
+    ///
+    /// At run time this reads 16 characters at a time (SSE2 on x86-64);
+    /// [`Uuid::parse_base64url_const`] is the same function for `const` contexts.
     #[inline]
-    pub const fn parse_base64url(s: &[u8]) -> Result<Uuid, Error> {
+    pub fn parse_base64url(s: &[u8]) -> Result<Uuid, Error> {
+        fast::base64url(s)
+    }
+
+    /// [`Uuid::parse_base64url`] as a `const fn` (the same results and errors).
+    #[inline]
+    pub const fn parse_base64url_const(s: &[u8]) -> Result<Uuid, Error> {
         if let Some(a) = exact::<22>(s) {
             if let Some(b) = decode64(a) {
                 return Ok(Uuid::from_bytes(b));
@@ -592,13 +665,25 @@ impl Uuid {
     /// assert_eq!(e.to_string(), "invalid length: expected 22 bytes, found 6");
     /// ```
     #[inline]
-    pub const fn parse_short(form: ShortForm, s: &[u8]) -> Result<Uuid, Error> {
+    pub fn parse_short(form: ShortForm, s: &[u8]) -> Result<Uuid, Error> {
         match form {
             ShortForm::Ulid => Uuid::parse_ulid(s),
             ShortForm::Base32Hex => Uuid::parse_base32hex(s),
             ShortForm::Base58 => Uuid::parse_base58(s),
             ShortForm::Base58Flickr => Uuid::parse_base58_flickr(s),
             ShortForm::Base64Url => Uuid::parse_base64url(s),
+        }
+    }
+
+    /// [`Uuid::parse_short`] as a `const fn` (the same results and errors).
+    #[inline]
+    pub const fn parse_short_const(form: ShortForm, s: &[u8]) -> Result<Uuid, Error> {
+        match form {
+            ShortForm::Ulid => Uuid::parse_ulid_const(s),
+            ShortForm::Base32Hex => Uuid::parse_base32hex_const(s),
+            ShortForm::Base58 => Uuid::parse_base58(s),
+            ShortForm::Base58Flickr => Uuid::parse_base58_flickr(s),
+            ShortForm::Base64Url => Uuid::parse_base64url_const(s),
         }
     }
 

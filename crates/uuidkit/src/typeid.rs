@@ -407,8 +407,19 @@ impl TypeId {
     // The same text as `Display` by construction (the same encoder).
     #[allow(clippy::inherent_to_string_shadow_display)]
     pub fn to_string(&self) -> String {
-        let mut buf = [0u8; MAX_TYPEID_LEN];
-        String::from(self.encode(&mut buf))
+        // Written straight into the one allocation: the prefix, `_`, and the 26 characters of
+        // the suffix as one fixed-size copy (no stack buffer copied whole afterwards).
+        let prefix = self.prefix.as_bytes();
+        let mut v = Vec::with_capacity(prefix.len() + usize::from(!prefix.is_empty()) + 26);
+        if !prefix.is_empty() {
+            v.extend_from_slice(prefix);
+            v.push(b'_');
+        }
+        v.extend_from_slice(&encode32_right(self.uuid.as_u128(), &PAIRS));
+        debug_assert!(v.is_ascii());
+        // SAFETY: the prefix is ASCII (checked when it was made), and so are `_` and the
+        // suffix's alphabet.
+        unsafe { String::from_utf8_unchecked(v) }
     }
 }
 impl fmt::Debug for TypeId {

@@ -560,3 +560,74 @@ fn serde_errors_carry_the_parsers_message() {
         "{e}"
     );
 }
+
+/// The run-time decoders (`parse_ulid`, `parse_base32hex`, `parse_base64url`, `parse_short`:
+/// SSE2 on x86-64) and their `const fn` twins give the same value or the same error on random
+/// texts, on every single-byte substitution (all 256 bytes) at every position of encodings of
+/// random and edge values, and on random bytes and lengths.
+#[test]
+fn run_time_and_const_decoders_agree() {
+    fn check(form: ShortForm, s: &[u8]) -> bool {
+        let fast = Uuid::parse_short(form, s);
+        let slow = Uuid::parse_short_const(form, s);
+        assert_eq!(fast, slow, "{form}: {:?}", String::from_utf8_lossy(s));
+        let named = match form {
+            ShortForm::Ulid => (Uuid::parse_ulid(s), Uuid::parse_ulid_const(s)),
+            ShortForm::Base32Hex => (Uuid::parse_base32hex(s), Uuid::parse_base32hex_const(s)),
+            ShortForm::Base64Url => (Uuid::parse_base64url(s), Uuid::parse_base64url_const(s)),
+            _ => (fast, slow),
+        };
+        assert_eq!(named.0, fast, "{form}");
+        assert_eq!(named.1, fast, "{form}");
+        fast.is_ok()
+    }
+    let mut rng = Rng(30);
+    let rounds = if cfg!(debug_assertions) { 20 } else { 300 };
+    let edges = [
+        Uuid::NIL,
+        Uuid::MAX,
+        Uuid::from_u128(1),
+        Uuid::from_u128(u128::MAX >> 1),
+    ];
+    let (mut checked, mut accepted) = (0u64, 0u64);
+    for round in 0..rounds + edges.len() {
+        let u = edges.get(round).copied().unwrap_or_else(|| rng.uuid());
+        for form in ShortForm::ALL {
+            let text = encode(&u, form).into_bytes();
+            assert!(check(form, &text));
+            assert!(check(form, &text.to_ascii_lowercase()) || form != ShortForm::Ulid);
+            for pos in 0..text.len() {
+                for byte in 0..=255u8 {
+                    let mut m = text.clone();
+                    m[pos] = byte;
+                    accepted += u64::from(check(form, &m));
+                    checked += 1;
+                }
+            }
+            // Random bytes of the form's alphabet-ish range, and random lengths around it.
+            for _ in 0..64 {
+                let len = match rng.next() % 4 {
+                    0 => (rng.next() % 30) as usize,
+                    _ => form.len(),
+                };
+                let s: Vec<u8> = (0..len)
+                    .map(|_| match rng.next() % 3 {
+                        0 => rng.next() as u8,
+                        _ => {
+                            b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
+                                [(rng.next() % 64) as usize]
+                        }
+                    })
+                    .collect();
+                accepted += u64::from(check(form, &s));
+                checked += 1;
+            }
+        }
+    }
+    // Some substitutions are accepted (another character of the alphabet), most are not.
+    assert!(
+        accepted > 0 && accepted < checked,
+        "{accepted} of {checked}"
+    );
+    println!("run-time and const decoders agree on {checked} texts ({accepted} accepted)");
+}

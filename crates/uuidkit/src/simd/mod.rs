@@ -23,6 +23,8 @@ use crate::Uuid;
 mod aarch64;
 mod entries;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(crate) mod short;
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
 mod x86;
 
 #[cfg(test)]
