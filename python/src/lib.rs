@@ -895,7 +895,9 @@ fn time_based_node(py: Python<'_>, version: u8, node: Option<u64>) -> PyResult<P
     if let Some((u, durable)) = service::next(py, version)? {
         let safe = if durable { st.safe } else { st.unknown };
         // SAFETY: GIL held.
-        return owned(py, unsafe { new_uuid(st, with_node(u.as_u128(), node), safe) });
+        return owned(py, unsafe {
+            new_uuid(st, with_node(u.as_u128(), node), safe)
+        });
     }
     let u = match version {
         1 => uuidkit::generator::try_v1(),
@@ -904,7 +906,9 @@ fn time_based_node(py: Python<'_>, version: u8, node: Option<u64>) -> PyResult<P
     }
     .map_err(gen_error)?;
     // SAFETY: GIL held.
-    owned(py, unsafe { new_uuid(st, with_node(u.as_u128(), node), st.unknown) })
+    owned(py, unsafe {
+        new_uuid(st, with_node(u.as_u128(), node), st.unknown)
+    })
 }
 
 // uuid4() and uuid7() are plain METH_NOARGS C functions (no argument parsing to do): the
