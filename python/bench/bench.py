@@ -120,6 +120,10 @@ def rows():
                 d[pname] = ("b''.join([f().bytes for _ in r])", {"f": gen, "r": range(LOOP_N)}, 1,
                             LOOP_N)
         out.append(("bulk v%d 10^6 -> bytes (per UUID)" % v, BULK_N, d))
+    # The floor of the bytes rows: a fresh 16 MB bytes object, written once (`bytes(k)`
+    # zero-fills it), so that its page faults are paid, with no UUID in it.
+    out.append(("floor: bytes(16 * 10^6) alone (per UUID)", BULK_N,
+                {"uuidkit": ("bytes(k)", {"k": 16 * BULK_N}, 1)}))
 
     strings = [str(std.uuid4()) for _ in range(SORT_N)]
     d = {"uuidkit": ("f(l)", {"f": uuidkit.parse_list, "l": strings}, 1)}

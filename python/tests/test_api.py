@@ -333,6 +333,29 @@ def test_getnode_is_the_standard_one():
     assert 0 <= uuidkit.getnode() < (1 << 48)
 
 
+def test_uuid1_uuid6_without_node_use_getnode():
+    # As the standard module (uuid1) and 3.14 (uuid6): the node is getnode(), the hardware
+    # address or, where there is none, the standard module's random multicast node.
+    node = uuid.getnode()
+    assert uuid.uuid1().node == node
+    for u in (uuidkit.uuid1(), uuidkit.uuid6(), uuidkit.uuid1(clock_seq=0x155),
+              uuidkit.uuid6(clock_seq=0x155)):
+        assert u.node == node, (u, hex(node))
+    assert uuidkit.uuid1(clock_seq=0x155).clock_seq == 0x155
+    # A node given without clock_seq: still the process-wide order.
+    xs = [uuidkit.uuid6(node=0xABC) for _ in range(2000)]
+    assert all(u.node == 0xABC for u in xs)
+    assert all(a < b for a, b in zip(xs, xs[1:]))
+    # The order guarantee with the getnode() node: v6 strictly increasing as values, v1 by
+    # timestamp, across interleaved calls.
+    v1, v6 = [], []
+    for _ in range(5000):
+        v1.append(uuidkit.uuid1())
+        v6.append(uuidkit.uuid6())
+    assert all(a < b for a, b in zip(v6, v6[1:]))
+    assert all(a.time < b.time for a, b in zip(v1, v1[1:]))
+
+
 @pytest.mark.filterwarnings("ignore:__int__ returned non-int:DeprecationWarning")
 def test_pure_python_fallback_attributes_of_odd_int():
     # The standard constructor stores what int= was given (here True); every attribute then

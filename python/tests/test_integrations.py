@@ -87,3 +87,32 @@ def test_json_dataclass_dict():
     d = {uuid.UUID(str(u)): 1}
     assert d[u] == 1
     assert json.dumps([u], default=str) == '["%s"]' % u
+
+
+def test_psycopg_postgresql_uuid_column():
+    # A real server: scripts/python-test starts one (scripts/db-servers.sh) and exports its
+    # address. Without it this test fails (it never skips): run it through that script.
+    import os
+
+    import psycopg
+
+    url = os.environ.get("UUIDKIT_TEST_PG_URL")
+    assert url, "UUIDKIT_TEST_PG_URL is not set: run scripts/python-test, which starts PostgreSQL"
+    with psycopg.connect(url) as conn:
+        conn.execute("CREATE TEMP TABLE items (id uuid PRIMARY KEY, n int)")
+        us = [uuidkit.uuid7(), uuidkit.uuid4(), uuidkit.uuid5(uuidkit.NAMESPACE_DNS, "a")]
+        # No registration: psycopg's adapters follow the class's MRO to uuid.UUID's. Text
+        # and binary parameters both.
+        conn.execute("INSERT INTO items VALUES (%s, 0)", (us[0],))
+        conn.execute("INSERT INTO items VALUES (%b, 1)", (us[1],))
+        conn.execute("INSERT INTO items VALUES (%t, 2)", (us[2],))
+        for binary in (False, True):
+            rows = conn.cursor(binary=binary).execute("SELECT id FROM items ORDER BY n").fetchall()
+            got = [r[0] for r in rows]
+            assert got == us
+            assert all(type(g) is uuid.UUID for g in got)
+        # The server's own text of it, and a lookup by it.
+        (text,) = conn.execute("SELECT id::text FROM items WHERE id = %s", (us[0],)).fetchone()
+        assert text == str(us[0])
+        (arr,) = conn.execute("SELECT %s::uuid[]", (us,)).fetchone()
+        assert arr == us

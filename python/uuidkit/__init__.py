@@ -297,17 +297,17 @@ except AttributeError:  # not Unix: there is no service
 def uuid1(node=None, clock_seq=None):
     """A version-1 UUID from the process-wide generator (strictly increasing timestamps).
 
-    Without arguments the node is random, fixed per process, with the multicast bit set
-    (RFC 9562 §6.10), not the hardware address. ``node`` and ``clock_seq`` replace the
-    generated ones, with the standard module's checks.
+    Without ``node`` the node is :func:`getnode` (the hardware address, or the standard
+    module's random multicast node when it finds none), as in the standard module. ``node``
+    and ``clock_seq`` replace the generated ones, with the standard module's checks.
     """
     if node is None and clock_seq is None:
-        return _uuid1()
+        return _uuid1(getnode())
     u = _uuid1()
     if clock_seq is None:
         clock_seq = u.clock_seq
     if node is None:
-        node = u.node
+        node = getnode()
     return UUID(
         fields=(
             u.time_low,
@@ -324,11 +324,13 @@ def uuid1(node=None, clock_seq=None):
 def uuid6(node=None, clock_seq=None):
     """A version-6 UUID from the process-wide generator (strictly increasing).
 
-    Without arguments the node is random, fixed per process. ``node`` (48 bits kept) and
-    ``clock_seq`` (14 bits kept) replace the generated ones, as in Python 3.14.
+    Without ``node`` the node is :func:`getnode`, as in Python 3.14. ``node`` (48 bits kept)
+    and ``clock_seq`` (14 bits kept) replace the generated ones, as in Python 3.14.
     """
-    if node is None and clock_seq is None:
-        return _uuid6()
+    if node is None:
+        node = getnode()
+    if clock_seq is None:
+        return _uuid6(node & 0xFFFF_FFFF_FFFF)
     value = _uuid6().int
     if clock_seq is not None:
         value = (value & ~(0x3FFF << 48)) | ((clock_seq & 0x3FFF) << 48)
