@@ -105,66 +105,13 @@ fn state() -> PyResult<&'static State> {
         .ok_or_else(|| PyRuntimeError::new_err("uuidkit._uuidkit.setup() has not been called"))
 }
 
-const HEX: &[u8; 16] = b"0123456789abcdef";
-
-/// 0..=15 for a hex digit (either case), 0xff otherwise.
-static UNHEX: [u8; 256] = {
-    let mut t = [0xffu8; 256];
-    let mut i = 0;
-    while i < 10 {
-        t[b'0' as usize + i] = i as u8;
-        i += 1;
-    }
-    let mut i = 0;
-    while i < 6 {
-        t[b'a' as usize + i] = 10 + i as u8;
-        t[b'A' as usize + i] = 10 + i as u8;
-        i += 1;
-    }
-    t
-};
-
 /// The 36-character lowercase hyphenated form (what `str(uuid.UUID)` gives).
 fn hyphenated(v: u128) -> [u8; 36] {
-    let b = v.to_be_bytes();
-    let mut out = [0u8; 36];
-    let mut j = 0;
-    for (i, byte) in b.iter().enumerate() {
-        if i == 4 || i == 6 || i == 8 || i == 10 {
-            out[j] = b'-';
-            j += 1;
-        }
-        out[j] = HEX[(byte >> 4) as usize];
-        out[j + 1] = HEX[(byte & 15) as usize];
-        j += 2;
-    }
-    out
+    uuidkit::Uuid::from_u128(v).encode_hyphenated(uuidkit::Case::Lower)
 }
 
 fn simple(v: u128) -> [u8; 32] {
-    let b = v.to_be_bytes();
-    let mut out = [0u8; 32];
-    for (i, byte) in b.iter().enumerate() {
-        out[2 * i] = HEX[(byte >> 4) as usize];
-        out[2 * i + 1] = HEX[(byte & 15) as usize];
-    }
-    out
-}
-
-/// 32 hex digits to the value, or None.
-fn unhex32(s: &[u8]) -> Option<u128> {
-    let mut v: u128 = 0;
-    let mut bad = 0u8;
-    for &c in s {
-        let d = UNHEX[c as usize];
-        bad |= d;
-        v = (v << 4) | (d & 15) as u128;
-    }
-    if bad & 0xf0 != 0 {
-        None
-    } else {
-        Some(v)
-    }
+    uuidkit::Uuid::from_u128(v).encode_simple(uuidkit::Case::Lower)
 }
 
 /// The forms whose meaning is plain: 32 hex digits, or the 36-character hyphenated form, each
@@ -179,20 +126,11 @@ fn parse_plain(s: &[u8]) -> Option<u128> {
     } else {
         s
     };
+    // 32 hex digits or the hyphenated form, either case: the library's reading of both is the
+    // standard constructor's (which removes the hyphens wherever they are, so a 36-character
+    // string with them elsewhere goes to the Python path).
     match s.len() {
-        32 => unhex32(s),
-        36 => {
-            if s[8] != b'-' || s[13] != b'-' || s[18] != b'-' || s[23] != b'-' {
-                return None;
-            }
-            let mut buf = [0u8; 32];
-            buf[..8].copy_from_slice(&s[..8]);
-            buf[8..12].copy_from_slice(&s[9..13]);
-            buf[12..16].copy_from_slice(&s[14..18]);
-            buf[16..20].copy_from_slice(&s[19..23]);
-            buf[20..].copy_from_slice(&s[24..]);
-            unhex32(&buf)
-        }
+        32 | 36 => uuidkit::Uuid::try_parse_ascii(s).ok().map(|u| u.as_u128()),
         _ => None,
     }
 }
