@@ -1,7 +1,8 @@
-//! Run-time fast paths of the short-form decoders (ULID text, base32hex, base64url), with
-//! SSE2, which every x86-64 CPU has: no detection, no dispatch table.
+//! Run-time fast paths of the short-form decoders (ULID text, base32hex, base64url): AVX2
+//! kernels where the CPU has it (`has_avx2`: `is_x86_feature_detected!` with `std`, the
+//! compile-time target features without), else SSE2, which every x86-64 CPU has.
 //!
-//! Each kernel classifies 16 characters at once (range compares give each byte's 5- or 6-bit
+//! Each SSE2 kernel classifies 16 characters at once (the AVX2 ones 32) (range compares give each byte's 5- or 6-bit
 //! value and an invalid flag), packs the values into 64-bit lanes with three multiply-adds and
 //! shifts, and says only "bad" (`None`); the caller then runs the `const` decoder's slow path
 //! for the error, so the errors never depend on this code. They accept exactly the inputs the

@@ -609,12 +609,12 @@ const _: () = {
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn parse_avx2(s: &[u8]) -> Result<Uuid, crate::error::Error> {
     // The hyphenated form, what `parse_str` is mostly given, goes straight to its kernel: one
-    // 36-byte check instead of the row's loads in front of the data loads (issue 18: 84 -> 62
-    // instructions, parse_str 0.41 -> 0.31 x uuid's; the mixed-form row is no slower, see
-    // BENCHMARKS.md, "Issue 18, parse_str and where the stack lies").
+    // 36-byte check instead of the row's loads in front of the data loads (84 -> 62
+    // instructions; the mixed-form row is no slower, BENCHMARKS.md, "How much the figures
+    // move").
     // A failure hands the kernel's masks to the slow path, which takes the first bad slot
-    // from them instead of classifying the text again (issue 18: `parse_str` with one bad
-    // digit 122 -> 105 instructions, a bad line of `uuidkit validate` 323 -> 306).
+    // from them instead of classifying the text again (`parse_str` with one bad digit 122 ->
+    // 105 instructions, a bad line of `uuidkit validate` 323 -> 306).
     if let Ok(body) = <&[u8; 36]>::try_from(s) {
         // SAFETY: this function has the target features the kernel needs.
         return match unsafe { hyphenated_checked_avx2(body) } {
