@@ -1242,8 +1242,8 @@ Output of `show`:
   v1/v6 stay unique (new clock sequence); v7 stay unique (random bits); v6 and
   v7 increase from the reset on, but those issued after it may sort before
   those issued before it when the old bounds lay ahead of the clock: the one
-  promise a reset gives up. It prints the values before and after. A missing file or a
-  symbolic link is an error.
+  promise a reset gives up. It prints the values before and after. A missing
+  file or a symbolic link is an error.
 
 Examples:
   uuidkit state show /var/lib/uuidkit/state
