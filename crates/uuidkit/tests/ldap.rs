@@ -8,20 +8,27 @@ use uuidkit::ldap::{self, MatchError, Side};
 use uuidkit::{ErrorKind, Uuid};
 
 /// The RFC text from `shared/specs/` beside the clone: `$CARGO_MANIFEST_DIR/../../../shared`
-/// in CI; a worktree nested one level deeper finds it further up, so every ancestor is tried.
-fn rfc4530() -> Option<String> {
+/// in CI; a worktree nested deeper finds it further up, so every ancestor is tried, and
+/// `UUIDKIT_SPECS` names the folder for any other layout. Missing, the test fails: a
+/// comparison with the RFC that cannot run is not a pass.
+fn rfc4530() -> String {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    for dir in manifest.ancestors().skip(2) {
-        let path = dir.join("shared/specs/rfc4530.txt");
+    let named = std::env::var_os("UUIDKIT_SPECS").map(PathBuf::from);
+    let found = named.iter().map(|d| d.join("rfc4530.txt")).chain(
+        manifest
+            .ancestors()
+            .skip(2)
+            .map(|d| d.join("shared/specs/rfc4530.txt")),
+    );
+    for path in found {
         if let Ok(t) = std::fs::read_to_string(&path) {
-            return Some(t);
+            return t;
         }
     }
-    println!(
-        "note: shared/specs/rfc4530.txt not found above {}; skipping the comparison with the RFC text",
+    panic!(
+        "shared/specs/rfc4530.txt not found above {} (set UUIDKIT_SPECS to the folder that holds it)",
         manifest.display()
     );
-    None
 }
 
 /// Every description in the RFC that starts `( 1.3.6.1.1.16.`, with each line break and the
@@ -52,7 +59,7 @@ fn schema_constants_are_the_rfc_text() {
     for d in ldap::SCHEMA {
         assert!(!d.contains("  ") && !d.contains('\n'), "{d:?}");
     }
-    let Some(text) = rfc4530() else { return };
+    let text = rfc4530();
     let found = descriptions(&text);
     assert_eq!(found.len(), 4, "{found:#?}");
     for (ours, rfc) in ldap::SCHEMA.iter().zip(&found) {
