@@ -407,8 +407,9 @@ const fn table(form: ShortForm) -> &'static [u8; 256] {
     }
 }
 
-/// The run-time fast paths: AVX2 or SSE2 kernels on x86-64 (with the `simd` feature; AVX2 where
-/// the CPU has it), else the `const` ones. Each accepts exactly what its `const` counterpart accepts, with the same value.
+/// The run-time fast paths: AVX2 or SSE2 kernels on x86-64 (with the `simd` feature; AVX2 where the
+/// CPU has it), else the `const` ones. Each accepts exactly what its `const` counterpart accepts,
+/// with the same value.
 mod fast {
     use super::{Error, Uuid};
 

@@ -46,12 +46,12 @@ impl Format {
 
 /// The short text forms, each read only by name.
 ///
-/// None is recognised by [`Uuid::parse_str`](crate::Uuid::parse_str), which reads the four RFC 9562 forms only, nor
-/// guessed anywhere: the 26-character forms (ULID, base32hex, an unprefixed TypeID) share
-/// their length and most of their alphabets, as do the 22-character ones (every base58 string
-/// is a base64url string), so such a string can be more than one of them. A TypeID *with* a
-/// prefix is unambiguous (a `_`, which no other form has), so a program may recognise it by
-/// shape; the CLI's `inspect` does.
+/// None is recognised by [`Uuid::parse_str`](crate::Uuid::parse_str), which reads the four RFC 9562
+/// forms only, nor guessed anywhere: the 26-character forms (ULID, base32hex, an unprefixed TypeID)
+/// share their length and most of their alphabets, as do the 22-character ones (every base58 string
+/// is a base64url string), so such a string can be more than one of them. A TypeID *with* a prefix
+/// is unambiguous (a `_`, which no other form has), so a program may recognise it by shape; the
+/// CLI's `inspect` does.
 ///
 /// | form | length | example (`017f22e2-79b0-7cc3-98c4-dc0c0c07398f`) | sorts like the value |
 /// |---|---|---|---|

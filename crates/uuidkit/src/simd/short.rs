@@ -2,12 +2,12 @@
 //! kernels where the CPU has it (`has_avx2`: `is_x86_feature_detected!` with `std`, the
 //! compile-time target features without), else SSE2, which every x86-64 CPU has.
 //!
-//! Each SSE2 kernel classifies 16 characters at once (the AVX2 ones 32) (range compares give each byte's 5- or 6-bit
-//! value and an invalid flag), packs the values into 64-bit lanes with three multiply-adds and
-//! shifts, and says only "bad" (`None`); the caller then runs the `const` decoder's slow path
-//! for the error, so the errors never depend on this code. They accept exactly the inputs the
-//! `const` fast paths in `short.rs` accept and return the same values; the tests in `short.rs`
-//! and `tests/short_forms.rs` check this on random and mutated inputs.
+//! Each SSE2 kernel classifies 16 characters at once (the AVX2 ones 32) (range compares give each
+//! byte's 5- or 6-bit value and an invalid flag), packs the values into 64-bit lanes with three
+//! multiply-adds and shifts, and says only "bad" (`None`); the caller then runs the `const`
+//! decoder's slow path for the error, so the errors never depend on this code. They accept exactly
+//! the inputs the `const` fast paths in `short.rs` accept and return the same values; the tests in
+//! `short.rs` and `tests/short_forms.rs` check this on random and mutated inputs.
 
 use core::arch::x86_64::*;
 
@@ -301,8 +301,9 @@ fn base64url_avx2(c: __m256i) -> (__m256i, __m256i) {
     (value, valid)
 }
 
-/// 32 values of `BITS` bits each (two halves of 16, each as [`pack`] does) (one a byte, the first character in the lowest byte) as four
-/// 8-character numbers, the first character most significant: bits `8 * BITS` of each.
+/// [`pack`] on each 16-byte half: 32 values of `BITS` bits each (one a byte, the first
+/// character in the lowest byte) as four 8-character numbers, the first character most
+/// significant: bits `8 * BITS` of each.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn pack_avx2<const BITS: i32>(v: __m256i) -> (u64, u64, u64, u64) {
