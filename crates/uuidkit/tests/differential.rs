@@ -31,6 +31,10 @@
 //! UUIDKIT_DIFF_CASES=1000000 cargo test --release -p uuidkit --test differential -- --nocapture
 //! ```
 
+#[path = "common/rng.rs"]
+mod rng;
+
+use rng::Rng;
 use uuidkit::{Case, Format, Uuid, Variant, Version};
 
 fn cases() -> usize {
@@ -38,28 +42,6 @@ fn cases() -> usize {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(20_000)
-}
-
-/// splitmix64: a fixed, dependency-free stream so that a failure is reproducible by its seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn u128(&mut self) -> u128 {
-        (u128::from(self.next()) << 64) | u128::from(self.next())
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
 }
 
 /// A value with a bias towards the special ones and each version and variant.

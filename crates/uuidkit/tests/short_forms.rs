@@ -4,8 +4,12 @@
 //! crates) on random values: 10^6 each in a release build (the CI runs it so), 10^4 in a debug
 //! one. Each test prints its counts (`--nocapture`).
 
+#[path = "common/rng.rs"]
+mod rng;
+
 use base64::Engine as _;
 use proptest::prelude::*;
+use rng::Rng;
 use uuidkit::{ErrorKind, Prefix, ShortForm, TypeId, TypedId, Uuid};
 
 /// The random values each differential test compares.
@@ -14,28 +18,6 @@ const DIFFERENTIAL: u64 = if cfg!(debug_assertions) {
 } else {
     1_000_000
 };
-
-/// A small, seeded generator (SplitMix64): the same values on every run.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    /// Random 128 bits, with some values of few or many set bits (the edges of the range).
-    fn uuid(&mut self) -> Uuid {
-        let v = u128::from(self.next()) << 64 | u128::from(self.next());
-        let v = match self.next() % 16 {
-            0 => v >> (self.next() % 128),
-            1 => !(v >> (self.next() % 128)),
-            _ => v,
-        };
-        Uuid::from_u128(v)
-    }
-}
 
 fn encode(u: &Uuid, form: ShortForm) -> String {
     let mut buf = [0u8; uuidkit::MAX_SHORT_LEN];
