@@ -351,7 +351,7 @@ pub fn input_report(at: &BadInput<'_>, msg: &dyn fmt::Display, color: bool) -> S
         s.push_str(origin.word());
         s.push(' ');
         let mut digits = [0u8; 20];
-        let n = crate::digits::decimal_u64(no, &mut digits);
+        let n = crate::numerals::decimal_u64(no, &mut digits);
         s.push_str(std::str::from_utf8(&digits[..n]).unwrap_or_default());
         s.push_str(": ");
         let _ = fmt::Write::write_fmt(&mut s, format_args!("{msg}\n"));
@@ -368,10 +368,11 @@ pub fn report_input(at: &BadInput<'_>, msg: &dyn fmt::Display) {
     write_stderr(&text);
 }
 
-/// [`report_input`] for a message already rendered (`msg`, from [`crate::form::Messages`]):
-/// for printable ASCII input that fits the excerpt, without colour, the report is assembled
-/// in `scratch` byte by byte, the same bytes [`input_report`] makes; anything else takes
-/// [`report_input`]. A file of bad lines costs no more per line than the bytes it reports.
+/// [`report_input`] for a message already rendered (`msg`, from
+/// [`crate::representation::Messages`]): for printable ASCII input that fits the excerpt,
+/// without colour, the report is assembled in `scratch` byte by byte, the same bytes
+/// [`input_report`] makes; anything else takes [`report_input`]. A file of bad lines costs
+/// no more per line than the bytes it reports.
 pub fn report_input_rendered(at: &BadInput<'_>, msg: &[u8], scratch: &mut Vec<u8>) {
     if color(Stream::Stderr) || !plain_report(at, msg, scratch) {
         return report_input(at, &String::from_utf8_lossy(msg));
@@ -394,7 +395,7 @@ fn plain_report(at: &BadInput<'_>, msg: &[u8], out: &mut Vec<u8>) -> bool {
     }
     const SPACES: &[u8; EXCERPT_WIDTH] = &[b' '; EXCERPT_WIDTH];
     let mut digits = [0u8; 20];
-    let n = crate::digits::decimal_u64(no, &mut digits);
+    let n = crate::numerals::decimal_u64(no, &mut digits);
     let dots: &[u8] = if cut { b"..." } else { b"" };
     out.clear();
     for part in [
@@ -466,9 +467,10 @@ impl LineReports {
     const MESSAGE: usize = 1024;
 
     /// Appends the report of a line that was not cut, from its number's digits (`no`, the
-    /// first `n` of them counting) and the message as [`crate::form::Messages::in_report`]
-    /// gives it. False (and nothing appended) when the line is not printable ASCII that fits
-    /// the excerpt, or `pos` is past its end: the caller then takes the general path.
+    /// first `n` of them counting) and the message as
+    /// [`crate::representation::Messages::in_report`] gives it. False (and nothing appended)
+    /// when the line is not printable ASCII that fits the excerpt, or `pos` is past its end:
+    /// the caller then takes the general path.
     pub fn push(&mut self, no: (&[u8; 20], usize), msg: &[u8], bytes: &[u8], pos: usize) -> bool {
         // Room is left for a message of up to MESSAGE bytes (a longer one takes the general
         // path), so that the reports go out only once SIZE bytes are assembled.
@@ -922,7 +924,7 @@ mod tests {
             for bytes in inputs {
                 for pos in [0, bytes.len() / 2, bytes.len(), bytes.len() + 1] {
                     for no in [1u64, 99, 123_456_789, u64::MAX] {
-                        let mut c = crate::digits::Counter::default();
+                        let mut c = crate::numerals::Counter::default();
                         c.set(no);
                         let at = BadInput {
                             origin: Origin::Line,
