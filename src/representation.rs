@@ -105,7 +105,7 @@ impl Messages {
     }
 
     /// Messages as `: MESSAGE`, a newline and two spaces: the part of an error report
-    /// ([`crate::ui::input_report`]) between the line number and the excerpt.
+    /// (`input_report` in ui/report.rs) between the line number and the excerpt.
     pub fn in_report() -> Messages {
         Messages::new(Style::InReport)
     }
