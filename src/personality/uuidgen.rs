@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use super::getopt::{getopt, print, usage_failure, Opt};
+use super::getopt::{options, print, print_version, usage_failure, Opt};
 
 const OPTIONS: &[Opt] = &[
     Opt {
@@ -119,16 +119,10 @@ enum Type {
 
 /// Runs uuidgen with `argv` (argv[0] included).
 pub fn main(argv: Vec<OsString>) -> ExitCode {
-    let mut argv = argv.into_iter();
-    let argv0 = argv
-        .next()
-        .unwrap_or_default()
-        .to_string_lossy()
-        .into_owned();
     let prog = "uuidgen";
-    let parsed = match getopt(argv.collect(), OPTIONS) {
+    let parsed = match options(argv, prog, OPTIONS) {
         Ok(p) => p,
-        Err(msg) => return usage_failure(&argv0, prog, &msg),
+        Err(status) => return status,
     };
     let mut kind = Type::Default;
     let mut namespace: Option<OsString> = None;
@@ -159,11 +153,7 @@ pub fn main(argv: Vec<OsString>) -> ExitCode {
                     }
                 }
             }
-            b'V' => {
-                return print(
-                    format!("uuidgen from uuidkit {}\n", env!("CARGO_PKG_VERSION")).as_bytes(),
-                )
-            }
+            b'V' => return print_version(prog),
             b'h' => return print(HELP.as_bytes()),
             _ => {}
         }
