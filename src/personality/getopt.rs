@@ -12,6 +12,26 @@ pub struct Opt {
     pub value: bool,
 }
 
+impl Opt {
+    /// An option without a value.
+    pub const fn flag(short: u8, long: &'static str) -> Opt {
+        Opt {
+            short,
+            long,
+            value: false,
+        }
+    }
+
+    /// An option that takes a value.
+    pub const fn valued(short: u8, long: &'static str) -> Opt {
+        Opt {
+            short,
+            long,
+            value: true,
+        }
+    }
+}
+
 /// An option found on the command line, with its value when it takes one.
 pub struct Found {
     pub short: u8,

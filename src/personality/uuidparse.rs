@@ -19,36 +19,12 @@ use uuidkit::{Uuid, Variant, Version};
 use super::getopt::{options, print, print_version, Opt};
 
 const OPTIONS: &[Opt] = &[
-    Opt {
-        short: b'J',
-        long: "json",
-        value: false,
-    },
-    Opt {
-        short: b'n',
-        long: "noheadings",
-        value: false,
-    },
-    Opt {
-        short: b'o',
-        long: "output",
-        value: true,
-    },
-    Opt {
-        short: b'r',
-        long: "raw",
-        value: false,
-    },
-    Opt {
-        short: b'V',
-        long: "version",
-        value: false,
-    },
-    Opt {
-        short: b'h',
-        long: "help",
-        value: false,
-    },
+    Opt::flag(b'J', "json"),
+    Opt::flag(b'n', "noheadings"),
+    Opt::valued(b'o', "output"),
+    Opt::flag(b'r', "raw"),
+    Opt::flag(b'V', "version"),
+    Opt::flag(b'h', "help"),
 ];
 
 const HELP: &str = "
