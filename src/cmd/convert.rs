@@ -145,12 +145,7 @@ pub fn run(c: Config) -> CmdResult {
     let empty = representation::parse_bytes(c.from, b"");
     loop {
         lines.take_run(&mut guess, &mut alt, |line| {
-            let parsed = if line.is_empty() {
-                empty
-            } else {
-                representation::parse_bytes(c.from, line.bytes)
-            };
-            let e = match parsed {
+            let e = match representation::parse_in_run(c.from, &empty, &line) {
                 Ok(u) => {
                     return match batch.get_mut(n) {
                         Some(slot) => {
@@ -179,10 +174,7 @@ pub fn run(c: Config) -> CmdResult {
         };
         match representation::parse(c.from, &line) {
             Ok(u) => {
-                if line.bytes.len() != guess {
-                    alt = guess;
-                    guess = line.bytes.len();
-                }
+                representation::valid_length(line.bytes.len(), &mut guess, &mut alt);
                 // A full batch goes out at the top of the loop.
                 if let Some(slot) = batch.get_mut(n) {
                     *slot = u;

@@ -131,12 +131,7 @@ pub fn run(c: Config) -> CmdResult {
     let empty = representation::parse_bytes(c.from, b"");
     loop {
         lines.take_run(&mut guess, &mut alt, |line| {
-            let parsed = if line.is_empty() {
-                empty
-            } else {
-                representation::parse_bytes(c.from, line.bytes)
-            };
-            let e = match parsed {
+            let e = match representation::parse_in_run(c.from, &empty, &line) {
                 Ok(_) => return true,
                 Err(e) => e,
             };
@@ -150,12 +145,7 @@ pub fn run(c: Config) -> CmdResult {
             break;
         };
         match representation::parse(c.from, &line) {
-            Ok(_) => {
-                if line.bytes.len() != guess {
-                    alt = guess;
-                    guess = line.bytes.len();
-                }
-            }
+            Ok(_) => representation::valid_length(line.bytes.len(), &mut guess, &mut alt),
             Err(e) => r.bad_line(&line, &e)?,
         }
     }
