@@ -3,9 +3,9 @@
 //!
 //! Flags are parsed by clap into [`args::Cli`], which mirrors them; each command then resolves
 //! them into its own configuration and runs (src/cmd/). Shared input and output lives in
-//! [`io`], the representations in [`form`], what a person at a terminal sees (colour, carets,
-//! progress) in [`ui`]. Under the name `uuidgen` or `uuidparse` it is that util-linux tool
-//! instead ([`compat`]).
+//! [`io`], the representations in [`representation`], what a person at a terminal sees
+//! (colour, carets, progress) in [`ui`]. Under the name `uuidgen` or `uuidparse` it is that
+//! util-linux tool instead ([`personality`]).
 
 // On Linux the process starts at the C `main` below, which skips the Rust runtime's start-up;
 // elsewhere, and in the unit tests' harness, at the Rust `main`.
@@ -13,10 +13,10 @@
 
 mod args;
 mod cmd;
-mod compat;
-mod digits;
-mod form;
 mod io;
+mod numerals;
+mod personality;
+mod representation;
 mod scan;
 mod sys;
 mod ui;
@@ -48,8 +48,8 @@ fn run() -> ExitCode {
     if one_random_uuid(&argv) {
         return print_one_v4();
     }
-    // Run as `uuidgen` or `uuidparse` (a link to this binary), be that tool (src/compat/).
-    if let Some(tool) = argv.first().and_then(|a0| compat::personality(a0)) {
+    // Run as `uuidgen` or `uuidparse` (a link to this binary), be that tool (src/personality/).
+    if let Some(tool) = argv.first().and_then(|a0| personality::invoked_as(a0)) {
         return tool(argv);
     }
     // Usage errors go to stderr with status 2. Help and version go to stdout with status 0,

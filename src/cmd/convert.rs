@@ -5,9 +5,9 @@ use std::ffi::OsString;
 use uuidkit::{Case, Uuid};
 
 use crate::args::{ConvertArgs, FromForm, ToForm};
-use crate::digits;
-use crate::form;
 use crate::io::{Candidate, CmdResult, Fatal, Line, Lines, Out, Status};
+use crate::numerals;
+use crate::representation;
 use crate::ui::{self, Origin, Progress};
 
 /// What `convert` does.
@@ -25,7 +25,7 @@ impl Config {
         Config {
             from: a.from,
             to: a.to,
-            case: form::case(a.upper),
+            case: representation::case(a.upper),
             tokens: a.tokens,
             inputs: a.uuids,
         }
@@ -43,15 +43,15 @@ struct Reports {
     /// Reports go into standard error's buffer (see `run`), so the output need not be flushed
     /// before each.
     buffered: bool,
-    messages: form::Messages,
+    messages: representation::Messages,
     /// The report being assembled.
     scratch: Vec<u8>,
     /// Reports of plain lines are assembled here: when `buffered`, and without colour.
     fast: bool,
     pending: ui::LineReports,
-    in_report: form::Messages,
+    in_report: representation::Messages,
     /// The number of the last line reported, in decimal.
-    no: digits::Counter,
+    no: numerals::Counter,
     status: Status,
     /// Why the output could not be written before a report (taken at once by `run`).
     failed: Option<Fatal>,
@@ -66,10 +66,10 @@ impl Reports {
         out: &mut Out,
         batch: &[Uuid],
         line: &Line<'_>,
-        e: &form::ParseError,
+        e: &representation::ParseError,
     ) -> Result<(), Fatal> {
         if !batch.is_empty() {
-            form::write_lines(out, batch, self.to.0, self.to.1)?;
+            representation::write_lines(out, batch, self.to.0, self.to.1)?;
         }
         self.status = crate::io::invalid();
         if !self.buffered {
@@ -86,7 +86,13 @@ impl Reports {
             }
         }
         self.pending.write_out();
-        form::report_rendered(self.origin, line, e, &mut self.messages, &mut self.scratch);
+        representation::report_rendered(
+            self.origin,
+            line,
+            e,
+            &mut self.messages,
+            &mut self.scratch,
+        );
         Ok(())
     }
 }
@@ -116,12 +122,12 @@ pub fn run(c: Config) -> CmdResult {
         origin,
         to: (c.to, c.case),
         buffered,
-        messages: form::Messages::plain(),
+        messages: representation::Messages::plain(),
         scratch: Vec::with_capacity(256),
         fast: buffered && !ui::color(ui::Stream::Stderr),
         pending: ui::LineReports::default(),
-        in_report: form::Messages::in_report(),
-        no: digits::Counter::default(),
+        in_report: representation::Messages::in_report(),
+        no: numerals::Counter::default(),
         status: Status::Ok,
         failed: None,
     };
@@ -136,15 +142,10 @@ pub fn run(c: Config) -> CmdResult {
     // there too.
     let (mut guess, mut alt) = (36, 32);
     // What an empty line is (the same every time).
-    let empty = form::parse_bytes(c.from, b"");
+    let empty = representation::parse_bytes(c.from, b"");
     loop {
         lines.take_run(&mut guess, &mut alt, |line| {
-            let parsed = if line.is_empty() {
-                empty
-            } else {
-                form::parse_bytes(c.from, line.bytes)
-            };
-            let e = match parsed {
+            let e = match representation::parse_in_run(c.from, &empty, &line) {
                 Ok(u) => {
                     return match batch.get_mut(n) {
                         Some(slot) => {
@@ -164,19 +165,16 @@ pub fn run(c: Config) -> CmdResult {
         }
         progress.tick(lines.count());
         if n == BATCH {
-            form::write_lines(&mut out, &batch, c.to, c.case)?;
+            representation::write_lines(&mut out, &batch, c.to, c.case)?;
             n = 0;
             continue;
         }
         let Some(line) = lines.next_line()? else {
             break;
         };
-        match form::parse(c.from, &line) {
+        match representation::parse(c.from, &line) {
             Ok(u) => {
-                if line.bytes.len() != guess {
-                    alt = guess;
-                    guess = line.bytes.len();
-                }
+                representation::valid_length(line.bytes.len(), &mut guess, &mut alt);
                 // A full batch goes out at the top of the loop.
                 if let Some(slot) = batch.get_mut(n) {
                     *slot = u;
@@ -195,7 +193,7 @@ pub fn run(c: Config) -> CmdResult {
             }
         }
     }
-    form::write_lines(&mut out, batch.get(..n).unwrap_or_default(), c.to, c.case)?;
+    representation::write_lines(&mut out, batch.get(..n).unwrap_or_default(), c.to, c.case)?;
     progress.finish();
     out.flush()?;
     Ok(r.status)
@@ -209,7 +207,7 @@ fn bad_line(
     out: &mut Out,
     batch: &[Uuid],
     line: &Line<'_>,
-    e: &form::ParseError,
+    e: &representation::ParseError,
 ) -> Result<(), Fatal> {
     r.bad(out, batch, line, e)
 }
@@ -233,7 +231,7 @@ fn bad_in_run(
         return false;
     }
     let done = batch.get(..*n).unwrap_or_default();
-    match r.bad(out, done, &c.line(), &form::ParseError::Uuid(e)) {
+    match r.bad(out, done, &c.line(), &representation::ParseError::Uuid(e)) {
         Ok(()) => {
             *n = 0;
             true

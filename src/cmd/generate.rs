@@ -17,8 +17,8 @@ use uuidkit_service::client::{default_sockets, ClientConfig, SystemGenerator};
 use uuidkit_service::state::TimeVersion;
 
 use crate::args::{usage_error, GenArgs, GenVersion, HashArg, ToForm};
-use crate::form;
 use crate::io::{CmdResult, Fatal, Out, Status};
+use crate::representation;
 use crate::ui::Progress;
 
 /// The clock the time-based generators read: the system's, or the instant of `--time`.
@@ -221,7 +221,7 @@ impl Config {
                 version_name(a.which)
             )));
         }
-        let (count, to, case) = (a.count, a.format, form::case(a.upper));
+        let (count, to, case) = (a.count, a.format, representation::case(a.upper));
         let plan = if a.system {
             system_plan(a, &flags)?
         } else {
@@ -546,7 +546,7 @@ fn run_local(mut source: Source, count: u64, to: ToForm, case: Case) -> CmdResul
             out.flush()?;
             return Err(Fatal::Msg(format!("gen: {e}")));
         }
-        form::write_lines(&mut out, slots, to, case)?;
+        representation::write_lines(&mut out, slots, to, case)?;
         left -= n as u64;
     }
     progress.finish();
@@ -633,7 +633,7 @@ fn run_system(
             }
         };
         volatile |= !filled.safety.is_durable();
-        form::write_lines(&mut out, &batch[..n], to, case)?;
+        representation::write_lines(&mut out, &batch[..n], to, case)?;
         left -= n as u64;
     }
     out.flush()?;

@@ -10,9 +10,9 @@ use std::fmt::{self, Display};
 use uuidkit::{Kind, Rfc3339, Timestamp, Uuid, Variant, Version};
 
 use crate::args::{FromForm, InspectArgs};
-use crate::digits::{decimal_u64, nine_digits, two_digits};
-use crate::form;
 use crate::io::{CmdResult, Fatal, Line, Lines, Out, Status};
+use crate::numerals::{decimal_u64, nine_digits, two_digits};
+use crate::representation;
 
 /// What `inspect` does.
 pub struct Config {
@@ -71,7 +71,7 @@ pub fn run(c: Config) -> CmdResult {
                 } else {
                     // What came before the bad input is shown before its report.
                     out.flush()?;
-                    form::report(origin, &line, &e);
+                    representation::report(origin, &line, &e);
                 }
             }
         }
@@ -86,16 +86,17 @@ pub fn run(c: Config) -> CmdResult {
 fn parse(
     from: FromForm,
     line: &Line<'_>,
-) -> Result<(Uuid, Option<uuidkit::Prefix>), form::ParseError> {
+) -> Result<(Uuid, Option<uuidkit::Prefix>), representation::ParseError> {
     let typeid = from == FromForm::Typeid || (from == FromForm::Text && line.bytes.contains(&b'_'));
     if !typeid {
-        return form::parse(from, line).map(|u| (u, None));
+        return representation::parse(from, line).map(|u| (u, None));
     }
-    form::parse(FromForm::Typeid, line)?;
-    // Parsed twice (the second time cannot fail) so that the cut-line rules are form.rs's.
+    representation::parse(FromForm::Typeid, line)?;
+    // Parsed twice (the second time cannot fail) so that the cut-line rules are those of
+    // representation.rs.
     uuidkit::TypeId::parse(line.bytes)
         .map(|t| (t.uuid(), Some(*t.prefix())))
-        .map_err(form::ParseError::Uuid)
+        .map_err(representation::ParseError::Uuid)
 }
 
 /// A value of a field, by kind, so that JSON output can write each without the formatting
@@ -581,9 +582,9 @@ fn json_bytes(out: &mut Out, line: &Line<'_>) -> Result<(), Fatal> {
     json_string(out, &line.lossy())
 }
 
-use crate::form::json_string;
+use crate::representation::json_string;
 
-fn json_error(out: &mut Out, line: &Line<'_>, e: &form::ParseError) -> Result<(), Fatal> {
+fn json_error(out: &mut Out, line: &Line<'_>, e: &representation::ParseError) -> Result<(), Fatal> {
     out.bytes(b"{\"input\":")?;
     json_bytes(out, line)?;
     out.bytes(b",\"error\":")?;

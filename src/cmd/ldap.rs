@@ -4,8 +4,8 @@
 use std::ffi::OsString;
 
 use crate::args::{usage_error, LdapArgs, LdapCommand, LdapRuleArgs};
-use crate::form;
 use crate::io::{os_bytes, CmdResult, Fatal, Out, Status};
+use crate::representation;
 use crate::ui::{self, Origin};
 
 /// Which rule `match`/`order` evaluates.
@@ -100,9 +100,9 @@ fn evaluate(rule: Rule, assertion: &OsString, value: &OsString, json: bool) -> C
     let status = match result {
         Ok(truth) if json => {
             out.fmt(format_args!("{{\"rule\":\"{name}\",\"assertion\":"))?;
-            form::json_string(&mut out, &String::from_utf8_lossy(&a))?;
+            representation::json_string(&mut out, &String::from_utf8_lossy(&a))?;
             out.bytes(b",\"value\":")?;
-            form::json_string(&mut out, &String::from_utf8_lossy(&v))?;
+            representation::json_string(&mut out, &String::from_utf8_lossy(&v))?;
             out.fmt(format_args!(",\"result\":{truth}}}\n"))?;
             Status::Ok
         }
@@ -117,10 +117,10 @@ fn evaluate(rule: Rule, assertion: &OsString, value: &OsString, json: bool) -> C
             };
             let err = e.error();
             if json {
-                form::json_invalid(
+                representation::json_invalid(
                     &mut out,
                     arg,
-                    &form::ParseError::Uuid(err),
+                    &representation::ParseError::Uuid(err),
                     &String::from_utf8_lossy(bytes),
                 )?;
             } else {

@@ -1,5 +1,5 @@
 //! `uuidkit install-links`: the names `uuidgen` and `uuidparse` for this binary, under which
-//! it is those util-linux tools (src/compat/).
+//! it is those util-linux tools (src/personality/).
 
 use crate::args::InstallLinksArgs;
 use crate::io::{CmdResult, Fatal, Out, Status};

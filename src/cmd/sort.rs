@@ -10,8 +10,8 @@ use std::ffi::OsString;
 use uuidkit::{Case, Uuid};
 
 use crate::args::{CompareArgs, FromForm, SortArgs, ToForm};
-use crate::form;
 use crate::io::{CmdResult, Fatal, Line, Out, Status};
+use crate::representation;
 use crate::ui::Origin;
 
 /// What `sort` does.
@@ -39,7 +39,7 @@ impl Config {
                 (None, from) => Some(same_form(from)),
             },
             from: a.from,
-            case: form::case(a.upper),
+            case: representation::case(a.upper),
             by_time: a.by_time,
             tokens: a.tokens,
             inputs: a.uuids,
@@ -57,11 +57,11 @@ pub fn run(c: Config) -> CmdResult {
     let mut status = Status::Ok;
     let mut all: Vec<Uuid> = Vec::new();
     while let Some(line) = lines.next_line()? {
-        match form::parse(c.from, &line) {
+        match representation::parse(c.from, &line) {
             Ok(u) => all.push(u),
             Err(e) => {
                 status = crate::io::invalid();
-                form::report(origin, &line, &e);
+                representation::report(origin, &line, &e);
             }
         }
     }
@@ -77,7 +77,7 @@ pub fn run(c: Config) -> CmdResult {
         all.reverse();
     }
     let mut out = Out::stdout();
-    form::write_lines(&mut out, &all, to, c.case)?;
+    representation::write_lines(&mut out, &all, to, c.case)?;
     out.flush()?;
     Ok(status)
 }
@@ -105,17 +105,17 @@ fn run_typeids(c: Config) -> CmdResult {
     let mut status = Status::Ok;
     let mut all: Vec<uuidkit::TypeId> = Vec::new();
     while let Some(line) = lines.next_line()? {
-        match form::parse(FromForm::Typeid, &line) {
+        match representation::parse(FromForm::Typeid, &line) {
             Ok(_) => match uuidkit::TypeId::parse(line.bytes) {
                 Ok(t) => all.push(t),
                 Err(e) => {
                     status = crate::io::invalid();
-                    form::report(origin, &line, &form::ParseError::Uuid(e));
+                    representation::report(origin, &line, &representation::ParseError::Uuid(e));
                 }
             },
             Err(e) => {
                 status = crate::io::invalid();
-                form::report(origin, &line, &e);
+                representation::report(origin, &line, &e);
             }
         }
     }
@@ -131,7 +131,7 @@ fn run_typeids(c: Config) -> CmdResult {
     }
     let mut out = Out::stdout();
     for t in &all {
-        form::write_typeid(&mut out, t.prefix(), &t.uuid())?;
+        representation::write_typeid(&mut out, t.prefix(), &t.uuid())?;
     }
     out.flush()?;
     Ok(status)
@@ -191,14 +191,14 @@ pub fn parse_arg(
         bytes: &bytes,
         len: bytes.len(),
     };
-    match form::parse(FromForm::Text, &line) {
+    match representation::parse(FromForm::Text, &line) {
         Ok(u) => Ok(Some(u)),
         Err(e) if json => {
-            form::json_invalid(out, no, &e, &line.lossy())?;
+            representation::json_invalid(out, no, &e, &line.lossy())?;
             Ok(None)
         }
         Err(e) => {
-            form::report(Origin::Argument, &line, &e);
+            representation::report(Origin::Argument, &line, &e);
             Ok(None)
         }
     }

@@ -5,9 +5,9 @@
 use std::ffi::OsString;
 
 use crate::args::{FromForm, ValidateArgs};
-use crate::digits;
-use crate::form::{self, ParseError};
 use crate::io::{Candidate, CmdResult, Fatal, Line, Lines, Out, Status};
+use crate::numerals;
+use crate::representation::{self, ParseError};
 use crate::ui::{self, Progress, Stream};
 
 /// What `validate` does.
@@ -40,9 +40,9 @@ struct Reports {
     /// An excerpt with a caret under each report (a terminal), in colour or not.
     excerpts: bool,
     color: bool,
-    messages: form::Messages,
+    messages: representation::Messages,
     /// The number of the last line reported, in decimal.
-    no: digits::Counter,
+    no: numerals::Counter,
     status: Status,
     /// Why the last report could not be written (taken at once by `run`).
     failed: Option<Fatal>,
@@ -64,7 +64,7 @@ impl Reports {
             return Ok(());
         }
         if self.json {
-            return form::json_invalid(&mut self.out, line.no, e, &line.lossy());
+            return representation::json_invalid(&mut self.out, line.no, e, &line.lossy());
         }
         // `LINE:COLUMN: MESSAGE`, without the `fmt` machinery.
         self.no.set(line.no);
@@ -116,8 +116,8 @@ pub fn run(c: Config) -> CmdResult {
         json: c.json,
         excerpts,
         color,
-        messages: form::Messages::with_column(),
-        no: digits::Counter::default(),
+        messages: representation::Messages::with_column(),
+        no: numerals::Counter::default(),
         status: Status::Ok,
         failed: None,
     };
@@ -128,15 +128,10 @@ pub fn run(c: Config) -> CmdResult {
     // `Lines::take_run`), and only a line that does not fit takes the general path.
     let (mut guess, mut alt) = (36, 32);
     // What an empty line is (the same every time).
-    let empty = form::parse_bytes(c.from, b"");
+    let empty = representation::parse_bytes(c.from, b"");
     loop {
         lines.take_run(&mut guess, &mut alt, |line| {
-            let parsed = if line.is_empty() {
-                empty
-            } else {
-                form::parse_bytes(c.from, line.bytes)
-            };
-            let e = match parsed {
+            let e = match representation::parse_in_run(c.from, &empty, &line) {
                 Ok(_) => return true,
                 Err(e) => e,
             };
@@ -149,13 +144,8 @@ pub fn run(c: Config) -> CmdResult {
         let Some(line) = lines.next_line()? else {
             break;
         };
-        match form::parse(c.from, &line) {
-            Ok(_) => {
-                if line.bytes.len() != guess {
-                    alt = guess;
-                    guess = line.bytes.len();
-                }
-            }
+        match representation::parse(c.from, &line) {
+            Ok(_) => representation::valid_length(line.bytes.len(), &mut guess, &mut alt),
             Err(e) => r.bad_line(&line, &e)?,
         }
     }

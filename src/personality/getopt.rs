@@ -12,6 +12,26 @@ pub struct Opt {
     pub value: bool,
 }
 
+impl Opt {
+    /// An option without a value.
+    pub const fn flag(short: u8, long: &'static str) -> Opt {
+        Opt {
+            short,
+            long,
+            value: false,
+        }
+    }
+
+    /// An option that takes a value.
+    pub const fn valued(short: u8, long: &'static str) -> Opt {
+        Opt {
+            short,
+            long,
+            value: true,
+        }
+    }
+}
+
 /// An option found on the command line, with its value when it takes one.
 pub struct Found {
     pub short: u8,
@@ -135,6 +155,19 @@ fn char_of(c: u8) -> char {
     char::from(c)
 }
 
+/// The options of a personality's command line `argv` (argv[0] included) read against
+/// `table`, or on a usage error the status of [`usage_failure`] after getopt's message (named
+/// by argv[0] as given, as glibc names it).
+pub fn options(argv: Vec<OsString>, prog: &str, table: &[Opt]) -> Result<Parsed, ExitCode> {
+    let mut argv = argv.into_iter();
+    let argv0 = argv
+        .next()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    getopt(argv.collect(), table).map_err(|msg| usage_failure(&argv0, prog, &msg))
+}
+
 /// Writes `WHO: MESSAGE` and util-linux's "Try 'PROG --help'" line on standard error, and
 /// returns status 1, as util-linux's tools do on bad usage. `who` is the tool's name, or for
 /// getopt's own messages argv[0] as given (glibc prints that: `/usr/bin/uuidgen: invalid
@@ -144,6 +177,11 @@ pub fn usage_failure(who: &str, prog: &str, msg: &str) -> ExitCode {
     let _ = writeln!(err, "{who}: {msg}");
     let _ = writeln!(err, "Try '{prog} --help' for more information.");
     ExitCode::from(1)
+}
+
+/// `-V`: `PROG from uuidkit VERSION` on standard output (see [`print`]).
+pub fn print_version(prog: &str) -> ExitCode {
+    print(format!("{prog} from uuidkit {}\n", env!("CARGO_PKG_VERSION")).as_bytes())
 }
 
 /// Writes `text` on standard output; status 0, or 2 when writing fails (util-linux's

@@ -1,4 +1,4 @@
-//! Decimal digits written into byte buffers, for reports and inspection. A leaf module: it
+//! Decimal numerals written into byte buffers, for reports and inspection. A leaf module: it
 //! imports nothing of the crate, so every module may use it.
 
 /// `v` < 100 as two digits (the last two digits of a larger `v`).

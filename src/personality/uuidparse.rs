@@ -16,39 +16,15 @@ use std::process::ExitCode;
 
 use uuidkit::{Uuid, Variant, Version};
 
-use super::getopt::{getopt, print, usage_failure, Opt};
+use super::getopt::{options, print, print_version, Opt};
 
 const OPTIONS: &[Opt] = &[
-    Opt {
-        short: b'J',
-        long: "json",
-        value: false,
-    },
-    Opt {
-        short: b'n',
-        long: "noheadings",
-        value: false,
-    },
-    Opt {
-        short: b'o',
-        long: "output",
-        value: true,
-    },
-    Opt {
-        short: b'r',
-        long: "raw",
-        value: false,
-    },
-    Opt {
-        short: b'V',
-        long: "version",
-        value: false,
-    },
-    Opt {
-        short: b'h',
-        long: "help",
-        value: false,
-    },
+    Opt::flag(b'J', "json"),
+    Opt::flag(b'n', "noheadings"),
+    Opt::valued(b'o', "output"),
+    Opt::flag(b'r', "raw"),
+    Opt::flag(b'V', "version"),
+    Opt::flag(b'h', "help"),
 ];
 
 const HELP: &str = "
@@ -122,16 +98,10 @@ enum Style {
 
 /// Runs uuidparse with `argv` (argv[0] included).
 pub fn main(argv: Vec<OsString>) -> ExitCode {
-    let mut argv = argv.into_iter();
-    let argv0 = argv
-        .next()
-        .unwrap_or_default()
-        .to_string_lossy()
-        .into_owned();
     let prog = "uuidparse";
-    let parsed = match getopt(argv.collect(), OPTIONS) {
+    let parsed = match options(argv, prog, OPTIONS) {
         Ok(p) => p,
-        Err(msg) => return usage_failure(&argv0, prog, &msg),
+        Err(status) => return status,
     };
     let (mut json, mut raw, mut headings) = (false, false, true);
     let mut output: Option<OsString> = None;
@@ -150,11 +120,7 @@ pub fn main(argv: Vec<OsString>) -> ExitCode {
             }
             b'n' => headings = false,
             b'o' => output = o.value,
-            b'V' => {
-                return print(
-                    format!("uuidparse from uuidkit {}\n", env!("CARGO_PKG_VERSION")).as_bytes(),
-                )
-            }
+            b'V' => return print_version(prog),
             b'h' => return print(HELP.as_bytes()),
             _ => {}
         }

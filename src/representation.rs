@@ -9,7 +9,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use uuidkit::{Case, Format, Uuid};
 
 use crate::args::{FromForm, ToForm};
-use crate::io::{Fatal, Line, Out};
+use crate::io::{Candidate, Fatal, Line, Out};
 use crate::ui::BadInput;
 
 /// Why an input item is not a UUID.
@@ -105,7 +105,7 @@ impl Messages {
     }
 
     /// Messages as `: MESSAGE`, a newline and two spaces: the part of an error report
-    /// ([`crate::ui::input_report`]) between the line number and the excerpt.
+    /// (`input_report` in ui/report.rs) between the line number and the excerpt.
     pub fn in_report() -> Messages {
         Messages::new(Style::InReport)
     }
@@ -348,6 +348,32 @@ pub fn parse_bytes(form: FromForm, b: &[u8]) -> Result<Uuid, uuidkit::Error> {
             Some(f) => Uuid::parse_short(f, b),
             None => Uuid::try_parse_ascii(b),
         },
+    }
+}
+
+/// What a line of a run ([`crate::io::Lines::take_run`]) parses to in `from`: `empty` (what
+/// an empty line parses to, the same every time) for an empty line, else its bytes parsed.
+#[inline(always)]
+pub fn parse_in_run(
+    from: FromForm,
+    empty: &Result<Uuid, uuidkit::Error>,
+    line: &Candidate<'_>,
+) -> Result<Uuid, uuidkit::Error> {
+    if line.is_empty() {
+        *empty
+    } else {
+        parse_bytes(from, line.bytes)
+    }
+}
+
+/// Notes a valid line of the general path, `len` bytes long, for the runs that follow: its
+/// length is tried first, the one tried first so far second (see
+/// [`crate::io::Lines::take_run`]).
+#[inline(always)]
+pub fn valid_length(len: usize, guess: &mut usize, alt: &mut usize) {
+    if len != *guess {
+        *alt = *guess;
+        *guess = len;
     }
 }
 

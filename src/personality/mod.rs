@@ -1,7 +1,7 @@
 //! Drop-in personalities: when the binary is run under the name `uuidgen` or `uuidparse` (a
 //! symlink or hard link, as multi-call tools do), it takes that util-linux tool's options and
 //! writes its formats, so that scripts written for util-linux keep working. `main` picks the
-//! personality from the file name of argv[0] ([`personality`]).
+//! personality from the file name of argv[0] ([`invoked_as`]).
 //!
 //! The options are read as glibc's `getopt_long` reads them (the tools use it): short options
 //! may be bundled (`-sn@dns`), a value may be attached or the next argument (whatever it
@@ -21,7 +21,7 @@ pub mod uuidgen;
 pub mod uuidparse;
 
 /// Which tool the binary was invoked as, from argv[0]; `None` for uuidkit itself.
-pub fn personality(argv0: &OsStr) -> Option<fn(Vec<OsString>) -> ExitCode> {
+pub fn invoked_as(argv0: &OsStr) -> Option<fn(Vec<OsString>) -> ExitCode> {
     let name = std::path::Path::new(argv0).file_name()?.to_str()?;
     let name = name.strip_suffix(".exe").unwrap_or(name);
     match name {

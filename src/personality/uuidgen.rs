@@ -8,69 +8,21 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use super::getopt::{getopt, print, usage_failure, Opt};
+use super::getopt::{options, print, print_version, usage_failure, Opt};
 
 const OPTIONS: &[Opt] = &[
-    Opt {
-        short: b'r',
-        long: "random",
-        value: false,
-    },
-    Opt {
-        short: b't',
-        long: "time",
-        value: false,
-    },
-    Opt {
-        short: b'V',
-        long: "version",
-        value: false,
-    },
-    Opt {
-        short: b'h',
-        long: "help",
-        value: false,
-    },
-    Opt {
-        short: b'n',
-        long: "namespace",
-        value: true,
-    },
-    Opt {
-        short: b'N',
-        long: "name",
-        value: true,
-    },
-    Opt {
-        short: b'm',
-        long: "md5",
-        value: false,
-    },
-    Opt {
-        short: b'C',
-        long: "count",
-        value: true,
-    },
-    Opt {
-        short: b's',
-        long: "sha1",
-        value: false,
-    },
-    Opt {
-        short: b'x',
-        long: "hex",
-        value: false,
-    },
-    Opt {
-        short: b'7',
-        long: "time-v7",
-        value: false,
-    },
-    Opt {
-        short: b'6',
-        long: "time-v6",
-        value: false,
-    },
+    Opt::flag(b'r', "random"),
+    Opt::flag(b't', "time"),
+    Opt::flag(b'V', "version"),
+    Opt::flag(b'h', "help"),
+    Opt::valued(b'n', "namespace"),
+    Opt::valued(b'N', "name"),
+    Opt::flag(b'm', "md5"),
+    Opt::valued(b'C', "count"),
+    Opt::flag(b's', "sha1"),
+    Opt::flag(b'x', "hex"),
+    Opt::flag(b'7', "time-v7"),
+    Opt::flag(b'6', "time-v6"),
 ];
 
 const HELP: &str = "
@@ -119,16 +71,10 @@ enum Type {
 
 /// Runs uuidgen with `argv` (argv[0] included).
 pub fn main(argv: Vec<OsString>) -> ExitCode {
-    let mut argv = argv.into_iter();
-    let argv0 = argv
-        .next()
-        .unwrap_or_default()
-        .to_string_lossy()
-        .into_owned();
     let prog = "uuidgen";
-    let parsed = match getopt(argv.collect(), OPTIONS) {
+    let parsed = match options(argv, prog, OPTIONS) {
         Ok(p) => p,
-        Err(msg) => return usage_failure(&argv0, prog, &msg),
+        Err(status) => return status,
     };
     let mut kind = Type::Default;
     let mut namespace: Option<OsString> = None;
@@ -159,11 +105,7 @@ pub fn main(argv: Vec<OsString>) -> ExitCode {
                     }
                 }
             }
-            b'V' => {
-                return print(
-                    format!("uuidgen from uuidkit {}\n", env!("CARGO_PKG_VERSION")).as_bytes(),
-                )
-            }
+            b'V' => return print_version(prog),
             b'h' => return print(HELP.as_bytes()),
             _ => {}
         }
