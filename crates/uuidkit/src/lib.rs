@@ -252,6 +252,9 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
+// Every `unsafe fn` has a `# Safety` section (the lint sees public ones; the SIMD kernels point
+// to the contract on `simd::Kernels`).
+#![deny(clippy::missing_safety_doc)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 // The database drivers' crates and their traits' boxed errors need std, but not this crate's
