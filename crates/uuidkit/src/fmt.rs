@@ -152,7 +152,7 @@ impl Formatted {
 /// `f.pad(s)` without its call when no width or precision is given (the usual `{}`): then
 /// `pad` is a plain `write_str`, and this skips the out-of-line function that decides so.
 #[inline(always)]
-fn pad(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
+pub(crate) fn pad(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
     if f.width().is_none() && f.precision().is_none() {
         f.write_str(s)
     } else {

@@ -121,6 +121,22 @@ impl LdifError {
         }
     }
 
+    /// The input is not LDIF at `line`, outside any record (`why`: what was expected, in the
+    /// words of RFC 2849); `out`, what came before, is written out and flushed first, and an
+    /// error doing so is returned instead.
+    fn not_ldif<W: Write>(output: &mut W, out: &[u8], line: u64, why: &'static str) -> Self {
+        match output.write_all(out).and_then(|()| output.flush()) {
+            Err(e) => LdifError::io(e),
+            Ok(()) => LdifError {
+                inner: Inner::Data {
+                    line,
+                    dn: String::new(),
+                    problem: Problem::NotLdif(why),
+                },
+            },
+        }
+    }
+
     /// Whether reading the input or writing the output failed (as opposed to bad data).
     ///
     /// ```
@@ -725,6 +741,21 @@ pub fn add_entry_uuid<R: BufRead, W: Write>(
     // The line ending last seen anywhere, for a record none of whose lines has one.
     let mut last_eol: &'static [u8] = b"\n";
     let mut line_no: u64 = 0;
+    // Ends the record read so far, if there is one: at a blank line and at the end of the input.
+    macro_rules! finish_record {
+        () => {
+            if !rec.is_empty() {
+                finish(
+                    &mut rec,
+                    &mut out,
+                    &mut output,
+                    next_uuid,
+                    &mut stats,
+                    last_eol,
+                )?;
+            }
+        };
+    }
     loop {
         let start = rec.buf.len();
         let n = input
@@ -758,49 +789,29 @@ pub fn add_entry_uuid<R: BufRead, W: Write>(
                     .is_some_and(|t| t.eq_ignore_ascii_case(p))
             };
             if !(starts(b"#") || starts(b"dn:") || starts(b"version:")) {
-                output.write_all(&out).map_err(LdifError::io)?;
-                output.flush().map_err(LdifError::io)?;
-                return Err(LdifError {
-                    inner: Inner::Data {
-                        line: line_no,
-                        dn: String::new(),
-                        problem: Problem::NotLdif(
-                            "a record starts with `dn:` (after an optional `version:`)",
-                        ),
-                    },
-                });
+                return Err(LdifError::not_ldif(
+                    &mut output,
+                    &out,
+                    line_no,
+                    "a record starts with `dn:` (after an optional `version:`)",
+                ));
             }
         }
         if body.contains(&b'\r') {
-            let problem = Problem::NotLdif(
-                "a CR not followed by LF (lines end with LF or CR LF; a value \
-                 holding a CR must be base64)",
-            );
-            output.write_all(&out).map_err(LdifError::io)?;
-            output.flush().map_err(LdifError::io)?;
-            return Err(LdifError {
-                inner: Inner::Data {
-                    line: line_no,
-                    dn: String::new(),
-                    problem,
-                },
-            });
+            return Err(LdifError::not_ldif(
+                &mut output,
+                &out,
+                line_no,
+                "a CR not followed by LF (lines end with LF or CR LF; a value holding a CR \
+                 must be base64)",
+            ));
         }
         // An empty line, or one of whitespace only (which would otherwise continue the line
         // before it): the end of a record, copied as it is.
         if blank {
             let sep = line.to_vec();
             rec.buf.truncate(start);
-            if !rec.is_empty() {
-                finish(
-                    &mut rec,
-                    &mut out,
-                    &mut output,
-                    next_uuid,
-                    &mut stats,
-                    last_eol,
-                )?;
-            }
+            finish_record!();
             out.extend_from_slice(&sep);
         } else {
             if rec.is_empty() {
@@ -816,16 +827,7 @@ pub fn add_entry_uuid<R: BufRead, W: Write>(
             out.clear();
         }
     }
-    if !rec.is_empty() {
-        finish(
-            &mut rec,
-            &mut out,
-            &mut output,
-            next_uuid,
-            &mut stats,
-            last_eol,
-        )?;
-    }
+    finish_record!();
     output.write_all(&out).map_err(LdifError::io)?;
     output.flush().map_err(LdifError::io)?;
     Ok(stats)

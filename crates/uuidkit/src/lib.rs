@@ -252,6 +252,9 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
+// Every `unsafe fn` has a `# Safety` section (the lint sees public ones; the SIMD kernels point
+// to the contract on `simd::Kernels`).
+#![deny(clippy::missing_safety_doc)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 // The database drivers' crates and their traits' boxed errors need std, but not this crate's
@@ -326,32 +329,16 @@ pub use crate::generator::v4::v4;
 #[cfg(feature = "std")]
 pub use crate::generator::{Clock, RandomSource};
 
+// The glue to other crates, a file per crate: the `uuid` crate's names and conversions, serde,
+// the traits of arbitrary, bytemuck, borsh and schemars, the database drivers; each behind its
+// feature.
+mod integrations;
 // Serde support and adapter modules for `#[serde(with = "...")]`.
 #[cfg(feature = "serde")]
-pub mod serde;
-// The `uuid` crate's names (`Uuid::new_v4()`, `try_parse`, `from_slice`, …) and `NonNilUuid`.
-mod compat;
+pub use crate::integrations::serde;
+
 mod non_nil;
 pub use crate::non_nil::{NilUuidError, NonNilUuid};
-
-// The traits of arbitrary, bytemuck, zerocopy, borsh and schemars, each behind its feature.
-mod integrations;
-
-// Conversions to and from `uuid::Uuid`.
-#[cfg(feature = "uuid")]
-mod uuid_crate;
-// Database drivers (features `rusqlite`, `postgres`, `sqlx-*`, `diesel`, `diesel-postgres`).
-#[cfg(any(
-    feature = "diesel",
-    feature = "rusqlite",
-    feature = "postgres",
-    feature = "sqlx-postgres",
-    feature = "sqlx-sqlite",
-    feature = "sqlx-mysql"
-))]
-// On docs.rs each impl names its own feature, not this module's any(...) too.
-#[cfg_attr(docsrs, doc(auto_cfg = false))]
-mod db;
 
 // The crate's own README (shipped in the package, shown on crates.io) runs as a doc test, so it
 // cannot drift from the code.

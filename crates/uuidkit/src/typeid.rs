@@ -15,6 +15,7 @@ use core::marker::PhantomData;
 
 use crate::diagnose::char_error;
 use crate::error::{Detail, Error, Expected, PrefixRule};
+use crate::fmt::pad;
 use crate::short::{decode32_right, encode32_right, TYPEID_DECODE, TYPEID_PAIRS as PAIRS};
 use crate::Uuid;
 
@@ -380,16 +381,6 @@ impl fmt::Display for TypeId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut buf = [0u8; MAX_TYPEID_LEN];
         pad(f, self.encode(&mut buf))
-    }
-}
-
-/// `f.pad(s)`, or a plain `write_str` when no width or precision is given (the usual `{}`).
-#[inline(always)]
-fn pad(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
-    if f.width().is_none() && f.precision().is_none() {
-        f.write_str(s)
-    } else {
-        f.pad(s)
     }
 }
 

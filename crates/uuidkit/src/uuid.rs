@@ -34,7 +34,7 @@ use crate::timestamp::Timestamp;
     )
 )]
 // Feature `diesel`: a column and bind type for `Binary` (and with `diesel-postgres`, PostgreSQL
-// `uuid`) columns, `Option<Uuid>` for their `Nullable` forms (src/db/diesel.rs).
+// `uuid`) columns, `Option<Uuid>` for their `Nullable` forms (src/integrations/diesel.rs).
 #[cfg_attr(
     feature = "diesel",
     derive(diesel::expression::AsExpression, diesel::deserialize::FromSqlRow),

@@ -285,11 +285,41 @@ impl<C: Clock, R: RandomSource> GregorianCore<C, R> {
     }
 }
 
-/// The methods V1Generator and V6Generator share, for a struct `$name { core: GregorianCore }`
-/// declared in the version's own file; `$build` is its [`GregorianBuilder`] method and `$parts`
-/// the `Uuid` constructor of its layout.
-macro_rules! gregorian_methods {
-    ($name:ident, $build:ident, $parts:ident) => {
+/// A Gregorian generator whose UUIDs carry the v1 fields, V1Generator or V6Generator: the
+/// struct `$name { core: GregorianCore }` with the docs given and the tail both share, its
+/// [`GregorianBuilder`] method `$build` (a core on the 60-bit ticks with a 14-bit clock
+/// sequence named `$what` in errors) and its methods; `$parts` is the `Uuid` constructor of its
+/// layout. Called in the version's own file, which imports the names used here.
+macro_rules! gregorian_generator {
+    (
+        $(#[$doc:meta])*
+        pub struct $name:ident, $parts:ident;
+        $(#[$build_doc:meta])*
+        pub fn $build:ident, $what:literal;
+    ) => {
+        $(#[$doc])*
+        ///
+        /// Build one with [`GregorianBuilder`], or [`new`](Self::new) for the defaults.
+        /// Single-threaded (`&mut self`); for a process-wide generator see
+        /// [`global`](crate::generator::global).
+        #[derive(Debug, Clone)]
+        pub struct $name<C = SystemClock, R = ThreadRng> {
+            core: GregorianCore<C, R>,
+        }
+
+        impl GregorianBuilder {
+            $(#[$build_doc])*
+            pub fn $build<C: Clock, R: RandomSource>(
+                self,
+                clock: C,
+                rng: R,
+            ) -> Result<$name<C, R>, GenError> {
+                Ok($name {
+                    core: self.core(clock, rng, GREGORIAN, Counter::None, 14, $what)?,
+                })
+            }
+        }
+
         impl $name<SystemClock, ThreadRng> {
             /// A generator on the system clock and the thread's CSPRNG, with a random node.
             ///
@@ -532,4 +562,4 @@ macro_rules! gregorian_methods {
         }
     };
 }
-pub(crate) use gregorian_methods;
+pub(crate) use gregorian_generator;

@@ -627,19 +627,7 @@ impl Sequencer {
         reading: &mut Reading,
         rng: &mut R,
     ) -> Result<Issued, GenError> {
-        let mut waiter: Option<Waiter> = None;
-        loop {
-            match self.step(reading, rng) {
-                Ok(i) => return Ok(i),
-                Err(Stop::Fail(e)) => return Err(e),
-                Err(Stop::Wait { until_nanos }) => {
-                    let deficit = until_nanos - reading.nanos;
-                    let w = waiter.get_or_insert_with(|| Waiter::new(deficit));
-                    w.pause(deficit, until_nanos)?;
-                    *reading = self.read(clock)?;
-                }
-            }
-        }
+        self.waiting(clock, reading, |s, r| s.step(r, rng))
     }
 }
 
@@ -653,9 +641,22 @@ impl Sequencer {
         n: u64,
         rng: &mut R,
     ) -> Result<Issued, GenError> {
+        self.waiting(clock, reading, |s, r| s.step_ticks(r, n, rng))
+    }
+
+    /// `step` (a call of [`step`](Self::step) or [`step_ticks`](Self::step_ticks)) for
+    /// `reading` until it issues or fails; each time it asks to wait, waits for the clock and
+    /// re-reads it into `reading`.
+    #[inline(always)]
+    fn waiting<C: Clock + ?Sized>(
+        &mut self,
+        clock: &C,
+        reading: &mut Reading,
+        mut step: impl FnMut(&mut Sequencer, &Reading) -> Result<Issued, Stop>,
+    ) -> Result<Issued, GenError> {
         let mut waiter: Option<Waiter> = None;
         loop {
-            match self.step_ticks(reading, n, rng) {
+            match step(self, reading) {
                 Ok(i) => return Ok(i),
                 Err(Stop::Fail(e)) => return Err(e),
                 Err(Stop::Wait { until_nanos }) => {

@@ -19,15 +19,24 @@
 
 use super::clock::SystemClock;
 use super::error::GenError;
-use super::gregorian::{gregorian_methods, GregorianCore, GREGORIAN};
+use super::gregorian::{gregorian_generator, GregorianBuilder, GregorianCore, GREGORIAN};
 use super::rng::ThreadRng;
 use super::sequencer::Counter;
 use super::source::{Clock, RandomSource};
 use crate::Uuid;
 
-use super::gregorian::GregorianBuilder;
+gregorian_generator! {
+    /// A version 1 generator (RFC 9562 §5.1): Gregorian time, clock sequence and node.
+    ///
+    /// ```
+    /// let mut g = uuidkit::generator::V1Generator::system();
+    /// let (a, b) = (g.next()?, g.next()?);
+    /// assert!(a.gregorian_ticks() < b.gregorian_ticks());
+    /// assert_eq!(a.node().unwrap()[0] & 1, 1); // random node: multicast bit set
+    /// # Ok::<(), uuidkit::generator::GenError>(())
+    /// ```
+    pub struct V1Generator, from_v1_parts;
 
-impl GregorianBuilder {
     /// Builds a v1 generator on `clock` and `rng`.
     ///
     /// ```
@@ -42,40 +51,5 @@ impl GregorianBuilder {
     /// assert!(a > b); // v1 puts the low 32 time bits first: byte order is not time order
     /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
-    pub fn build_v1<C: Clock, R: RandomSource>(
-        self,
-        clock: C,
-        rng: R,
-    ) -> Result<V1Generator<C, R>, GenError> {
-        Ok(V1Generator {
-            core: self.core(
-                clock,
-                rng,
-                GREGORIAN,
-                Counter::None,
-                14,
-                "v1 clock sequence",
-            )?,
-        })
-    }
+    pub fn build_v1, "v1 clock sequence";
 }
-
-/// A version 1 generator (RFC 9562 §5.1): Gregorian time, clock sequence and node.
-///
-/// ```
-/// let mut g = uuidkit::generator::V1Generator::system();
-/// let (a, b) = (g.next()?, g.next()?);
-/// assert!(a.gregorian_ticks() < b.gregorian_ticks());
-/// assert_eq!(a.node().unwrap()[0] & 1, 1); // random node: multicast bit set
-/// # Ok::<(), uuidkit::generator::GenError>(())
-/// ```
-///
-/// Build one with [`GregorianBuilder`], or [`new`](Self::new) for the defaults.
-/// Single-threaded (`&mut self`); for a process-wide generator see
-/// [`global`](crate::generator::global).
-#[derive(Debug, Clone)]
-pub struct V1Generator<C = SystemClock, R = ThreadRng> {
-    core: GregorianCore<C, R>,
-}
-
-gregorian_methods!(V1Generator, build_v1, from_v1_parts);

@@ -17,13 +17,23 @@
 
 use super::clock::SystemClock;
 use super::error::GenError;
-use super::gregorian::{gregorian_methods, GregorianBuilder, GregorianCore, GREGORIAN};
+use super::gregorian::{gregorian_generator, GregorianBuilder, GregorianCore, GREGORIAN};
 use super::rng::ThreadRng;
 use super::sequencer::Counter;
 use super::source::{Clock, RandomSource};
 use crate::Uuid;
 
-impl GregorianBuilder {
+gregorian_generator! {
+    /// A version 6 generator (RFC 9562 §5.6): the v1 fields reordered so that UUIDs sort by time.
+    ///
+    /// ```
+    /// let mut g = uuidkit::generator::V6Generator::system();
+    /// let (a, b) = (g.next()?, g.next()?);
+    /// assert!(a < b);
+    /// # Ok::<(), uuidkit::generator::GenError>(())
+    /// ```
+    pub struct V6Generator, from_v6_parts;
+
     /// Builds a v6 generator on `clock` and `rng`.
     ///
     /// ```
@@ -38,42 +48,8 @@ impl GregorianBuilder {
     /// assert_eq!(g.next()?.to_string(), "1ec9414c-232a-6b00-b3c8-9f6bdeced846");
     /// # Ok::<(), uuidkit::generator::GenError>(())
     /// ```
-    pub fn build_v6<C: Clock, R: RandomSource>(
-        self,
-        clock: C,
-        rng: R,
-    ) -> Result<V6Generator<C, R>, GenError> {
-        Ok(V6Generator {
-            core: self.core(
-                clock,
-                rng,
-                GREGORIAN,
-                Counter::None,
-                14,
-                "v6 clock sequence",
-            )?,
-        })
-    }
+    pub fn build_v6, "v6 clock sequence";
 }
-
-/// A version 6 generator (RFC 9562 §5.6): the v1 fields reordered so that UUIDs sort by time.
-///
-/// ```
-/// let mut g = uuidkit::generator::V6Generator::system();
-/// let (a, b) = (g.next()?, g.next()?);
-/// assert!(a < b);
-/// # Ok::<(), uuidkit::generator::GenError>(())
-/// ```
-///
-/// Build one with [`GregorianBuilder`], or [`new`](Self::new) for the defaults.
-/// Single-threaded (`&mut self`); for a process-wide generator see
-/// [`global`](crate::generator::global).
-#[derive(Debug, Clone)]
-pub struct V6Generator<C = SystemClock, R = ThreadRng> {
-    core: GregorianCore<C, R>,
-}
-
-gregorian_methods!(V6Generator, build_v6, from_v6_parts);
 
 impl<C: Clock, R: RandomSource> V6Generator<C, R> {
     /// [`fill`](V6Generator::fill), but each UUID laid out as v1 (the same timestamp, clock

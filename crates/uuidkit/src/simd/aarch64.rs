@@ -29,6 +29,10 @@ fn v(t: [u8; 16]) -> uint8x16_t {
 }
 
 /// Values of 16 ASCII hex digits, and whether all 16 are digits.
+///
+/// # Safety
+///
+/// The [`Kernels`](super::Kernels) contract: the CPU supports NEON (every AArch64 CPU does).
 #[target_feature(enable = "neon")]
 #[inline]
 unsafe fn decode16(y: uint8x16_t) -> (uint8x16_t, bool) {
@@ -45,6 +49,10 @@ unsafe fn decode16(y: uint8x16_t) -> (uint8x16_t, bool) {
 }
 
 /// 32 digit values in two halves to 16 bytes.
+///
+/// # Safety
+///
+/// The [`Kernels`](super::Kernels) contract: the CPU supports NEON (every AArch64 CPU does).
 #[target_feature(enable = "neon")]
 #[inline]
 unsafe fn pack32(y0: uint8x16_t, y1: uint8x16_t, extra_ok: bool) -> Option<[u8; 16]> {
@@ -62,6 +70,11 @@ unsafe fn pack32(y0: uint8x16_t, y1: uint8x16_t, extra_ok: bool) -> Option<[u8; 
     }
 }
 
+/// The 16 bytes of a bare hyphenated body, or `None` when it is not one.
+///
+/// # Safety
+///
+/// The [`Kernels`](super::Kernels) contract: the CPU supports NEON (every AArch64 CPU does).
 #[target_feature(enable = "neon")]
 unsafe fn hyphenated_body_neon(s: &[u8; 36]) -> Option<[u8; 16]> {
     let p = s.as_ptr();
@@ -87,6 +100,11 @@ unsafe fn hyphenated_body_neon(s: &[u8; 36]) -> Option<[u8; 16]> {
     }
 }
 
+/// The 16 bytes of 32 hex digits, or `None` when they are not.
+///
+/// # Safety
+///
+/// The [`Kernels`](super::Kernels) contract: the CPU supports NEON (every AArch64 CPU does).
 #[target_feature(enable = "neon")]
 unsafe fn simple_body_neon(s: &[u8; 32]) -> Option<[u8; 16]> {
     let p = s.as_ptr();
@@ -106,6 +124,10 @@ parse_entries!(
 
 /// The slow path of the NEON entries (its own scan of the bare forms is not written: the
 /// slow path's word scan does it).
+///
+/// # Safety
+///
+/// The [`Kernels`](super::Kernels) contract: the CPU supports NEON (every AArch64 CPU does).
 #[cold]
 #[inline(never)]
 #[target_feature(enable = "neon")]
@@ -114,6 +136,10 @@ unsafe fn rejected_neon(s: &[u8], entry: crate::diagnose::Entry) -> crate::error
 }
 
 /// The 32 hex digits of 16 bytes, in two halves.
+///
+/// # Safety
+///
+/// The [`Kernels`](super::Kernels) contract: the CPU supports NEON (every AArch64 CPU does).
 #[target_feature(enable = "neon")]
 #[inline]
 unsafe fn hex32(b: &[u8; 16], case: Case) -> (uint8x16_t, uint8x16_t) {
@@ -133,6 +159,12 @@ unsafe fn hex32(b: &[u8; 16], case: Case) -> (uint8x16_t, uint8x16_t) {
     }
 }
 
+/// Writes each UUID in `format`, each followed by `\n`, as many as fit; returns the
+/// bytes written.
+///
+/// # Safety
+///
+/// The [`Kernels`](super::Kernels) contract: the CPU supports NEON (every AArch64 CPU does).
 #[target_feature(enable = "neon")]
 pub(super) unsafe fn encode_lines_neon(
     u: &[Uuid],
@@ -150,6 +182,11 @@ pub(super) unsafe fn encode_lines_neon(
     )
 }
 
+/// Writes the simple form.
+///
+/// # Safety
+///
+/// The [`Kernels`](super::Kernels) contract: the CPU supports NEON (every AArch64 CPU does).
 #[target_feature(enable = "neon")]
 #[inline]
 pub(super) unsafe fn encode_simple_neon(b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
@@ -162,6 +199,11 @@ pub(super) unsafe fn encode_simple_neon(b: &[u8; 16], case: Case, out: &mut [u8;
     }
 }
 
+/// Writes the hyphenated form.
+///
+/// # Safety
+///
+/// The [`Kernels`](super::Kernels) contract: the CPU supports NEON (every AArch64 CPU does).
 #[target_feature(enable = "neon")]
 #[inline]
 pub(super) unsafe fn encode_hyphenated_neon(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {

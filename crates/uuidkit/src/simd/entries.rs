@@ -110,6 +110,11 @@ macro_rules! parse_entries {
             $rejected
         );
 
+        /// Any of the four text forms (hyphenated, simple, braced, URN).
+        ///
+        /// # Safety
+        ///
+        #[doc = concat!("The `Kernels` contract (`simd/mod.rs`): the CPU supports `", $feature, "`.")]
         #[target_feature(enable = $feature)]
         pub(super) unsafe fn $parse(s: &[u8]) -> Result<$crate::Uuid, $crate::error::Error> {
             let bytes = match s.len() {
@@ -153,6 +158,11 @@ macro_rules! parse_entries {
     // Only the one-form entries (a level with its own any-form parser).
     ($feature:literal, $hyphenated:ident, $simple:ident,
      $hyphenated_body:path, $simple_body:path, $rejected:path) => {
+        /// The bare hyphenated form only.
+        ///
+        /// # Safety
+        ///
+        #[doc = concat!("The `Kernels` contract (`simd/mod.rs`): the CPU supports `", $feature, "`.")]
         #[target_feature(enable = $feature)]
         pub(super) unsafe fn $hyphenated(s: &[u8]) -> Result<$crate::Uuid, $crate::error::Error> {
             if let Some(body) = s.first_chunk::<36>() {
@@ -167,6 +177,11 @@ macro_rules! parse_entries {
             Err(unsafe { $rejected(s, $crate::diagnose::Entry::Hyphenated) })
         }
 
+        /// The 32-digit simple form only.
+        ///
+        /// # Safety
+        ///
+        #[doc = concat!("The `Kernels` contract (`simd/mod.rs`): the CPU supports `", $feature, "`.")]
         #[target_feature(enable = $feature)]
         pub(super) unsafe fn $simple(s: &[u8]) -> Result<$crate::Uuid, $crate::error::Error> {
             if let Some(body) = s.first_chunk::<32>() {

@@ -59,6 +59,15 @@ pub(crate) enum Level {
 /// are `unsafe fn` because a SIMD kernel may only run on a CPU with its features; a
 /// `&'static Kernels` is only ever handed out for a supported level (see [`Level::kernels`]),
 /// which is what makes the safe wrappers below sound.
+///
+/// # Safety
+///
+/// The contract every entry and every kernel under it (`x86.rs`, `aarch64.rs`, the entries
+/// `entries.rs` writes) states by pointing here: it is called only on a CPU that supports its
+/// level's target features, SSSE3 for `Level::Ssse3`, AVX2 for `Level::Avx2`, NEON for
+/// `Level::Neon`. Within a kernel, a call to another kernel of the same level keeps it (the
+/// caller has the features); from outside, the safe methods of `Kernels` keep it for every
+/// table they are called on.
 pub(crate) struct Kernels {
     pub(crate) level: Level,
     parse: unsafe fn(&[u8]) -> Result<Uuid, Error>,

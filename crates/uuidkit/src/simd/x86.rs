@@ -105,6 +105,11 @@ fn pack32_ssse3(y0: __m128i, y1: __m128i, extra_bad: u32) -> Option<[u8; 16]> {
     Some(out)
 }
 
+/// The 16 bytes of a bare hyphenated body, or `None` when it is not one.
+///
+/// # Safety
+///
+/// The [`Kernels`](super::Kernels) contract: the CPU supports SSSE3.
 #[target_feature(enable = "ssse3")]
 unsafe fn hyphenated_body_ssse3(s: &[u8; 36]) -> Option<[u8; 16]> {
     let p = s.as_ptr();
@@ -138,6 +143,11 @@ unsafe fn hyphenated_body_ssse3(s: &[u8; 36]) -> Option<[u8; 16]> {
     pack32_ssse3(y0, y1, missing_hyphens)
 }
 
+/// The 16 bytes of 32 hex digits, or `None` when they are not.
+///
+/// # Safety
+///
+/// The [`Kernels`](super::Kernels) contract: the CPU supports SSSE3.
 #[target_feature(enable = "ssse3")]
 unsafe fn simple_body_ssse3(s: &[u8; 32]) -> Option<[u8; 16]> {
     let p = s.as_ptr();
@@ -169,6 +179,10 @@ fn masks16(v: __m128i) -> (u64, u64) {
 }
 
 /// The slow path of the SSSE3 entries, with the first bad slot found 16 bytes at a time.
+///
+/// # Safety
+///
+/// The [`Kernels`](super::Kernels) contract: the CPU supports SSSE3.
 #[cold]
 #[inline(never)]
 #[target_feature(enable = "ssse3")]
@@ -225,6 +239,12 @@ fn hex32_ssse3(b: &[u8; 16], case: Case) -> (__m128i, __m128i) {
     )
 }
 
+/// Writes each UUID in `format`, each followed by `\n`, as many as fit; returns the
+/// bytes written.
+///
+/// # Safety
+///
+/// The [`Kernels`](super::Kernels) contract: the CPU supports SSSE3.
 #[target_feature(enable = "ssse3")]
 pub(super) unsafe fn encode_lines_ssse3(
     u: &[Uuid],
@@ -242,6 +262,11 @@ pub(super) unsafe fn encode_lines_ssse3(
     )
 }
 
+/// Writes the simple form.
+///
+/// # Safety
+///
+/// The [`Kernels`](super::Kernels) contract: the CPU supports SSSE3.
 #[target_feature(enable = "ssse3")]
 #[inline]
 pub(super) unsafe fn encode_simple_ssse3(b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
@@ -254,6 +279,11 @@ pub(super) unsafe fn encode_simple_ssse3(b: &[u8; 16], case: Case, out: &mut [u8
     }
 }
 
+/// Writes the hyphenated form.
+///
+/// # Safety
+///
+/// The [`Kernels`](super::Kernels) contract: the CPU supports SSSE3.
 #[target_feature(enable = "ssse3")]
 #[inline]
 pub(super) unsafe fn encode_hyphenated_ssse3(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {
@@ -335,6 +365,11 @@ fn checked_pack32_avx2(y: __m256i, extra_bad: u32) -> Result<[u8; 16], u32> {
     Ok(out)
 }
 
+/// The 16 bytes of a bare hyphenated body, or `None` when it is not one.
+///
+/// # Safety
+///
+/// The [`Kernels`](super::Kernels) contract: the CPU supports AVX2.
 #[target_feature(enable = "avx2")]
 unsafe fn hyphenated_body_avx2(s: &[u8; 36]) -> Option<[u8; 16]> {
     // SAFETY: the caller's promise is this function's.
@@ -377,6 +412,10 @@ fn first_bad_hyphenated(digits: u32, hyphens: u32) -> Option<usize> {
 
 /// [`hyphenated_body_avx2`], with the masks of [`first_bad_hyphenated`] when it fails (the
 /// digits' in the low 32 bits, the hyphens' in the high).
+///
+/// # Safety
+///
+/// The [`Kernels`](super::Kernels) contract: the CPU supports AVX2.
 #[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn hyphenated_checked_avx2(s: &[u8; 36]) -> Result<[u8; 16], u64> {
@@ -399,6 +438,11 @@ unsafe fn hyphenated_checked_avx2(s: &[u8; 36]) -> Result<[u8; 16], u64> {
     checked_pack32_avx2(y, hyphens).map_err(|digits| u64::from(digits) | u64::from(hyphens) << 32)
 }
 
+/// The 16 bytes of 32 hex digits, or `None` when they are not.
+///
+/// # Safety
+///
+/// The [`Kernels`](super::Kernels) contract: the CPU supports AVX2.
 #[target_feature(enable = "avx2")]
 unsafe fn simple_body_avx2(s: &[u8; 32]) -> Option<[u8; 16]> {
     // SAFETY: one unaligned 32-byte load of the 32 bytes.
@@ -428,6 +472,10 @@ fn masks32(v: __m256i) -> (u64, u64) {
 }
 
 /// The slow path of the AVX2 entries, with the first bad slot found 32 bytes at a time.
+///
+/// # Safety
+///
+/// The [`Kernels`](super::Kernels) contract: the CPU supports AVX2.
 #[cold]
 #[inline(never)]
 #[target_feature(enable = "avx2")]
@@ -606,6 +654,10 @@ const _: () = {
 /// branch on the form (inputs of mixed forms would mispredict it): the length picks a row of
 /// [`FORMS`], and each of them runs the same instructions. Accepts exactly what
 /// `scalar::parse_fast` accepts (checked in `simd::tests`).
+///
+/// # Safety
+///
+/// The [`Kernels`](super::Kernels) contract: the CPU supports AVX2.
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn parse_avx2(s: &[u8]) -> Result<Uuid, crate::error::Error> {
     // The hyphenated form, what `parse_str` is mostly given, goes straight to its kernel: one
@@ -683,6 +735,12 @@ fn hex32_avx2(b: &[u8; 16], case: Case) -> __m256i {
     _mm256_shuffle_epi8(t, n)
 }
 
+/// Writes each UUID in `format`, each followed by `\n`, as many as fit; returns the
+/// bytes written.
+///
+/// # Safety
+///
+/// The [`Kernels`](super::Kernels) contract: the CPU supports AVX2.
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn encode_lines_avx2(
     u: &[Uuid],
@@ -700,6 +758,11 @@ pub(super) unsafe fn encode_lines_avx2(
     )
 }
 
+/// Writes the simple form.
+///
+/// # Safety
+///
+/// The [`Kernels`](super::Kernels) contract: the CPU supports AVX2.
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) unsafe fn encode_simple_avx2(b: &[u8; 16], case: Case, out: &mut [u8; 32]) {
@@ -708,6 +771,11 @@ pub(super) unsafe fn encode_simple_avx2(b: &[u8; 16], case: Case, out: &mut [u8;
     unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), h) };
 }
 
+/// Writes the hyphenated form.
+///
+/// # Safety
+///
+/// The [`Kernels`](super::Kernels) contract: the CPU supports AVX2.
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) unsafe fn encode_hyphenated_avx2(b: &[u8; 16], case: Case, out: &mut [u8; 36]) {

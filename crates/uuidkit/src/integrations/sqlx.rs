@@ -17,7 +17,7 @@ use std::fmt;
 use sqlx::error::BoxDynError;
 
 #[allow(unused_imports)]
-use super::prelude::*;
+use super::sql::prelude::*;
 use crate::Uuid;
 
 /// A column value that is not a UUID.
@@ -77,7 +77,7 @@ mod postgres {
 
     use super::{from_text, NotAUuid};
     #[allow(unused_imports)]
-    use crate::db::prelude::*;
+    use crate::integrations::sql::prelude::*;
     use crate::Uuid;
 
     /// `pg_type.oid` of `uuid` and of `uuid[]` (fixed in PostgreSQL's catalog).
@@ -131,7 +131,7 @@ mod sqlite {
 
     use super::{from_text, NotAUuid};
     #[allow(unused_imports)]
-    use crate::db::prelude::*;
+    use crate::integrations::sql::prelude::*;
     use crate::Uuid;
 
     impl Type<Sqlite> for Uuid {
@@ -188,7 +188,7 @@ mod mysql {
 
     use super::from_bytes_or_text;
     #[allow(unused_imports)]
-    use crate::db::prelude::*;
+    use crate::integrations::sql::prelude::*;
     use crate::Uuid;
 
     impl Type<MySql> for Uuid {

@@ -14,7 +14,7 @@ use bytes::{BufMut, BytesMut};
 use postgres_types::{accepts, to_sql_checked, FromSql, IsNull, ToSql, Type};
 
 #[allow(unused_imports)]
-use super::prelude::*;
+use super::sql::prelude::*;
 use crate::Uuid;
 
 type BoxError = Box<dyn StdError + Sync + Send>;

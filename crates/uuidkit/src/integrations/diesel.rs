@@ -49,7 +49,7 @@ use diesel::serialize::{self, Output, ToSql};
 use diesel::sql_types::Binary;
 
 #[allow(unused_imports)]
-use super::prelude::*;
+use super::sql::prelude::*;
 use crate::Uuid;
 
 /// A column value that is not a UUID.
@@ -123,7 +123,7 @@ mod postgres {
 
     use super::NotAUuid;
     #[allow(unused_imports)]
-    use crate::db::prelude::*;
+    use crate::integrations::sql::prelude::*;
     use crate::Uuid;
 
     /// PostgreSQL `uuid`: the 16 bytes of its binary format.

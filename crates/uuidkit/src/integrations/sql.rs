@@ -1,5 +1,7 @@
-//! Database drivers on [`Uuid`](crate::Uuid) itself, each behind the feature of its name, so
-//! that keys cross the database boundary without a conversion to another crate's type.
+//! What the database drivers share (`diesel.rs`, `postgres.rs`, `rusqlite.rs`, `sqlx.rs`): std's
+//! prelude for builds without the `std` feature. The drivers put [`Uuid`](crate::Uuid) itself,
+//! each behind the feature of its name, into the database, so that keys cross the database
+//! boundary without a conversion to another crate's type:
 //!
 //! | feature | crate | column type | written as | read from |
 //! |---|---|---|---|---|
@@ -19,26 +21,10 @@
 /// What std's prelude gives, for builds without the `std` feature (where the crate is
 /// `no_std` and links std for the drivers alone).
 #[allow(unused_imports)]
-mod prelude {
+pub(super) mod prelude {
     pub(crate) use std::borrow::ToOwned;
     pub(crate) use std::boxed::Box;
     pub(crate) use std::format;
     pub(crate) use std::string::{String, ToString};
     pub(crate) use std::vec::Vec;
 }
-
-#[cfg(feature = "diesel")]
-#[cfg_attr(docsrs, doc(cfg(feature = "diesel")))]
-mod diesel;
-#[cfg(feature = "postgres")]
-#[cfg_attr(docsrs, doc(cfg(feature = "postgres")))]
-mod postgres;
-#[cfg(feature = "rusqlite")]
-#[cfg_attr(docsrs, doc(cfg(feature = "rusqlite")))]
-mod rusqlite;
-#[cfg(any(
-    feature = "sqlx-postgres",
-    feature = "sqlx-sqlite",
-    feature = "sqlx-mysql"
-))]
-mod sqlx;

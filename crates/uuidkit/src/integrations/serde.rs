@@ -517,6 +517,10 @@ impl<'de> Visitor<'de> for ShortOptionVisitor {
 }
 
 macro_rules! short_adapter {
+    // A `ShortForm` by its variant's name.
+    ($name:ident, Form($form:ident), $example:literal) => {
+        short_adapter!($name, ShortRepr::Form(crate::ShortForm::$form), $example);
+    };
     ($name:ident, $repr:expr, $example:literal) => {
         #[doc = concat!("The `", stringify!($name), "` short form as a string, in every format; reads only that form (see [`ShortForm`](crate::ShortForm) for why none is guessed).")]
         ///
@@ -567,29 +571,9 @@ macro_rules! short_adapter {
     };
 }
 
-short_adapter!(
-    ulid,
-    ShortRepr::Form(crate::ShortForm::Ulid),
-    "3BMYW137DD278R1D00R17X8C68"
-);
-short_adapter!(
-    base32hex,
-    ShortRepr::Form(crate::ShortForm::Base32Hex),
-    "DEJRG4CTLK8T305K0304VL1GP0"
-);
-short_adapter!(
-    base58,
-    ShortRepr::Form(crate::ShortForm::Base58),
-    "EJ34kHLAEhmQsmG2ynFFJw"
-);
-short_adapter!(
-    base58_flickr,
-    ShortRepr::Form(crate::ShortForm::Base58Flickr),
-    "ei34KhkaeGLpSLg2YMffiW"
-);
-short_adapter!(
-    base64url,
-    ShortRepr::Form(crate::ShortForm::Base64Url),
-    "a6e4EZ2tEdGAtADAT9QwyA"
-);
+short_adapter!(ulid, Form(Ulid), "3BMYW137DD278R1D00R17X8C68");
+short_adapter!(base32hex, Form(Base32Hex), "DEJRG4CTLK8T305K0304VL1GP0");
+short_adapter!(base58, Form(Base58), "EJ34kHLAEhmQsmG2ynFFJw");
+short_adapter!(base58_flickr, Form(Base58Flickr), "ei34KhkaeGLpSLg2YMffiW");
+short_adapter!(base64url, Form(Base64Url), "a6e4EZ2tEdGAtADAT9QwyA");
 short_adapter!(typeid, ShortRepr::TypeId, "3bmyw137dd278r1d00r17x8c68");

@@ -24,7 +24,7 @@
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
 #[allow(unused_imports)]
-use super::prelude::*;
+use super::sql::prelude::*;
 use crate::Uuid;
 
 impl ToSql for Uuid {
