@@ -1,8 +1,7 @@
 //! Helpers for the database tests (tests/): the cases shared with the library's SQLite test,
 //! and the server addresses scripts/db-test exports.
 
-#[path = "../../crates/uuidkit/tests/common/db_cases.rs"]
-pub mod db_cases;
+pub use uuidkit_test_support::db_cases;
 
 /// The value of the environment variable `name`, which scripts/db-test sets to a running
 /// server's address. Missing or empty, the test fails here: a driver test never passes
@@ -134,6 +133,16 @@ pub fn text_reads(quote: impl Fn(&str) -> String) -> Vec<(String, Expect)> {
 /// A read that must fail with an error containing `msg`.
 pub fn error(expr: &str, msg: &'static str) -> (String, Expect) {
     (expr.to_owned(), Expect::Error(msg))
+}
+
+/// `SELECT id FROM t ORDER BY id` through the `postgres` client: the ids in the server's order.
+#[cfg(feature = "postgres")]
+pub fn pg_ids_by_id(c: &mut postgres::Client) -> Vec<Uuid> {
+    c.query("SELECT id FROM t ORDER BY id", &[])
+        .expect("select")
+        .iter()
+        .map(|r| r.get(0))
+        .collect()
 }
 
 /// `libpq` key=value (what scripts/db-test exports in `UUIDKIT_TEST_PG_URL`) to the URL form
