@@ -128,6 +128,11 @@ pub fn state_refuses_a_symlink(sub: &str, target: &std::path::Path, link: &std::
         .env_remove("UUIDKIT_SOCKET")
         .output()
         .expect("run uuidkit");
-    assert_eq!(code(&o), 2, "state {sub} on a link: {}", stderr(&o));
-    assert!(stderr(&o).contains("symbolic link"), "{}", stderr(&o));
+    fails_with(&o, 2, "symbolic link");
+}
+
+/// The run ended with status `want` and its standard error contains `needle`.
+pub fn fails_with(o: &Output, want: i32, needle: &str) {
+    assert_eq!(code(o), want, "{}", stderr(o));
+    assert!(stderr(o).contains(needle), "{}", stderr(o));
 }

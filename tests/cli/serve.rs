@@ -402,12 +402,7 @@ fn state_show_reports_corrupt_and_unsafe_files() {
     let p = d.path("state");
     fs::write(&p, [0u8; 10]).unwrap();
     let o = run(&["state", "show", &p.display().to_string()], &[]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        text(&o.stderr).contains("corrupt: 10 bytes, expected 64"),
-        "{}",
-        text(&o.stderr)
-    );
+    common::fails_with(&o, 1, "corrupt: 10 bytes, expected 64");
     common::state_refuses_a_symlink("show", &p, &d.path("link"));
     let o = run(
         &["state", "show", &d.path("none").display().to_string()],

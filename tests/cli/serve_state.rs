@@ -405,12 +405,7 @@ fn state_reset_is_refused_while_in_use_and_makes_an_exhausted_v7_usable() {
     let last = State::read(&state).unwrap();
     // Nothing to reset, and a symbolic link: errors.
     let o = run(&["state", "reset", &d.path("missing").display().to_string()]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        text(&o.stderr).contains("nothing to reset"),
-        "{}",
-        text(&o.stderr)
-    );
+    common::fails_with(&o, 2, "nothing to reset");
     common::state_refuses_a_symlink("reset", &state, &d.path("link"));
     assert_eq!(
         State::read(&state).unwrap(),
