@@ -136,3 +136,12 @@ pub fn fails_with(o: &Output, want: i32, needle: &str) {
     assert_eq!(code(o), want, "{}", stderr(o));
     assert!(stderr(o).contains(needle), "{}", stderr(o));
 }
+
+/// Sends the signal `sig` (`-TERM`, `-HUP`, ...) to process `pid` with kill(1).
+pub fn kill(sig: &str, pid: u32) {
+    let st = Command::new("kill")
+        .args([sig, &pid.to_string()])
+        .status()
+        .expect("run kill");
+    assert!(st.success(), "kill {sig} {pid}: {st}");
+}

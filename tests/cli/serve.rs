@@ -76,11 +76,7 @@ impl Serve {
     }
 
     fn signal(&self, sig: &str) {
-        let st = Command::new("kill")
-            .args([sig, &self.child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(st.success());
+        common::kill(sig, self.child.id());
     }
 
     /// SIGTERM, then the exit code and standard error.

@@ -94,11 +94,7 @@ impl Serve {
     }
 
     fn signal(&self, sig: &str) {
-        let st = Command::new("kill")
-            .args([sig, &self.child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(st.success());
+        common::kill(sig, self.child.id());
     }
 
     /// Waits for the process to end: its exit code (`None`: killed by a signal) and its log.
