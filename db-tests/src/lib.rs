@@ -135,9 +135,30 @@ pub fn error(expr: &str, msg: &'static str) -> (String, Expect) {
     (expr.to_owned(), Expect::Error(msg))
 }
 
-/// `SELECT id FROM t ORDER BY id` through the `postgres` client: the ids in the server's order.
+/// The server's `SELECT version()` through the `postgres` client, printed; fails unless it
+/// names PostgreSQL.
 #[cfg(feature = "postgres")]
-pub fn pg_ids_by_id(c: &mut postgres::Client) -> Vec<Uuid> {
+pub fn pg_version(c: &mut postgres::Client) -> String {
+    let v: String = c
+        .query_one("SELECT version()", &[])
+        .expect("version()")
+        .get(0);
+    println!("{v}");
+    assert!(v.starts_with("PostgreSQL "), "{v}");
+    v
+}
+
+/// Inserts the rows `(n, id)` into `t` through the `postgres` client, then reads the ids back
+/// `ORDER BY id`: the server's order.
+#[cfg(feature = "postgres")]
+pub fn pg_insert_then_order_by_id<'a>(
+    c: &mut postgres::Client,
+    rows: impl IntoIterator<Item = (usize, &'a Uuid)>,
+) -> Vec<Uuid> {
+    for (n, u) in rows {
+        c.execute("INSERT INTO t (n, id) VALUES ($1, $2)", &[&(n as i32), u])
+            .expect("insert");
+    }
     c.query("SELECT id FROM t ORDER BY id", &[])
         .expect("select")
         .iter()

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use postgres::{Client, NoTls};
 use uuidkit::{Uuid, Variant, Version};
-use uuidkit_db_tests::{db_cases, pg_ids_by_id, server_url};
+use uuidkit_db_tests::{db_cases, pg_insert_then_order_by_id, pg_version, server_url};
 
 fn client() -> Client {
     let url = server_url("UUIDKIT_TEST_PG18_URL");
@@ -39,12 +39,7 @@ fn extract(c: &mut Client, u: Uuid) -> (Option<i16>, Option<i64>) {
 
 #[test]
 fn server_version_is_reported() {
-    let mut c = client();
-    let v: String = c
-        .query_one("SELECT version()", &[])
-        .expect("version()")
-        .get(0);
-    println!("{v}");
+    pg_version(&mut client());
 }
 
 #[test]
@@ -139,11 +134,7 @@ fn mixed_stream_sorts_by_time() {
     }
     c.batch_execute("CREATE TEMPORARY TABLE t (n int, id uuid PRIMARY KEY)")
         .expect("create");
-    for (n, u) in made.iter().enumerate().rev() {
-        c.execute("INSERT INTO t VALUES ($1, $2)", &[&(n as i32), u])
-            .expect("insert");
-    }
-    let by_db = pg_ids_by_id(&mut c);
+    let by_db = pg_insert_then_order_by_id(&mut c, made.iter().enumerate().rev());
     let mut by_ord = made.clone();
     by_ord.sort();
     assert_eq!(

@@ -8,7 +8,7 @@
 
 use postgres::{Client, NoTls};
 use uuidkit::Uuid;
-use uuidkit_db_tests::{db_cases, pg_ids_by_id, server_url};
+use uuidkit_db_tests::{db_cases, pg_insert_then_order_by_id, pg_version, server_url};
 
 fn client() -> Client {
     let url = server_url("UUIDKIT_TEST_PG_URL");
@@ -21,13 +21,7 @@ fn client() -> Client {
 
 #[test]
 fn server_version_is_reported() {
-    let mut c = client();
-    let v: String = c
-        .query_one("SELECT version()", &[])
-        .expect("version()")
-        .get(0);
-    println!("{v}");
-    assert!(v.starts_with("PostgreSQL "), "{v}");
+    pg_version(&mut client());
 }
 
 #[test]
@@ -94,11 +88,7 @@ fn null_is_none() {
 fn order_by_equals_ord() {
     let mut c = client();
     let all = db_cases::for_ordering();
-    for (n, u) in all.iter().enumerate() {
-        c.execute("INSERT INTO t (n, id) VALUES ($1, $2)", &[&(n as i32), u])
-            .expect("insert");
-    }
-    let by_db = pg_ids_by_id(&mut c);
+    let by_db = pg_insert_then_order_by_id(&mut c, all.iter().enumerate());
     let mut sorted = all.clone();
     sorted.sort();
     assert_ne!(
