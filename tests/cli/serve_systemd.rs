@@ -179,9 +179,14 @@ fn notify_socket(path: &Path) -> UnixDatagram {
 /// The next notice (30 s at most).
 fn next_notice(s: &UnixDatagram) -> String {
     let mut buf = [0u8; 4096];
-    let n = s
-        .recv(&mut buf)
-        .expect("no notice from the server within 30 s");
+    // A receive with a timeout fails with EINTR when this process is stopped and continued, or
+    // gets a signal, even with SA_RESTART (signal(7)): receive again.
+    let n = loop {
+        match s.recv(&mut buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            r => break r.expect("no notice from the server within 30 s"),
+        }
+    };
     text(&buf[..n])
 }
 
