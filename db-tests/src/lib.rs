@@ -1,8 +1,7 @@
 //! Helpers for the database tests (tests/): the cases shared with the library's SQLite test,
 //! and the server addresses scripts/db-test exports.
 
-#[path = "../../crates/uuidkit/tests/common/db_cases.rs"]
-pub mod db_cases;
+pub use uuidkit_test_support::db_cases;
 
 /// The value of the environment variable `name`, which scripts/db-test sets to a running
 /// server's address. Missing or empty, the test fails here: a driver test never passes
@@ -134,6 +133,37 @@ pub fn text_reads(quote: impl Fn(&str) -> String) -> Vec<(String, Expect)> {
 /// A read that must fail with an error containing `msg`.
 pub fn error(expr: &str, msg: &'static str) -> (String, Expect) {
     (expr.to_owned(), Expect::Error(msg))
+}
+
+/// The server's `SELECT version()` through the `postgres` client, printed; fails unless it
+/// names PostgreSQL.
+#[cfg(feature = "postgres")]
+pub fn pg_version(c: &mut postgres::Client) -> String {
+    let v: String = c
+        .query_one("SELECT version()", &[])
+        .expect("version()")
+        .get(0);
+    println!("{v}");
+    assert!(v.starts_with("PostgreSQL "), "{v}");
+    v
+}
+
+/// Inserts the rows `(n, id)` into `t` through the `postgres` client, then reads the ids back
+/// `ORDER BY id`: the server's order.
+#[cfg(feature = "postgres")]
+pub fn pg_insert_then_order_by_id<'a>(
+    c: &mut postgres::Client,
+    rows: impl IntoIterator<Item = (usize, &'a Uuid)>,
+) -> Vec<Uuid> {
+    for (n, u) in rows {
+        c.execute("INSERT INTO t (n, id) VALUES ($1, $2)", &[&(n as i32), u])
+            .expect("insert");
+    }
+    c.query("SELECT id FROM t ORDER BY id", &[])
+        .expect("select")
+        .iter()
+        .map(|r| r.get(0))
+        .collect()
 }
 
 /// `libpq` key=value (what scripts/db-test exports in `UUIDKIT_TEST_PG_URL`) to the URL form

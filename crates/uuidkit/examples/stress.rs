@@ -1,5 +1,5 @@
 //! The big stress runs behind `scripts/stress` (the bounded versions run in
-//! `tests/stress.rs`). Prints one line of figures per run and exits with status 1 if anything
+//! `tests/uuidkit/stress.rs`). Prints one line of figures per run and exits with status 1 if anything
 //! was lost, repeated or out of order.
 //!
 //! ```text
@@ -7,8 +7,7 @@
 //! cargo run --release -p uuidkit --example stress -- clocks N
 //! ```
 
-#[path = "../tests/common/stress.rs"]
-mod stress;
+use uuidkit_test_support::stress;
 
 use std::path::Path;
 use std::process::ExitCode;

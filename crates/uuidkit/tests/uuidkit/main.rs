@@ -1,0 +1,41 @@
+//! uuidkit's integration tests, one binary: a module per area (the file of the same name).
+//! Shared helpers come from `uuidkit-test-support` (crates/test-support).
+//!
+//! The tests that fork or use the process-wide generators run in threads next to the others;
+//! see each module for why that is safe (DESIGN.md describes the fork handling).
+
+mod db_sqlite;
+mod differential;
+mod draft_v7;
+// The ecosystem traits, each used for real: only with their features (serde for the schema
+// test's serialised values), which the crate's dev-dependency on itself turns on.
+#[cfg(all(
+    feature = "arbitrary",
+    feature = "bytemuck",
+    feature = "zerocopy",
+    feature = "borsh",
+    feature = "schemars",
+    feature = "serde"
+))]
+mod ecosystem;
+mod fork;
+mod forms;
+mod fuzz_props;
+mod gen_audit;
+mod gen_model;
+mod gen_monotonic;
+mod gen_sources;
+mod gen_threads;
+mod gen_vectors;
+mod ldap;
+mod ldif;
+mod name_based;
+mod parse_errors;
+mod randomness;
+mod roundtrip;
+mod send_sync;
+mod serde;
+mod short_forms;
+mod stress;
+mod uuid_crate;
+mod vectors;
