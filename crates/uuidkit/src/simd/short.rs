@@ -7,7 +7,7 @@
 //! multiply-adds and shifts, and says only "bad" (`None`); the caller then runs the `const`
 //! decoder's slow path for the error, so the errors never depend on this code. They accept exactly
 //! the inputs the `const` fast paths in `short.rs` accept and return the same values; the tests in
-//! `short.rs` and `tests/short_forms.rs` check this on random and mutated inputs.
+//! `short.rs` and `tests/uuidkit/short_forms.rs` check this on random and mutated inputs.
 
 use core::arch::x86_64::*;
 
