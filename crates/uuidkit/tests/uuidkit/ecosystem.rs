@@ -1,8 +1,7 @@
 //! The ecosystem-trait features used for real: arbitrary driving `Unstructured` over random
 //! bytes, zero-copy casts with bytemuck and zerocopy, borsh round trips, and the schemars schema
-//! checked by a JSON Schema validator. Built only with its features on (the module's `#[cfg]` in
-//! main.rs): `cargo test -p uuidkit --all-features`, or `.ci/run`'s
-//! `--features arbitrary,bytemuck,zerocopy,borsh,schemars,serde --test uuidkit -- ecosystem::`.
+//! checked by a JSON Schema validator. Their features come from the crate's dev-dependency on
+//! itself, so the README's test command runs these: `cargo test -p uuidkit -- ecosystem::`.
 
 use uuidkit::Uuid;
 
