@@ -4,7 +4,7 @@
 # and mysqld do), and stops them on exit (also on failure or Ctrl-C).
 #
 #   db_servers_install postgresql [mariadb-server] [libpq-dev ...]   installs the Debian
-#                        packages when missing (client libraries: when dpkg does not list them)
+#                        packages when missing (scripts/ci-packages)
 #   db_start_postgres    exports UUIDKIT_TEST_PG_URL (libpq key=value form)
 #   db_start_mariadb     exports UUIDKIT_TEST_MYSQL_URL (a mysql:// URL)
 #   db_start_postgres18  exports UUIDKIT_TEST_PG18_URL; PostgreSQL 18 (Debian has 15 only) from
@@ -15,25 +15,8 @@
 
 say() { echo "${0##*/}: $*"; }
 
-db_servers_install() {
-    local need=() p
-    for p in "$@"; do
-        case $p in
-        postgresql) ls -d /usr/lib/postgresql/*/bin > /dev/null 2>&1 || need+=(postgresql) ;;
-        mariadb-server) command -v mariadb-install-db > /dev/null 2>&1 || need+=(mariadb-server) ;;
-        *) dpkg-query -W -f='${Status}' "$p" 2> /dev/null | grep -q 'install ok installed' ||
-            need+=("$p") ;;
-        esac
-    done
-    [ "${#need[@]}" -eq 0 ] && return 0
-    if [ "$(id -u)" -ne 0 ]; then
-        say "missing ${need[*]} and not root to install them" >&2
-        exit 1
-    fi
-    say "installing ${need[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq "${need[@]}" > /dev/null
+db_servers_install() { # the Debian packages named, through scripts/ci-packages
+    "$(dirname "${BASH_SOURCE[0]}")/ci-packages" "$@" > /dev/null
 }
 
 tmp=$(mktemp -d /tmp/uuidkit-db.XXXXXX)
