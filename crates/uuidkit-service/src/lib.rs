@@ -33,7 +33,10 @@
 //! use uuidkit_service::client::{ClientConfig, SystemGenerator};
 //! use uuidkit_service::state::TimeVersion;
 //! # // A test machine may know no socket at all (no $XDG_RUNTIME_DIR): name one nobody serves.
-//! # std::env::set_var("UUIDKIT_SOCKET", "/nonexistent/uuidkit.sock");
+//! # // SAFETY: one thread: nothing reads the environment meanwhile.
+//! # unsafe {
+//! #     std::env::set_var("UUIDKIT_SOCKET", "/nonexistent/uuidkit.sock");
+//! # }
 //! let g = SystemGenerator::new(ClientConfig::from_env());
 //! let g = g.next(TimeVersion::V7)?;
 //! println!("{} from {:?} ({:?})", g.uuid, g.source, g.safety);

@@ -27,16 +27,22 @@ pub const SERVER_UID_ENV: &str = "UUIDKIT_SERVER_UID";
 /// ```
 /// use std::path::PathBuf;
 /// use uuidkit_service::client::{default_sockets, SOCKET_ENV, SYSTEM_SOCKET};
-/// std::env::set_var(SOCKET_ENV, "/tmp/my-uuidkit.sock");
-/// std::env::set_var("XDG_RUNTIME_DIR", "/run/user/1000");
+/// // SAFETY: one thread: nothing reads the environment meanwhile.
+/// unsafe {
+///     std::env::set_var(SOCKET_ENV, "/tmp/my-uuidkit.sock");
+///     std::env::set_var("XDG_RUNTIME_DIR", "/run/user/1000");
+/// }
 /// let want: Vec<PathBuf> = ["/tmp/my-uuidkit.sock", "/run/user/1000/uuidkit.sock", SYSTEM_SOCKET]
 ///     .iter()
 ///     .map(PathBuf::from)
 ///     .collect();
 /// assert_eq!(default_sockets(), want);
 /// // Empty counts as unset; without XDG_RUNTIME_DIR, the system socket is left.
-/// std::env::set_var(SOCKET_ENV, "");
-/// std::env::remove_var("XDG_RUNTIME_DIR");
+/// // SAFETY: one thread: nothing reads the environment meanwhile.
+/// unsafe {
+///     std::env::set_var(SOCKET_ENV, "");
+///     std::env::remove_var("XDG_RUNTIME_DIR");
+/// }
 /// assert_eq!(default_sockets(), vec![PathBuf::from(SYSTEM_SOCKET)]);
 /// ```
 pub fn default_sockets() -> Vec<PathBuf> {
@@ -62,7 +68,10 @@ pub fn default_sockets() -> Vec<PathBuf> {
 /// ```
 /// use std::path::PathBuf;
 /// use uuidkit_service::client::{default_socket, SOCKET_ENV};
-/// std::env::set_var(SOCKET_ENV, "/tmp/my-uuidkit.sock");
+/// // SAFETY: one thread: nothing reads the environment meanwhile.
+/// unsafe {
+///     std::env::set_var(SOCKET_ENV, "/tmp/my-uuidkit.sock");
+/// }
 /// assert_eq!(default_socket(), Some(PathBuf::from("/tmp/my-uuidkit.sock")));
 /// ```
 pub fn default_socket() -> Option<PathBuf> {
@@ -83,9 +92,15 @@ fn user_socket() -> Option<PathBuf> {
 /// ```
 /// use std::path::PathBuf;
 /// use uuidkit_service::client::default_server_socket;
-/// std::env::remove_var("XDG_RUNTIME_DIR");
+/// // SAFETY: one thread: nothing reads the environment meanwhile.
+/// unsafe {
+///     std::env::remove_var("XDG_RUNTIME_DIR");
+/// }
 /// let root = default_server_socket().is_some(); // without it, only root has a default
-/// std::env::set_var("XDG_RUNTIME_DIR", "/run/user/1000");
+/// // SAFETY: one thread: nothing reads the environment meanwhile.
+/// unsafe {
+///     std::env::set_var("XDG_RUNTIME_DIR", "/run/user/1000");
+/// }
 /// let want = if root { "/run/uuidkit/uuidkit.sock" } else { "/run/user/1000/uuidkit.sock" };
 /// assert_eq!(default_server_socket(), Some(PathBuf::from(want)));
 /// ```
@@ -143,7 +158,10 @@ impl ClientConfig {
     ///
     /// ```
     /// use uuidkit_service::client::{default_sockets, ClientConfig, SOCKET_ENV};
-    /// std::env::set_var(SOCKET_ENV, "/tmp/my-uuidkit.sock");
+    /// // SAFETY: one thread: nothing reads the environment meanwhile.
+    /// unsafe {
+    ///     std::env::set_var(SOCKET_ENV, "/tmp/my-uuidkit.sock");
+    /// }
     /// let c = ClientConfig::from_env();
     /// assert_eq!(c.socket_paths(), default_sockets());
     /// assert_eq!(c, ClientConfig::new("/unused").sockets(default_sockets()));
@@ -353,7 +371,10 @@ impl ClientConfig {
     /// use uuidkit_service::client::{ClientConfig, SOCKET_ENV};
     /// let c = ClientConfig::new("/tmp/uk.sock");
     /// assert_eq!(c.socket_path(), Some(Path::new("/tmp/uk.sock")));
-    /// std::env::set_var(SOCKET_ENV, "/tmp/from-env.sock");
+    /// // SAFETY: one thread: nothing reads the environment meanwhile.
+    /// unsafe {
+    ///     std::env::set_var(SOCKET_ENV, "/tmp/from-env.sock");
+    /// }
     /// assert_eq!(ClientConfig::from_env().socket_path(), Some(Path::new("/tmp/from-env.sock")));
     /// ```
     pub fn socket_path(&self) -> Option<&Path> {

@@ -280,8 +280,11 @@ fn set_cloexec(fd: RawFd) -> io::Result<()> {
 ///
 /// ```
 /// use uuidkit_service::server::activation_listeners;
-/// std::env::set_var("LISTEN_FDS", "1");
-/// std::env::set_var("LISTEN_PID", "1"); // not this process
+/// // SAFETY: one thread: nothing reads the environment meanwhile.
+/// unsafe {
+///     std::env::set_var("LISTEN_FDS", "1");
+///     std::env::set_var("LISTEN_PID", "1"); // not this process
+/// }
 /// let e = activation_listeners().unwrap_err();
 /// assert!(e.to_string().contains("LISTEN_PID=1 is not this process"), "{e}");
 /// assert!(std::env::var_os("LISTEN_FDS").is_none()); // removed all the same
@@ -293,7 +296,10 @@ pub fn activation_listeners() -> Result<Vec<Listener>, ServerError> {
     let fds = std::env::var_os(LISTEN_FDS);
     let names = std::env::var_os(LISTEN_FDNAMES);
     for v in [LISTEN_PID, LISTEN_FDS, LISTEN_FDNAMES] {
-        std::env::remove_var(v);
+        // SAFETY: the documented contract above: called early, from the main thread, before
+        // other threads read the environment (`uuidkit serve` calls it first), so no getenv
+        // runs beside this change.
+        unsafe { std::env::remove_var(v) };
     }
     let Some(passed) = parse_passed(
         pid.as_deref(),

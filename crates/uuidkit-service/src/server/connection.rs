@@ -170,7 +170,7 @@ impl<C: Clock> Shared<C> {
         self.cfg.log.line(msg);
     }
 
-    pub(super) fn gen(&self) -> MutexGuard<'_, DurableGenerator<C>> {
+    pub(super) fn generator(&self) -> MutexGuard<'_, DurableGenerator<C>> {
         // A panic while holding the generator cannot leave it inconsistent in a way that
         // repeats UUIDs (its state only moves forward), so a poisoned lock is still usable.
         self.g.lock().unwrap_or_else(|p| p.into_inner())
@@ -589,7 +589,7 @@ fn serve_connection<C: Clock>(shared: &Shared<C>, s: &UnixStream, id: u64) {
                 }
             }
             (_, None) => {
-                let g = shared.gen();
+                let g = shared.generator();
                 let info = Info {
                     max_count: MAX_COUNT,
                     pid: std::process::id(),
@@ -625,7 +625,7 @@ fn generate<C: Clock>(
     bufs.out.clear();
     bufs.out.reserve_exact(4 + 8 + 16 * n);
     let (result, change) = {
-        let mut g = shared.gen();
+        let mut g = shared.generator();
         (g.fill(v, &mut bufs.uuids), g.durability_change())
     };
     if let Some(c) = change {
@@ -641,7 +641,7 @@ fn generate<C: Clock>(
 /// covered by the state file, described instead of carried.
 fn range<C: Clock>(shared: &Shared<C>, v: TimeVersion, n: u32, out: &mut Vec<u8>) {
     let (result, change) = {
-        let mut g = shared.gen();
+        let mut g = shared.generator();
         let r = match v {
             TimeVersion::V7 => g.reserve_v7(n).map(|r| Range::v7(&r)),
             _ => g.reserve_ticks(n).map(|r| Range::ticks(v, &r)),

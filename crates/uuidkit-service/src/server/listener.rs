@@ -665,7 +665,7 @@ impl<C: Clock + 'static> Server<C> {
             remove_own_socket(&u.path, u.id);
         }
         drop(std::mem::take(&mut self.listeners));
-        let flushed = shared.gen().shut_down();
+        let flushed = shared.generator().shut_down();
         shared.close_connections();
         signals::forget_wake_fd();
         // Last: a second server may start on this socket from here on.

@@ -76,7 +76,10 @@ impl Notifier {
     ///
     /// ```
     /// use uuidkit_service::server::{Notifier, NOTIFY_SOCKET_ENV};
-    /// std::env::set_var(NOTIFY_SOCKET_ENV, "@uuidkit-doc-notify");
+    /// // SAFETY: one thread: nothing reads the environment meanwhile.
+    /// unsafe {
+    ///     std::env::set_var(NOTIFY_SOCKET_ENV, "@uuidkit-doc-notify");
+    /// }
     /// let n = Notifier::from_env();
     /// assert!(n.is_enabled());
     /// assert!(std::env::var_os(NOTIFY_SOCKET_ENV).is_none());
@@ -84,7 +87,10 @@ impl Notifier {
     /// ```
     pub fn from_env() -> Notifier {
         let v = std::env::var_os(NOTIFY_SOCKET_ENV);
-        std::env::remove_var(NOTIFY_SOCKET_ENV);
+        // SAFETY: the documented contract above: called early, from the main thread, before
+        // other threads read the environment (`uuidkit serve` calls it first), so no getenv
+        // runs beside this change.
+        unsafe { std::env::remove_var(NOTIFY_SOCKET_ENV) };
         v.map_or_else(Notifier::none, Notifier::to)
     }
 

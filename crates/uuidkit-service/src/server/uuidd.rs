@@ -228,7 +228,7 @@ fn answer<C: Clock>(
             // The user's budget of timestamps (the same as on uuidkit's socket).
             shared.wait_for_budget(uid, TimeVersion::V1, count.into())?;
             let (result, change) = {
-                let mut g = shared.gen();
+                let mut g = shared.generator();
                 let r = if req == Request::Time {
                     g.next(TimeVersion::V1)
                 } else {

@@ -342,14 +342,14 @@ impl<C: Clock> DurableGenerator<C> {
             .clock_seq(clock_seq)
             .regression_threshold(Duration::MAX)
             .build_v6(SharedClock(Arc::clone(&clock)), ThreadRng)
-            .map_err(|e| StateError::gen(path, e))?;
+            .map_err(|e| StateError::generator(path, e))?;
         let gen7 = V7Builder::new()
             .method(V7Method::Counter {
                 bits: V7_COUNTER_BITS,
             })
             .regression_threshold(Duration::MAX)
             .build(SharedClock(Arc::clone(&clock)), ThreadRng)
-            .map_err(|e| StateError::gen(path, e))?;
+            .map_err(|e| StateError::generator(path, e))?;
         let mut g = DurableGenerator {
             file: Arc::new(file),
             writer: None,
@@ -740,7 +740,7 @@ impl<C: Clock> DurableGenerator<C> {
                 } else {
                     self.gen6.fill(out)
                 };
-                r.map_err(|e| StateError::gen(&self.file.path, e))?;
+                r.map_err(|e| StateError::generator(&self.file.path, e))?;
                 self.greg_issued = true;
                 let last = self.gen6.last_ticks();
                 self.cover(last, None)
@@ -748,7 +748,7 @@ impl<C: Clock> DurableGenerator<C> {
             TimeVersion::V7 => {
                 self.gen7
                     .fill(out)
-                    .map_err(|e| StateError::gen(&self.file.path, e))?;
+                    .map_err(|e| StateError::generator(&self.file.path, e))?;
                 self.v7_issued = true;
                 let last = self.v7_high();
                 self.cover(None, last)
@@ -804,7 +804,7 @@ impl<C: Clock> DurableGenerator<C> {
         let first = self
             .gen6
             .take_ticks(count.into())
-            .map_err(|e| StateError::gen(&self.file.path, e))?;
+            .map_err(|e| StateError::generator(&self.file.path, e))?;
         self.greg_issued = true;
         let last = self.gen6.last_ticks();
         let safety = self.cover(last, None)?;
@@ -861,7 +861,7 @@ impl<C: Clock> DurableGenerator<C> {
         if count == 0 {
             return Ok(empty(0));
         }
-        let gen_err = |s: &Self, e| StateError::gen(&s.file.path, e);
+        let gen_err = |s: &Self, e| StateError::generator(&s.file.path, e);
         // The first of the range as any v7 (a new millisecond, a counter overflow, the clock
         // going back: all as for a fill), its random bits thrown away; the rest follow it in
         // the same millisecond, and the generator goes on after the last.

@@ -115,7 +115,7 @@ impl StateError {
         })
     }
 
-    pub(super) fn gen(path: &Path, e: GenError) -> StateError {
+    pub(super) fn generator(path: &Path, e: GenError) -> StateError {
         StateError::boxed(ErrorInner {
             kind: StateErrorKind::Generator,
             path: Some(path.to_path_buf()),

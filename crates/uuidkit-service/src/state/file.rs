@@ -256,7 +256,10 @@ impl Drop for StateFile {
 ///
 /// ```
 /// use std::path::Path;
-/// std::env::set_var("XDG_STATE_HOME", "/srv/state");
+/// // SAFETY: one thread: nothing reads the environment meanwhile.
+/// unsafe {
+///     std::env::set_var("XDG_STATE_HOME", "/srv/state");
+/// }
 /// let path = uuidkit_service::state::default_state_path();
 /// // Under $XDG_STATE_HOME, unless this runs as root.
 /// assert!(path.as_deref() == Some(Path::new("/srv/state/uuidkit/state"))

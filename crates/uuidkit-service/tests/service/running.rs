@@ -41,8 +41,8 @@ impl Drop for Running {
 pub fn start_with(dir: &TempDir, cfg: impl FnOnce(ServerConfig) -> ServerConfig) -> Running {
     let sock = dir.path("s.sock");
     let state = dir.path("state");
-    let gen = DurableGenerator::open(&state, StateOptions::new()).unwrap();
-    let server = Server::bind(cfg(ServerConfig::new(&sock)), gen).unwrap();
+    let generator = DurableGenerator::open(&state, StateOptions::new()).unwrap();
+    let server = Server::bind(cfg(ServerConfig::new(&sock)), generator).unwrap();
     let handle = server.shutdown_handle();
     let thread = std::thread::spawn(move || server.run());
     Running {

@@ -101,15 +101,15 @@ fn stress_client_process() {
     let (sock, rest) = spec.split_once(';').unwrap();
     let (dir, idx) = rest.split_once(';').unwrap();
     let n = stress_n();
-    let gen = SystemGenerator::new(ClientConfig::new(sock).fallback(false));
+    let generator = SystemGenerator::new(ClientConfig::new(sock).fallback(false));
     std::thread::scope(|s| {
         for t in 0..4 {
-            let gen = &gen;
+            let generator = &generator;
             s.spawn(move || {
                 for v in [TimeVersion::V7, TimeVersion::V1] {
                     let mut bytes = Vec::with_capacity(n * 16);
                     for _ in 0..n {
-                        let g = gen.next(v).unwrap();
+                        let g = generator.next(v).unwrap();
                         assert_eq!(g.source, Source::Service);
                         bytes.extend_from_slice(g.uuid.as_bytes());
                     }
@@ -376,24 +376,24 @@ fn one_server_per_socket_and_stale_sockets_are_replaced() {
     c.generate(TimeVersion::V7, 1, &mut out).unwrap();
 
     // A second server on the same socket fails at once, naming the first.
-    let gen = DurableGenerator::open(d.path("other-state"), StateOptions::new()).unwrap();
-    let e = Server::bind(ServerConfig::new(&sock), gen).unwrap_err();
+    let generator = DurableGenerator::open(d.path("other-state"), StateOptions::new()).unwrap();
+    let e = Server::bind(ServerConfig::new(&sock), generator).unwrap_err();
     assert!(e.to_string().contains("already running"), "{e}");
     r.stop().unwrap();
 
     // Something that is not a socket is never replaced.
     let d2 = TempDir::new();
     fs::write(d2.path("s.sock"), b"precious").unwrap();
-    let gen = DurableGenerator::open(d2.path("state"), StateOptions::new()).unwrap();
-    let e = Server::bind(ServerConfig::new(d2.path("s.sock")), gen).unwrap_err();
+    let generator = DurableGenerator::open(d2.path("state"), StateOptions::new()).unwrap();
+    let e = Server::bind(ServerConfig::new(d2.path("s.sock")), generator).unwrap_err();
     assert!(e.to_string().contains("is not a socket"), "{e}");
     assert_eq!(fs::read(d2.path("s.sock")).unwrap(), b"precious");
 
     // A live foreign listener is not replaced either.
     let d3 = TempDir::new();
     let _live = UnixListener::bind(d3.path("s.sock")).unwrap();
-    let gen = DurableGenerator::open(d3.path("state"), StateOptions::new()).unwrap();
-    let e = Server::bind(ServerConfig::new(d3.path("s.sock")), gen).unwrap_err();
+    let generator = DurableGenerator::open(d3.path("state"), StateOptions::new()).unwrap();
+    let e = Server::bind(ServerConfig::new(d3.path("s.sock")), generator).unwrap_err();
     assert!(e.to_string().contains("already listening"), "{e}");
 }
 
@@ -450,9 +450,9 @@ fn state_write_failure_is_reported_to_clients() {
     let state = d.path("state");
     fs::create_dir(d.path("state.tmp")).unwrap();
     fs::write(d.path("state.tmp/keep"), b"x").unwrap();
-    let gen = DurableGenerator::open(&state, StateOptions::new()).unwrap();
-    assert!(gen.last_write_error().is_some());
-    let server = Server::bind(ServerConfig::new(d.path("s.sock")), gen).unwrap();
+    let generator = DurableGenerator::open(&state, StateOptions::new()).unwrap();
+    assert!(generator.last_write_error().is_some());
+    let server = Server::bind(ServerConfig::new(d.path("s.sock")), generator).unwrap();
     let h = server.shutdown_handle();
     let t = std::thread::spawn(move || server.run());
     let mut c = connect(&d.path("s.sock"));
@@ -475,19 +475,19 @@ fn the_client_falls_back_to_local_and_comes_back() {
     let cfg = ClientConfig::new(&sock)
         .block(16)
         .retry_after(Duration::from_millis(50));
-    let gen = SystemGenerator::new(cfg.clone());
-    let g = gen.next(TimeVersion::V7).unwrap();
+    let generator = SystemGenerator::new(cfg.clone());
+    let g = generator.next(TimeVersion::V7).unwrap();
     assert_eq!((g.source, g.safety), (Source::Local, Safety::Volatile));
 
     let r = start(&d);
     std::thread::sleep(Duration::from_millis(60));
-    let a = gen.next(TimeVersion::V7).unwrap();
+    let a = generator.next(TimeVersion::V7).unwrap();
     assert_eq!((a.source, a.safety), (Source::Service, Safety::Durable));
     // The rest of the block comes from the cache, in order.
-    let b = gen.next(TimeVersion::V7).unwrap();
+    let b = generator.next(TimeVersion::V7).unwrap();
     assert!(b.uuid > a.uuid && b.source == Source::Service);
     let mut many = [Uuid::NIL; 100];
-    let f = gen.fill(TimeVersion::V6, &mut many).unwrap();
+    let f = generator.fill(TimeVersion::V6, &mut many).unwrap();
     assert_eq!(f.from_service, 100);
     assert!(many.windows(2).all(|w| w[0] < w[1]));
 
@@ -495,7 +495,7 @@ fn the_client_falls_back_to_local_and_comes_back() {
     // Service gone: the cached v7 are still handed out, then local ones.
     let mut sources = Vec::new();
     for _ in 0..20 {
-        sources.push(gen.next(TimeVersion::V7).unwrap().source);
+        sources.push(generator.next(TimeVersion::V7).unwrap().source);
     }
     assert_eq!(sources[0], Source::Service);
     assert_eq!(sources[19], Source::Local);
@@ -675,8 +675,10 @@ fn replies_that_break_the_protocol_are_refused() {
         (s, &out[..]),
         (Safety::Durable, &[Uuid::MAX, v7[0], v7[1]][..])
     );
-    let gen = SystemGenerator::new(ClientConfig::new(&sock).fallback(false));
-    let e = gen.fill(TimeVersion::V7, &mut [Uuid::NIL; 2]).unwrap_err();
+    let generator = SystemGenerator::new(ClientConfig::new(&sock).fallback(false));
+    let e = generator
+        .fill(TimeVersion::V7, &mut [Uuid::NIL; 2])
+        .unwrap_err();
     assert_eq!(e.kind(), ServiceErrorKind::Protocol, "{e}");
     server.join().unwrap();
 }
@@ -685,8 +687,8 @@ fn replies_that_break_the_protocol_are_refused() {
 fn a_forked_child_does_not_reuse_the_parents_cached_block() {
     let d = TempDir::new();
     let r = start(&d);
-    let gen = SystemGenerator::new(ClientConfig::new(&r.sock).block(64));
-    let first = gen.next(TimeVersion::V7).unwrap();
+    let generator = SystemGenerator::new(ClientConfig::new(&r.sock).block(64));
+    let first = generator.next(TimeVersion::V7).unwrap();
     assert_eq!(first.source, Source::Service);
     let mut fds = [0i32; 2];
     // SAFETY: a writable array of two ints.
@@ -695,7 +697,7 @@ fn a_forked_child_does_not_reuse_the_parents_cached_block() {
     let pid = unsafe { libc::fork() };
     if pid == 0 {
         let mut msg = [0u8; 17];
-        if let Ok(g) = gen.next(TimeVersion::V7) {
+        if let Ok(g) = generator.next(TimeVersion::V7) {
             msg[..16].copy_from_slice(g.uuid.as_bytes());
             msg[16] = u8::from(g.source == Source::Service);
         }
@@ -720,13 +722,16 @@ fn a_forked_child_does_not_reuse_the_parents_cached_block() {
     // (a new block, issued later) greater than all of it.
     let mut parent = Vec::new();
     for _ in 0..63 {
-        let g = gen.next(TimeVersion::V7).unwrap();
+        let g = generator.next(TimeVersion::V7).unwrap();
         parent.push(g.uuid);
     }
     assert!(!parent.contains(&child));
     assert!(parent.iter().all(|u| *u < child));
     // And the parent's connection still works after the child closed its copy.
-    assert_eq!(gen.next(TimeVersion::V7).unwrap().source, Source::Service);
+    assert_eq!(
+        generator.next(TimeVersion::V7).unwrap().source,
+        Source::Service
+    );
     r.stop().unwrap();
 }
 
