@@ -9,7 +9,8 @@
 //! - [`reference`], [`checks`] and [`service_checks`] (feature `service`): the fuzz targets'
 //!   naive reference grammar and properties, which the bounded property tests check too, so
 //!   that the fuzzer (`fuzz/`, which depends on this crate) and the tests cannot drift apart;
-//! - [`proptest_config`] (feature `proptest`): the property tests' case count.
+//! - [`proptest_config`] (feature `proptest`): the property tests' case count;
+//! - [`peers`] (feature `peers`): the crates uuidkit's tests and benchmarks compare it with.
 //!
 //! Not published (`publish = false`); the crates name it as a path-only dev-dependency.
 
@@ -24,6 +25,14 @@ pub mod service_checks;
 #[cfg(unix)]
 pub mod stress;
 pub mod tempdir;
+
+/// The crates uuidkit's integration tests and benchmarks compare it with, re-exported (a test
+/// names them `peers::ulid`, …): they are this crate's dependencies, not uuidkit's, so that the
+/// published uuidkit does not list them.
+#[cfg(feature = "peers")]
+pub mod peers {
+    pub use {base64, bs58, data_encoding, jsonschema, mti, ulid, uuid_simd};
+}
 
 pub use checks::{gen_case, Bytes};
 pub use rng::Rng;

@@ -12,8 +12,9 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use uuid_simd::{AsOut, AsciiCase};
 use uuidkit::{Case, Format, Uuid};
+use uuidkit_test_support::peers::uuid_simd::{self, AsOut, AsciiCase};
+use uuidkit_test_support::peers::{base64, bs58, data_encoding, mti, ulid};
 
 /// Inputs per operation; a power of two so that the index is a mask.
 const N: usize = 1024;

@@ -7,8 +7,9 @@
 use std::fmt::Write as _;
 use std::hint::black_box;
 
-use uuid_simd::{AsOut, AsciiCase};
 use uuidkit::{Case, Format, Uuid};
+use uuidkit_test_support::peers::ulid;
+use uuidkit_test_support::peers::uuid_simd::{self, AsOut, AsciiCase};
 
 /// Inputs cycled through (a power of two).
 const K: usize = 64;

@@ -4,6 +4,7 @@
 //! itself, so the README's test command runs these: `cargo test -p uuidkit -- ecosystem::`.
 
 use uuidkit::Uuid;
+use uuidkit_test_support::peers::jsonschema;
 
 /// Random bytes (from the v4 generator's CSPRNG), `n` UUIDs' worth and a few more.
 fn random_bytes(n: usize) -> Vec<u8> {

@@ -4,6 +4,7 @@
 //! crates) on random values: 10^6 each in a release build (the CI runs it so), 10^4 in a debug
 //! one. Each test prints its counts (`--nocapture`).
 
+use uuidkit_test_support::peers::{base64, bs58, data_encoding, mti, ulid};
 use uuidkit_test_support::Rng;
 
 use base64::Engine as _;
