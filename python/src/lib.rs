@@ -379,6 +379,10 @@ unsafe fn call1(f: *mut ffi::PyObject, o: *mut ffi::PyObject) -> *mut ffi::PyObj
     unsafe { ffi::PyObject_CallOneArg(f, o) }
 }
 
+/// `tp_str`: the hyphenated form.
+///
+/// # Safety
+/// A type slot: CPython calls it with the GIL held and `o` a live instance of the class.
 unsafe extern "C" fn uuid_str(o: *mut ffi::PyObject) -> *mut ffi::PyObject {
     let Some(st) = STATE.get() else {
         return ptr::null_mut();
@@ -395,6 +399,10 @@ unsafe extern "C" fn uuid_str(o: *mut ffi::PyObject) -> *mut ffi::PyObject {
     }
 }
 
+/// `tp_repr`: `UUID('…')`, under the instance's own class name.
+///
+/// # Safety
+/// A type slot: CPython calls it with the GIL held and `o` a live instance of the class.
 unsafe extern "C" fn uuid_repr(o: *mut ffi::PyObject) -> *mut ffi::PyObject {
     let Some(st) = STATE.get() else {
         return ptr::null_mut();
@@ -432,6 +440,10 @@ unsafe fn int_attr(st: &State, o: *mut ffi::PyObject) -> *mut ffi::PyObject {
     }
 }
 
+/// `tp_hash`: the hash of the `int`, as the standard class's `__hash__`.
+///
+/// # Safety
+/// A type slot: CPython calls it with the GIL held and `o` a live instance of the class.
 unsafe extern "C" fn uuid_hash(o: *mut ffi::PyObject) -> ffi::Py_hash_t {
     let Some(st) = STATE.get() else {
         return -1;
@@ -448,6 +460,11 @@ unsafe extern "C" fn uuid_hash(o: *mut ffi::PyObject) -> ffi::Py_hash_t {
     }
 }
 
+/// `tp_richcompare`: the standard class's comparisons, by the `int`.
+///
+/// # Safety
+/// A type slot: CPython calls it with the GIL held, `a` and `b` live objects (at least one an
+/// instance of the class) and `op` one of the six `Py_LT`..`Py_GE` codes.
 unsafe extern "C" fn uuid_richcompare(
     a: *mut ffi::PyObject,
     b: *mut ffi::PyObject,
@@ -491,6 +508,10 @@ unsafe extern "C" fn uuid_richcompare(
 /// `subtype_dealloc` does for an object without `__dict__`, finaliser or nested containers,
 /// without its generic walk: weak references cleared, the two slots released, the memory
 /// freed, the type's reference dropped.
+///
+/// # Safety
+/// A type slot: CPython calls it once, with the GIL held, when the last reference to `o` (a
+/// live instance of the class) is dropped; nothing uses `o` afterwards.
 unsafe extern "C" fn uuid_dealloc(o: *mut ffi::PyObject) {
     // SAFETY: called once by the interpreter on an instance of the class whose refcount fell
     // to zero; only its own slots are released.
@@ -513,6 +534,11 @@ unsafe extern "C" fn uuid_dealloc(o: *mut ffi::PyObject) {
     }
 }
 
+/// The `bytes` attribute: 16 big-endian bytes.
+///
+/// # Safety
+/// A getter (`PyGetSetDef`): CPython calls it with the GIL held and `o` a live instance of the
+/// class.
 unsafe extern "C" fn get_bytes(o: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
     let Some(st) = STATE.get() else {
         return ptr::null_mut();
@@ -526,6 +552,11 @@ unsafe extern "C" fn get_bytes(o: *mut ffi::PyObject, _: *mut c_void) -> *mut ff
     }
 }
 
+/// The `hex` attribute: 32 lowercase hex digits.
+///
+/// # Safety
+/// A getter (`PyGetSetDef`): CPython calls it with the GIL held and `o` a live instance of the
+/// class.
 unsafe extern "C" fn get_hex(o: *mut ffi::PyObject, _: *mut c_void) -> *mut ffi::PyObject {
     let Some(st) = STATE.get() else {
         return ptr::null_mut();
@@ -610,6 +641,12 @@ unsafe fn construct_fast(
     }
 }
 
+/// The class's vectorcall constructor: `UUID(…)` with the fast paths of the module's docs.
+///
+/// # Safety
+/// A vectorcall: CPython calls it with the GIL held, `callable` the class (or a subclass),
+/// `args` pointing to the positional arguments (their count in `nargsf`) followed by one value
+/// per name in `kwnames`, a tuple of `str` or null.
 unsafe extern "C" fn uuid_vectorcall(
     callable: *mut ffi::PyObject,
     args: *const *mut ffi::PyObject,
@@ -874,6 +911,10 @@ unsafe fn raw_call(
     }
 }
 
+/// `uuid4()`: a random UUID from the fork-safe CSPRNG.
+///
+/// # Safety
+/// A `METH_NOARGS` module function: CPython calls it with the GIL held.
 unsafe extern "C" fn raw_uuid4(
     _m: *mut ffi::PyObject,
     _a: *mut ffi::PyObject,
@@ -887,6 +928,11 @@ unsafe extern "C" fn raw_uuid4(
     }
 }
 
+/// `uuid7()`: the next v7 UUID, from the system service when it is on, else the process-wide
+/// generator.
+///
+/// # Safety
+/// A `METH_NOARGS` module function: CPython calls it with the GIL held.
 unsafe extern "C" fn raw_uuid7(
     _m: *mut ffi::PyObject,
     _a: *mut ffi::PyObject,
@@ -908,6 +954,9 @@ unsafe extern "C" fn raw_uuid7(
 
 /// The floor of creating an instance, for the benchmark: a new `uuidkit.UUID` around an `int`
 /// made once (no random bits, no new `int`), through the same call path as `uuid4()`.
+///
+/// # Safety
+/// A `METH_NOARGS` module function: CPython calls it with the GIL held.
 unsafe extern "C" fn raw_floor(
     _m: *mut ffi::PyObject,
     _a: *mut ffi::PyObject,
