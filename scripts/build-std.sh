@@ -4,9 +4,9 @@
 #
 # std without its `backtrace` feature (addr2line, gimli, object, miniz_oxide: symbolising a
 # backtrace): nothing here reads one. The std crates without debug information, debug
-# assertions and overflow checks, as a toolchain's own std is built: the checks only compile
-# against them and the WASM tests only call them. So built, the library's check with its std took
-# 8 to 14 % less CPU (x86_64-pc-windows-msvc: 99 CPU s against 107; FreeBSD: 94 against 109).
+# assertions and overflow checks: the checks only compile against them and the WASM tests only
+# call them. So built, the library's check with its std took 8 to 14 % less CPU
+# (x86_64-pc-windows-msvc: 99 CPU s against 107; FreeBSD: 94 against 109).
 build_std=(-Zbuild-std=std,panic_abort -Zbuild-std-features=panic-unwind)
 for crate in core alloc std compiler_builtins proc_macro; do
     build_std+=(--config "profile.dev.package.$crate.debug=0"
