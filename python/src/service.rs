@@ -12,6 +12,10 @@ use uuidkit::Uuid;
 use uuidkit_service::client::{ClientConfig, ServiceError, Source, SystemGenerator};
 use uuidkit_service::state::{Safety, TimeVersion};
 
+/// The longest timeout `use_system_service` takes: a day (a socket's timeout is a `timeval`;
+/// anything longer is no timeout a caller means).
+const MAX_TIMEOUT: Duration = Duration::from_secs(86_400);
+
 static ON: AtomicBool = AtomicBool::new(false);
 static GEN: Mutex<Option<Arc<SystemGenerator>>> = Mutex::new(None);
 
@@ -85,18 +89,22 @@ fn use_system_service(
     if block == 0 {
         return Err(PyValueError::new_err("block must be at least 1"));
     }
-    if !(timeout.is_finite() && timeout > 0.0) {
-        return Err(PyValueError::new_err(format!(
-            "timeout must be a positive number of seconds, not {timeout}"
-        )));
-    }
+    let timeout = Duration::try_from_secs_f64(timeout)
+        .ok()
+        .filter(|t| !t.is_zero() && *t <= MAX_TIMEOUT)
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "timeout must be a number of seconds above 0 and at most {}, not {timeout}",
+                MAX_TIMEOUT.as_secs()
+            ))
+        })?;
     let cfg = match socket {
         Some(p) => ClientConfig::new(p),
         None => ClientConfig::from_env(),
     }
     .fallback(fallback)
     .block(block)
-    .timeout(Duration::from_secs_f64(timeout));
+    .timeout(timeout);
     *GEN.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(SystemGenerator::new(cfg)));
     ON.store(true, Ordering::SeqCst);
     Ok(())

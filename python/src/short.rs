@@ -2,10 +2,12 @@
 //! TypeID, as package functions. A bad string raises `ValueError` with the library's message
 //! (the rule broken and the byte where it was found); a wrong type raises `TypeError`.
 
-use crate::{new_uuid, owned, state, value_of};
+use crate::uuid_type::{new_uuid, state, value_of};
+use crate::{guard, owned};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
+use std::ptr;
 use uuidkit::{
     Prefix, ShortBuffer, ShortForm, TypeId, TypeIdBuffer, Uuid, MAX_SHORT_LEN, MAX_TYPEID_LEN,
 };
@@ -68,42 +70,52 @@ fn lib_err(e: uuidkit::Error) -> PyErr {
 /// "base58-flickr" or "base64url".
 #[pyfunction]
 fn to_short(u: &Bound<'_, PyAny>, form: &str) -> PyResult<String> {
-    let f = form_of(form)?;
-    let u = uuid_arg(u)?;
-    let mut buf: ShortBuffer = [0; MAX_SHORT_LEN];
-    Ok(u.encode_short(f, &mut buf).to_owned())
+    guard(|| {
+        let f = form_of(form)?;
+        let u = uuid_arg(u)?;
+        let mut buf: ShortBuffer = [0; MAX_SHORT_LEN];
+        Ok(u.encode_short(f, &mut buf).to_owned())
+    })
 }
 
 /// from_short(s, form) -> UUID: reads `s` (str or bytes) in the short form named.
 #[pyfunction]
 fn from_short(py: Python<'_>, s: &Bound<'_, PyAny>, form: &str) -> PyResult<Py<PyAny>> {
-    let f = form_of(form)?;
-    let t = text_arg(s)?;
-    let u = Uuid::parse_short(f, &t).map_err(lib_err)?;
-    let st = state()?;
-    // SAFETY: GIL held.
-    owned(py, unsafe { new_uuid(st, u.as_u128(), st.unknown) })
+    guard(|| {
+        let f = form_of(form)?;
+        let t = text_arg(s)?;
+        let u = Uuid::parse_short(f, &t).map_err(lib_err)?;
+        let st = state()?;
+        // SAFETY: GIL held.
+        owned(py, unsafe { new_uuid(st, u.as_u128(), ptr::null_mut()) })
+    })
 }
 
 /// to_typeid(u, prefix="") -> str: the TypeID (spec v0.3.0) of `u` with `prefix`.
 #[pyfunction]
 #[pyo3(signature = (u, prefix=""))]
 fn to_typeid(u: &Bound<'_, PyAny>, prefix: &str) -> PyResult<String> {
-    let p = Prefix::new(prefix).map_err(lib_err)?;
-    let u = uuid_arg(u)?;
-    let mut buf: TypeIdBuffer = [0; MAX_TYPEID_LEN];
-    Ok(TypeId::new(p, u).encode(&mut buf).to_owned())
+    guard(|| {
+        let p = Prefix::new(prefix).map_err(lib_err)?;
+        let u = uuid_arg(u)?;
+        let mut buf: TypeIdBuffer = [0; MAX_TYPEID_LEN];
+        Ok(TypeId::new(p, u).encode(&mut buf).to_owned())
+    })
 }
 
 /// parse_typeid(s) -> (prefix, UUID): reads a TypeID strictly (spec v0.3.0).
 #[pyfunction]
 fn parse_typeid(py: Python<'_>, s: &Bound<'_, PyAny>) -> PyResult<(String, Py<PyAny>)> {
-    let t = text_arg(s)?;
-    let id = TypeId::parse(&t).map_err(lib_err)?;
-    let st = state()?;
-    // SAFETY: GIL held.
-    let u = owned(py, unsafe { new_uuid(st, id.uuid().as_u128(), st.unknown) })?;
-    Ok((id.prefix().as_str().to_owned(), u))
+    guard(|| {
+        let t = text_arg(s)?;
+        let id = TypeId::parse(&t).map_err(lib_err)?;
+        let st = state()?;
+        // SAFETY: GIL held.
+        let u = owned(py, unsafe {
+            new_uuid(st, id.uuid().as_u128(), ptr::null_mut())
+        })?;
+        Ok((id.prefix().as_str().to_owned(), u))
+    })
 }
 
 /// typeid7(prefix="") -> str: a new TypeID whose UUID is the process-wide generator's next
@@ -111,10 +123,12 @@ fn parse_typeid(py: Python<'_>, s: &Bound<'_, PyAny>) -> PyResult<(String, Py<Py
 #[pyfunction]
 #[pyo3(signature = (prefix=""))]
 fn typeid7(prefix: &str) -> PyResult<String> {
-    let p = Prefix::new(prefix).map_err(lib_err)?;
-    let u = uuidkit::generator::try_v7().map_err(crate::gen_error)?;
-    let mut buf: TypeIdBuffer = [0; MAX_TYPEID_LEN];
-    Ok(TypeId::new(p, u).encode(&mut buf).to_owned())
+    guard(|| {
+        let p = Prefix::new(prefix).map_err(lib_err)?;
+        let u = uuidkit::generator::try_v7().map_err(crate::generators::gen_error)?;
+        let mut buf: TypeIdBuffer = [0; MAX_TYPEID_LEN];
+        Ok(TypeId::new(p, u).encode(&mut buf).to_owned())
+    })
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -206,17 +206,19 @@ def test_copy_deepcopy_weakref():
     assert d["a"] is u
 
 
-def test_dealloc_clears_weakrefs_and_releases_the_int():
+def test_dealloc_clears_weakrefs_and_releases_what_the_slots_hold():
     import gc
     fired = []
     u = uuidkit.uuid4()
-    big = u.int
+    held = object()  # an object in a slot (what object.__setattr__ can put there)
+    object.__setattr__(u, "is_safe", held)
+    assert u.is_safe is held
     r = weakref.ref(u, lambda _: fired.append(1))
-    before = sys.getrefcount(big)
+    before = sys.getrefcount(held)
     del u
     gc.collect()
     assert r() is None and fired == [1]
-    assert sys.getrefcount(big) == before - 1
+    assert sys.getrefcount(held) == before - 1
     for _ in range(3):  # many short-lived instances, all kinds of construction
         xs = uuidkit.uuid7_list(10000) + [uuidkit.UUID(str(uuid.uuid4())) for _ in range(100)]
         xs += [uuidkit.UUID(fields=(1, 2, 3, 4, 5, 6)) for _ in range(100)]

@@ -81,19 +81,8 @@ _UINT128_MAX = (1 << 128) - 1
 _VARIANT_VERSION_MASK = (0xC000 << 48) | (0xF000 << 64)
 
 
-class UUID(_std.UUID):
-    """A UUID (RFC 9562): the standard :class:`uuid.UUID` with Python 3.14's behaviour.
-
-    Instances are ``uuid.UUID`` instances: same constructor (``hex``, ``bytes``,
-    ``bytes_le``, ``fields``, ``int``, ``version``, ``is_safe``), attributes, comparisons,
-    hash, ``repr`` and exceptions, on every Python from 3.9. Versions 6, 7 and 8 are accepted
-    by ``version=`` and ``time`` reads v6 and v7 timestamps as 3.14 does.
-
-    A pickle of one loads as a plain ``uuid.UUID`` (equal to it) where uuidkit is not
-    installed.
-    """
-
-    __slots__ = ()
+class _Methods:
+    """The Python-level attributes of :class:`UUID`, given to the native class by setup()."""
 
     def __init__(
         self,
@@ -194,26 +183,42 @@ class UUID(_std.UUID):
         return self
 
 
-def _wire():
-    probe = object.__new__(UUID)
+def _make_class():
+    probe = object.__new__(_std.UUID)
     int_mark, safe_mark = object(), object()
     object.__setattr__(probe, "int", int_mark)
     object.__setattr__(probe, "is_safe", safe_mark)
-    _native.setup(
-        UUID,
+    methods = {
+        k: v for k, v in vars(_Methods).items() if k not in ("__dict__", "__weakref__", "__module__")
+    }
+    methods["__doc__"] = """A UUID (RFC 9562): the standard :class:`uuid.UUID` with Python 3.14's behaviour.
+
+    Instances are ``uuid.UUID`` instances: same constructor (``hex``, ``bytes``,
+    ``bytes_le``, ``fields``, ``int``, ``version``, ``is_safe``), attributes, comparisons,
+    hash, ``repr`` and exceptions, on every Python from 3.9. Versions 6, 7 and 8 are accepted
+    by ``version=`` and ``time`` reads v6 and v7 timestamps as 3.14 does.
+
+    A pickle of one loads as a plain ``uuid.UUID`` (equal to it) where uuidkit is not
+    installed.
+    """
+    for f in (methods["__init__"], methods["__reduce__"], methods["__copy__"], methods["__deepcopy__"]):
+        f.__qualname__ = "UUID." + f.__name__
+    import time
+
+    return _native.setup(
         _std.UUID,
+        methods,
         probe,
         int_mark,
         safe_mark,
-        SafeUUID.unknown,
-        SafeUUID.safe,
-        _sys.int_info.bits_per_digit,
-        _sys.int_info.sizeof_digit,
+        SafeUUID,
+        _sys.hash_info.modulus,
+        time,
     )
 
 
-_wire()
-del _wire
+UUID = _make_class()
+del _make_class, _Methods
 
 _from_int = _native._from_int
 _uuid1 = _native._uuid1

@@ -180,6 +180,16 @@ impl Reading {
         u64::try_from(self.secs).ok().map(|s| (s, self.nanos))
     }
 
+    /// A time given as nanoseconds since 1970 (a caller's clock, not the system's); one too far
+    /// out for an `i64` of seconds is clamped, which the general path reports as out of range.
+    fn from_unix_nanos(nanos: i128) -> Reading {
+        let secs = nanos.div_euclid(1_000_000_000);
+        Reading {
+            secs: i64::try_from(secs).unwrap_or(if secs < 0 { i64::MIN } else { i64::MAX }),
+            nanos: nanos.rem_euclid(1_000_000_000) as u32,
+        }
+    }
+
     /// Nanoseconds since 1970, for the general path.
     #[cold]
     fn unix_nanos(self) -> i128 {
@@ -508,7 +518,7 @@ static V7: V7State = V7State {
     core: V7Core::new(V7_LAYOUT),
 };
 
-fn v7_now_ms() -> Result<u64, GenError> {
+fn v7_ms(t: Reading) -> Result<u64, GenError> {
     // At the first call and in a forked child: leave the last millisecond for a later one with
     // a fresh counter seed, so that a child neither continues its parent's counter nor goes
     // below the UUIDs issued before the fork.
@@ -517,7 +527,6 @@ fn v7_now_ms() -> Result<u64, GenError> {
         V7.core
             .reset(V7_LAYOUT, ms + 1, V7_LAYOUT.seed(random_u64()));
     });
-    let t = Reading::now();
     if let Some((secs, nanos)) = t.since_1970() {
         // u64 arithmetic for the common case; `secs` below 2^44 cannot overflow.
         if secs < 1 << 44 {
@@ -547,7 +556,27 @@ fn v7_with_tail(ms: u64, counter: u64, random: u64) -> Uuid {
 /// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
 pub fn try_v7() -> Result<Uuid, GenError> {
-    let now = v7_now_ms()?;
+    v7_from(Reading::now())
+}
+
+/// [`try_v7`] with `unix_nanos` (nanoseconds since 1970) in place of the system clock's
+/// reading, for a caller whose time comes from elsewhere (a test's frozen or mocked clock).
+/// The UUID takes its place in the same process-wide sequence: a time behind the generator's
+/// last millisecond is continued from there, as after a step back of the clock.
+///
+/// ```
+/// let at = 1_645_557_742_000_000_000; // 2022-02-22T19:22:22Z
+/// let u = uuidkit::generator::global::try_v7_at(at)?;
+/// assert!(u.unix_ts_ms() >= Some(1_645_557_742_000));
+/// assert!(uuidkit::generator::global::try_v7_at(at)? > u);
+/// # Ok::<(), uuidkit::generator::GenError>(())
+/// ```
+pub fn try_v7_at(unix_nanos: i128) -> Result<Uuid, GenError> {
+    v7_from(Reading::from_unix_nanos(unix_nanos))
+}
+
+fn v7_from(t: Reading) -> Result<Uuid, GenError> {
+    let now = v7_ms(t)?;
     let run = V7.core.reserve(V7_LAYOUT, now, 1, &mut random_u64)?;
     let (ms, c) = run.at(V7_LAYOUT, 0);
     Ok(v7_with_tail(ms, c, random_u64()))
@@ -588,7 +617,7 @@ pub fn try_v7_batch(out: &mut [Uuid]) -> Result<(), GenError> {
     if out.is_empty() {
         return Ok(());
     }
-    let now = v7_now_ms()?;
+    let now = v7_ms(Reading::now())?;
     let mut rest = out;
     while !rest.is_empty() {
         let run = V7
@@ -669,9 +698,8 @@ impl GregorianState {
         // (with its own clock sequence and node); at the first call it is 0.
     }
 
-    fn next(&self) -> Result<(u64, u16, [u8; 6]), GenError> {
+    fn next(&self, t: Reading) -> Result<(u64, u16, [u8; 6]), GenError> {
         self.guard.ensure(|| self.reinit());
-        let t = Reading::now();
         let now = match t.since_1970() {
             // 100-ns ticks since 1582 in u64: below 2^60 whenever `secs` is below 2^32.
             Some((secs, nanos)) if secs < 1 << 32 => {
@@ -714,7 +742,21 @@ static V6: GregorianState = GregorianState::new();
 /// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
 pub fn try_v1() -> Result<Uuid, GenError> {
-    let (t, seq, node) = V1.next()?;
+    let (t, seq, node) = V1.next(Reading::now())?;
+    Ok(Uuid::from_v1_parts(t, seq, node))
+}
+
+/// [`try_v1`] with `unix_nanos` (nanoseconds since 1970) in place of the system clock's
+/// reading (see [`try_v7_at`]): the timestamp is the larger of that time and the last one + 1.
+///
+/// ```
+/// let at = 1_645_557_742_000_000_000;
+/// let u = uuidkit::generator::global::try_v1_at(at)?;
+/// assert!(u.gregorian_ticks() >= Some(at as u64 / 100 + 0x01B2_1DD2_1381_4000));
+/// # Ok::<(), uuidkit::generator::GenError>(())
+/// ```
+pub fn try_v1_at(unix_nanos: i128) -> Result<Uuid, GenError> {
+    let (t, seq, node) = V1.next(Reading::from_unix_nanos(unix_nanos))?;
     Ok(Uuid::from_v1_parts(t, seq, node))
 }
 
@@ -726,7 +768,21 @@ pub fn try_v1() -> Result<Uuid, GenError> {
 /// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
 pub fn try_v6() -> Result<Uuid, GenError> {
-    let (t, seq, node) = V6.next()?;
+    let (t, seq, node) = V6.next(Reading::now())?;
+    Ok(Uuid::from_v6_parts(t, seq, node))
+}
+
+/// [`try_v6`] with `unix_nanos` (nanoseconds since 1970) in place of the system clock's
+/// reading (see [`try_v7_at`]).
+///
+/// ```
+/// let at = 1_645_557_742_000_000_000;
+/// let a = uuidkit::generator::global::try_v6_at(at)?;
+/// assert!(uuidkit::generator::global::try_v6_at(at)? > a);
+/// # Ok::<(), uuidkit::generator::GenError>(())
+/// ```
+pub fn try_v6_at(unix_nanos: i128) -> Result<Uuid, GenError> {
+    let (t, seq, node) = V6.next(Reading::from_unix_nanos(unix_nanos))?;
     Ok(Uuid::from_v6_parts(t, seq, node))
 }
 
