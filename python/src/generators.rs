@@ -41,6 +41,13 @@ impl TimeSource {
         })
     }
 
+    /// Whether `time.time_ns` is another object than at import (the check alone).
+    fn is_replaced(&self) -> PyResult<bool> {
+        // SAFETY: GIL held (the callers are module functions); a borrowed item, compared only.
+        let f = unsafe { ffi::PyDict_GetItemWithError(self.dict, self.key) };
+        Ok(f != self.original)
+    }
+
     /// None while `time.time_ns` is the original; else what the replacement returns, in
     /// nanoseconds since 1970.
     fn replaced(&self, py: Python<'_>) -> PyResult<Option<i128>> {
@@ -310,6 +317,20 @@ fn _from_int(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     })
 }
 
+/// For the benchmark: the check `uuid1`/`uuid6`/`uuid7` make of `time.time_ns`, `n` times.
+#[pyfunction]
+fn _clock_check(py: Python<'_>, n: u32) -> PyResult<bool> {
+    guard(|| {
+        let st = state()?;
+        let mut replaced = false;
+        for _ in 0..n {
+            replaced |= st.clock.is_replaced()?;
+        }
+        let _ = py;
+        Ok(replaced)
+    })
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // SAFETY: static method definitions that outlive the module; GIL held.
     unsafe {
@@ -328,5 +349,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(uuid5, m)?)?;
     m.add_function(wrap_pyfunction!(_random_u128, m)?)?;
     m.add_function(wrap_pyfunction!(_from_int, m)?)?;
+    m.add_function(wrap_pyfunction!(_clock_check, m)?)?;
     Ok(())
 }

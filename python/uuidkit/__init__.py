@@ -70,6 +70,7 @@ __all__ = [
     "to_typeid",
     "parse_typeid",
     "typeid7",
+    "main",
 ]
 
 __version__ = "0.1.0"
@@ -372,3 +373,10 @@ NAMESPACE_X500 = UUID("6ba7b814-9dad-11d1-80b4-00c04fd430c8")
 
 NIL = UUID(int=0)
 MAX = UUID(int=_UINT128_MAX)
+
+
+def main(argv=None):
+    """Run the uuid command line interface (``python -m uuidkit``), as ``uuid.main()``."""
+    from uuidkit._cli import main as _main
+
+    return _main(argv)
