@@ -90,6 +90,16 @@ def rows():
     single("u.int", "u.int", lambda m: {"u": sample(m)})
     single("hash(u)", "hash(u)", lambda m: {"u": sample(m)})
 
+    # Kept alive: the instances stay in the list until the timing ends (the list is freed after
+    # it, untimed), so each costs its allocation and its memory, none is reused.
+    for n, label in ((SORT_N, "10^5"), (BULK_N, "10^6")):
+        d = {}
+        for pname, mod in PEERS.items():
+            d[pname] = ("l = [f() for _ in r]", {"f": mod.uuid4, "r": range(n)}, 1, n)
+        out.append(("kept alive: %s uuid4() in a list (per UUID)" % label, n, d))
+    out.append(("time.time_ns check of uuid1/6/7 (per call)", 1000,
+                {"uuidkit": ("f(1000)", {"f": uuidkit._uuidkit._clock_check}, 200)}))
+
     d = {}
     for pname, mod in PEERS.items():
         lst = [mod.UUID(str(std.uuid4())) for _ in range(SORT_N)]
@@ -142,6 +152,23 @@ def rows():
     return out
 
 
+def memory_per_instance(n=100_000):
+    """Bytes each of `n` uuid4() instances holds while alive (tracemalloc), with its list slot."""
+    import gc
+    import tracemalloc
+
+    out = {}
+    for pname, mod in PEERS.items():
+        gc.collect()
+        tracemalloc.start()
+        lst = [mod.uuid4() for _ in range(n)]
+        cur, _ = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        out[pname] = cur / n
+        del lst
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=7)
@@ -185,6 +212,10 @@ def main():
             a, b = med.get((name, "uuidkit")), med.get((name, p))
             cells.append("%.2fx" % (a / b) if a is not None and b is not None else "-")
         lines.append(cells)
+    mem = memory_per_instance()
+    lines.append(["memory per kept uuid4(), bytes (with its list slot)"]
+                 + ["%.0f" % mem[p] for p in names]
+                 + ["%.2fx" % (mem["uuidkit"] / mem[p]) for p in others])
     if args.markdown:
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))

@@ -46,10 +46,18 @@ def test_bad_arguments_exit_2_with_the_standard_message(args):
         if args[-3:-2] == ["not-a-uuid"] and sys.version_info < (3, 14):
             assert src == 1
             return
+        ours = msg.split(": error: ", 1)[1]
+        if "-C" in args and sys.version_info < (3, 14):
+            # -C is 3.14's: before it the standard module does not know the option.
+            assert ours == "argument -C/--count: invalid int value: 'many'"
+            return
         assert src == 2
         theirs = last_line(serr).split(": error: ", 1)[1]
-        ours = msg.split(": error: ", 1)[1]
-        assert ours == theirs.replace("python -m uuid -h", "python -m uuidkit -h"), (ours, theirs)
+        theirs = theirs.replace("python -m uuid -h", "python -m uuidkit -h")
+        if sys.version_info < (3, 14):
+            # 3.12's choices end at uuid5; uuidkit's are 3.14's.
+            theirs = theirs.replace("'uuid5')", "'uuid5', 'uuid6', 'uuid7', 'uuid8')")
+        assert ours == theirs, (ours, theirs)
 
 
 def test_the_message_for_a_missing_name_word_for_word():
