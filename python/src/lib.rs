@@ -6,7 +6,7 @@
 //!   its slots (`str`, `repr`, `hash`, comparisons, a vectorcall constructor, the `int`,
 //!   `is_safe`, `bytes` and `hex` descriptors);
 //! - `generators.rs`: `uuid4`, `uuid7` (C functions), `uuid1`/`uuid6` with a node, `uuid3`,
-//!   `uuid5`, and the time source (`time.time_ns` when a test replaced it);
+//!   `uuid5`; `clock.rs`: their time source (`time.time_ns` when a test replaced it);
 //! - `bulk.rs`: lists and `bytes` of many UUIDs, lists parsed and formatted in one call;
 //! - `short.rs`: the short text forms and TypeID; `service.rs`: the system service's client;
 //! - `sys.rs`: the module's own operating-system calls.
@@ -20,6 +20,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 mod bulk;
+mod clock;
 mod generators;
 mod layout;
 #[cfg(unix)]
@@ -164,7 +165,7 @@ fn setup<'py>(
             base_repr: get("__repr__")?,
             base_bytes: fget("bytes")?,
             base_hex: fget("hex")?,
-            clock: generators::TimeSource::new(time_mod)?,
+            clock: clock::TimeSource::new(time_mod)?,
         };
         // The state holds the class (and its base) for the interpreter's life.
         ffi::Py_INCREF(cls_t as *mut ffi::PyObject);

@@ -41,7 +41,7 @@ pub(crate) struct State {
     pub(crate) base_bytes: *mut ffi::PyObject,
     pub(crate) base_hex: *mut ffi::PyObject,
     /// Where `uuid1`/`uuid6`/`uuid7` take their time from (`time.time_ns`, when replaced).
-    pub(crate) clock: crate::generators::TimeSource,
+    pub(crate) clock: crate::clock::TimeSource,
 }
 
 // SAFETY: the pointers are strong references to objects that live as long as the
