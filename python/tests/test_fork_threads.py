@@ -117,3 +117,47 @@ def test_each_thread_sees_increasing_values_with_bulk_calls_mixed_in():
         assert all(a < b for a, b in zip(out, out[1:]))
         everything.update(out)
     assert len(everything) == sum(len(o) for o in results)
+
+
+def test_8_threads_100k_uuid7_each_and_bulk_calls_from_4_threads_at_once():
+    # The free-threaded check of the hardening issue, run on every build: with the GIL the
+    # threads interleave at its switch interval; without it (a free-threaded build) they run
+    # truly at once, which is what this is for.
+    n = 100_000
+    per_thread = [None] * 8
+    barrier = threading.Barrier(8)
+
+    def single(i):
+        barrier.wait()
+        per_thread[i] = [uuidkit.uuid7() for _ in range(n)]
+
+    threads = [threading.Thread(target=single, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    seen = set()
+    for xs in per_thread:
+        assert len(xs) == n
+        assert all(a < b for a, b in zip(xs, xs[1:]))
+        seen.update(u.int for u in xs)
+    assert len(seen) == 8 * n
+    bulk = [None] * 4
+    barrier4 = threading.Barrier(4)
+
+    def many(i):
+        barrier4.wait()
+        bulk[i] = (uuidkit.uuid7_bytes(n), uuidkit.uuid7_list(n // 10))
+
+    threads = [threading.Thread(target=many, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for raw, lst in bulk:
+        vals = [raw[k:k + 16] for k in range(0, len(raw), 16)]
+        assert all(a < b for a, b in zip(vals, vals[1:]))
+        assert all(a < b for a, b in zip(lst, lst[1:]))
+        seen.update(int.from_bytes(v, "big") for v in vals)
+        seen.update(u.int for u in lst)
+    assert len(seen) == 8 * n + 4 * (n + n // 10)
