@@ -81,6 +81,16 @@ fn use_system_service(
     block: u32,
     timeout: f64,
 ) -> PyResult<()> {
+    crate::guard(|| configure(enabled, socket, fallback, block, timeout))
+}
+
+fn configure(
+    enabled: bool,
+    socket: Option<std::path::PathBuf>,
+    fallback: bool,
+    block: u32,
+    timeout: f64,
+) -> PyResult<()> {
     if !enabled {
         ON.store(false, Ordering::SeqCst);
         *GEN.lock().unwrap_or_else(|e| e.into_inner()) = None;
