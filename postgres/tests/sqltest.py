@@ -573,6 +573,9 @@ def t_order(srv, c):
     if MAJOR >= 18:
         core_before = t_two_connections(srv, "PostgreSQL 18's own pg_catalog.uuidv7()", "pg_catalog.uuidv7()",
                                         expect=False)
+    if MAJOR >= 18:  # two backends of the core's that live through the step
+        k1, k2 = srv.connect(), srv.connect()
+        kept_before = turns(k1, k2, "SELECT pg_catalog.uuidv7()", 200)
     # The clock one hour back, while the server runs.
     ms_before = one(c, "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint")
     set_clock_offset(-3600)
@@ -589,9 +592,14 @@ def t_order(srv, c):
     if MAJOR >= 18:
         core_after = t_two_connections(srv, "PostgreSQL 18's own uuidv7(), clock one hour back",
                                        "pg_catalog.uuidv7()", n=TURNS // 5, expect=False)
-        info("PostgreSQL 18's own uuidv7() after the clock went back an hour",
+        info("PostgreSQL 18's own uuidv7() after the clock went back an hour, new backends",
              f"{sum(1 for u in core_after if u < max(core_before))} of {len(core_after)} new values sort before "
              f"earlier ones")
+        kept_after = turns(k1, k2, "SELECT pg_catalog.uuidv7()", 200)
+        info("PostgreSQL 18's own uuidv7() after the clock went back an hour, the same two backends",
+             f"{sum(1 for u in kept_after if u < max(kept_before))} of {len(kept_after)} new values sort before "
+             f"the earlier ones of those backends; taking turns: {inversions(kept_after)} inversions")
+        k1.close(), k2.close()
     # Restarts with the clock set back: a crash (immediate stop), then a clean one further back.
     for mode, offset in [("immediate", -3600), ("fast", -7200)]:
         top7, top6 = max(seen7), max(seen6)
