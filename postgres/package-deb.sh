@@ -12,9 +12,10 @@ version=$(sed -nE 's/^version = "(.*)"/\1/p' "$ext/Cargo.toml" | head -n 1)
 arch=$(dpkg --print-architecture)
 out=${CARGO_TARGET_DIR:?}/package-root
 rm -rf "$out"
-(cd "$ext" && NO_COLOR=1 cargo pgrx package --pg-config "$pg_config" --out-dir "$out") 2>&1 |
-    grep -vE '^\s+(Compiling|Checking|Downloaded|Downloading)' || true
-[ "${PIPESTATUS[0]}" -eq 0 ] || { echo "package-deb: cargo pgrx package failed" >&2; exit 1; }
+if ! (cd "$ext" && NO_COLOR=1 cargo pgrx package --pg-config "$pg_config" --out-dir "$out") 2>&1 |
+    sed 's/\x1b\[[0-9;]*m//g' | { grep -vE '^\s+(Compiling|Checking|Downloaded|Downloading)' || true; }; then
+    { echo "package-deb: cargo pgrx package failed" >&2; exit 1; }
+fi
 lib=$out$("$pg_config" --pkglibdir)/uuidkit.so
 [ -f "$lib" ] || { echo "package-deb: $lib is missing" >&2; exit 1; }
 strip --strip-unneeded "$lib"
