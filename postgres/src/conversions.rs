@@ -76,7 +76,9 @@ fn encode(id: pgrx::Uuid, form: ShortForm) -> String {
 }
 
 fn decode(text: &str, form: ShortForm, what: &str) -> pgrx::Uuid {
-    to_pg(Uuid::parse_short(form, text.as_bytes()).unwrap_or_else(|e| errors::invalid_text(what, e)))
+    to_pg(
+        Uuid::parse_short(form, text.as_bytes()).unwrap_or_else(|e| errors::invalid_text(what, e)),
+    )
 }
 
 /// ULID text (26 characters of Crockford's base32, upper case).

@@ -33,5 +33,8 @@ pub(crate) fn invalid_parameter(message: impl std::fmt::Display) -> ! {
 /// Generation failed (the library's generators fail only on exhausted counters under a
 /// refusing policy or an unreadable clock/entropy source): 58000 system_error.
 pub(crate) fn generation_failed(e: impl std::fmt::Display) -> ! {
-    raise(PgSqlErrorCode::ERRCODE_SYSTEM_ERROR, format!("uuidkit: generation failed: {e}"))
+    raise(
+        PgSqlErrorCode::ERRCODE_SYSTEM_ERROR,
+        format!("uuidkit: generation failed: {e}"),
+    )
 }

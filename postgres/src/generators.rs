@@ -1,8 +1,8 @@
 //! The generators under their new names (PostgreSQL 18's `uuidv4()`/`uuidv7()` among them):
 //! `VOLATILE`, `STRICT`, `PARALLEL SAFE`.
 
-use pgrx::prelude::*;
 use pgrx::datum::{Interval, TimestampWithTimeZone};
+use pgrx::prelude::*;
 use uuidkit_lib::{NameHash, Uuid};
 
 use crate::{errors, from_pg, order, timestamps, to_pg};
@@ -62,7 +62,11 @@ pub(crate) fn random_ab() -> (u16, u64) {
 /// A name-based version 8 UUID (RFC 9562 Appendix B.2: SHA-256 of the namespace and the name).
 #[pg_extern(immutable, strict, parallel_safe)]
 fn uuidv8_hash(namespace: pgrx::Uuid, name: &str) -> pgrx::Uuid {
-    to_pg(Uuid::new_v8_name(NameHash::Sha256, &from_pg(namespace), name.as_bytes()))
+    to_pg(Uuid::new_v8_name(
+        NameHash::Sha256,
+        &from_pg(namespace),
+        name.as_bytes(),
+    ))
 }
 
 /// The Max UUID (RFC 9562 §5.10): every bit 1.

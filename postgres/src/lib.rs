@@ -13,6 +13,12 @@
 //! - `order`: the v1/v6/v7 order — server-wide in shared memory with a state file in the data
 //!   directory when the library is in `shared_preload_libraries`, per backend otherwise.
 
+#![warn(
+    clippy::undocumented_unsafe_blocks,
+    clippy::unwrap_used,
+    clippy::expect_used
+)]
+
 use pgrx::prelude::*;
 
 mod compat;
@@ -31,7 +37,6 @@ mod timestamps;
 pub extern "C-unwind" fn _PG_init() {
     order::init();
 }
-
 
 /// The library's UUID as PostgreSQL's.
 pub(crate) fn to_pg(u: uuidkit_lib::Uuid) -> pgrx::Uuid {

@@ -24,7 +24,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use pgrx::prelude::*;
 use pgrx::{pg_shmem_init, PGRXSharedMemory, PgLwLock};
-use uuidkit_lib::generator::{self, GregorianBuilder, SystemClock, ThreadRng, V6Generator, V7Generator};
+use uuidkit_lib::generator::{
+    self, GregorianBuilder, SystemClock, ThreadRng, V6Generator, V7Generator,
+};
 use uuidkit_lib::{Timestamp, Uuid};
 use uuidkit_service::state::State;
 
@@ -232,7 +234,11 @@ pub(crate) fn v7() -> Uuid {
 /// The next v6 (`v1 == false`) or v1 from the one Gregorian timeline.
 pub(crate) fn gregorian(v1: bool) -> Uuid {
     if !server_scope() {
-        let r = if v1 { generator::try_v1() } else { generator::try_v6() };
+        let r = if v1 {
+            generator::try_v1()
+        } else {
+            generator::try_v6()
+        };
         return r.unwrap_or_else(|e| errors::generation_failed(e));
     }
     let mut s = ORDER.exclusive();
@@ -261,7 +267,8 @@ pub(crate) fn gregorian(v1: bool) -> Uuid {
     s.cover_ticks(ticks, now().gregorian_ticks().unwrap_or(0));
     drop(s);
     if v1 {
-        u6.to_v1().unwrap_or_else(|| errors::generation_failed("v6 to v1"))
+        u6.to_v1()
+            .unwrap_or_else(|| errors::generation_failed("v6 to v1"))
     } else {
         u6
     }

@@ -94,6 +94,10 @@ fn uuid_v7_to_timestamptz(id: pgrx::Uuid) -> TimestampWithTimeZone {
 #[pg_extern(volatile, strict, parallel_safe)]
 fn uuid_timestamptz_to_v7(t: TimestampWithTimeZone, zero: default!(bool, false)) -> pgrx::Uuid {
     let ms = v7_millis(t);
-    let (a, b) = if zero { (0, 0) } else { generators::random_ab() };
+    let (a, b) = if zero {
+        (0, 0)
+    } else {
+        generators::random_ab()
+    };
     to_pg(Uuid::from_v7_parts(ms, a, b))
 }
