@@ -5,6 +5,7 @@
 use pgrx::prelude::*;
 use uuidkit_lib::{Prefix, ShortBuffer, ShortForm, TypeId, TypeIdBuffer, Uuid, MAX_TYPEID_LEN};
 
+use crate::text::TextBytes;
 use crate::{errors, from_pg, to_pg};
 
 /// A v1 UUID as v6 (the same timestamp, clock sequence and node, in time order); 22023 for a
@@ -28,33 +29,40 @@ fn uuid_v6_to_v1(id: pgrx::Uuid) -> pgrx::Uuid {
     }
 }
 
-fn prefix(p: &str) -> Prefix {
-    Prefix::new(p).unwrap_or_else(|e| errors::invalid_text("a TypeID prefix", e))
+fn prefix(p: TextBytes<'_>) -> Prefix {
+    // The library checks a prefix as text; bytes that are not UTF-8 cannot be one (a-z, `_`).
+    let s = std::str::from_utf8(p.0).unwrap_or_else(|e| {
+        errors::invalid_text(
+            "a TypeID prefix",
+            format!("invalid byte at byte {}: expected a-z or '_'", e.valid_up_to()),
+        )
+    });
+    Prefix::new(s).unwrap_or_else(|e| errors::invalid_text("a TypeID prefix", e))
 }
 
 /// The TypeID of `id` with `prefix` (`prefix_01h455vb4pex5vsknk084sn02q`; an empty prefix
 /// gives the suffix alone).
 #[pg_extern(immutable, strict, parallel_safe)]
-fn uuid_to_typeid(prefix_text: &str, id: pgrx::Uuid) -> String {
+fn uuid_to_typeid(prefix_text: TextBytes<'_>, id: pgrx::Uuid) -> String {
     let mut buf: TypeIdBuffer = [0; MAX_TYPEID_LEN];
     TypeId::new(prefix(prefix_text), from_pg(id))
         .encode(&mut buf)
         .to_owned()
 }
 
-fn parse_typeid(text: &str) -> TypeId {
-    TypeId::parse(text.as_bytes()).unwrap_or_else(|e| errors::invalid_text("a TypeID", e))
+fn parse_typeid(text: TextBytes<'_>) -> TypeId {
+    TypeId::parse(text.0).unwrap_or_else(|e| errors::invalid_text("a TypeID", e))
 }
 
 /// The UUID of a TypeID, whatever its prefix.
 #[pg_extern(immutable, strict, parallel_safe)]
-fn uuid_from_typeid(typeid: &str) -> pgrx::Uuid {
+fn uuid_from_typeid(typeid: TextBytes<'_>) -> pgrx::Uuid {
     to_pg(parse_typeid(typeid).uuid())
 }
 
 /// The UUID of a TypeID whose prefix must be `expected` (22P02 otherwise).
 #[pg_extern(name = "uuid_from_typeid", immutable, strict, parallel_safe)]
-fn uuid_from_typeid_prefix(typeid: &str, expected: &str) -> pgrx::Uuid {
+fn uuid_from_typeid_prefix(typeid: TextBytes<'_>, expected: TextBytes<'_>) -> pgrx::Uuid {
     let want = prefix(expected);
     let t = parse_typeid(typeid);
     if t.prefix() != &want {
@@ -75,9 +83,9 @@ fn encode(id: pgrx::Uuid, form: ShortForm) -> String {
     from_pg(id).encode_short(form, &mut buf).to_owned()
 }
 
-fn decode(text: &str, form: ShortForm, what: &str) -> pgrx::Uuid {
+fn decode(text: TextBytes<'_>, form: ShortForm, what: &str) -> pgrx::Uuid {
     to_pg(
-        Uuid::parse_short(form, text.as_bytes()).unwrap_or_else(|e| errors::invalid_text(what, e)),
+        Uuid::parse_short(form, text.0).unwrap_or_else(|e| errors::invalid_text(what, e)),
     )
 }
 
@@ -89,7 +97,7 @@ fn uuid_to_ulid(id: pgrx::Uuid) -> String {
 
 /// The UUID of a ULID (either case).
 #[pg_extern(immutable, strict, parallel_safe)]
-fn uuid_from_ulid(ulid: &str) -> pgrx::Uuid {
+fn uuid_from_ulid(ulid: TextBytes<'_>) -> pgrx::Uuid {
     decode(ulid, ShortForm::Ulid, "a ULID")
 }
 
@@ -101,7 +109,7 @@ fn uuid_to_base58(id: pgrx::Uuid) -> String {
 
 /// The UUID of its 22-character base58 form.
 #[pg_extern(immutable, strict, parallel_safe)]
-fn uuid_from_base58(text: &str) -> pgrx::Uuid {
+fn uuid_from_base58(text: TextBytes<'_>) -> pgrx::Uuid {
     decode(text, ShortForm::Base58, "a base58 UUID")
 }
 
@@ -113,6 +121,6 @@ fn uuid_to_base64url(id: pgrx::Uuid) -> String {
 
 /// The UUID of its 22-character base64url form.
 #[pg_extern(immutable, strict, parallel_safe)]
-fn uuid_from_base64url(text: &str) -> pgrx::Uuid {
+fn uuid_from_base64url(text: TextBytes<'_>) -> pgrx::Uuid {
     decode(text, ShortForm::Base64Url, "a base64url UUID")
 }

@@ -26,6 +26,7 @@ mod conversions;
 mod errors;
 mod generators;
 mod order;
+mod text;
 mod timestamps;
 
 ::pgrx::pg_module_magic!();

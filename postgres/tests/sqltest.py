@@ -455,6 +455,34 @@ def t_fuzz(srv, c):
                 other.append((s, e))
         ok(f"{per} random strings and bytes at {sql % 'TEXT'}: a UUID or 22P02", not other,
            f"{outcomes}" + (f"; other: {other[:3]}" if other else ""))
+    # Bytes that are not UTF-8 reach the functions in a SQL_ASCII database (text there holds any
+    # byte but NUL): still a UUID or 22P02, never an internal error.
+    a = srv.connect(search_path="")
+    a.execute("DROP DATABASE IF EXISTS fuzz_ascii")
+    a.execute("CREATE DATABASE fuzz_ascii ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0")
+    a.close()
+    a = srv.connect("fuzz_ascii", search_path="")
+    a.execute("CREATE SCHEMA uuidkit")
+    a.execute("CREATE EXTENSION uuidkit SCHEMA uuidkit")
+    a.execute("SET search_path = uuidkit, pg_catalog")
+    for sql, _ in DECODERS:
+        outcomes = {"ok": 0, "22P02": 0}
+        other = []
+        for _ in range(per // 2):
+            b = bytes(rng.randrange(1, 256) for _ in range(rng.choice([22, 26, 31, rng.randrange(0, 60)])))
+            e = error_of(a, "SELECT " + sql.replace("%s", "convert_from(%s::bytea, 'SQL_ASCII')"), (b,))
+            if e is None:
+                outcomes["ok"] += 1
+            elif e[0] == "22P02":
+                outcomes["22P02"] += 1
+            else:
+                other.append((b, e))
+        ok(f"SQL_ASCII database: {per // 2} random byte strings (not UTF-8) at {sql % 'TEXT'}: a UUID or 22P02",
+           not other, f"{outcomes}" + (f"; other: {other[:3]}" if other else ""))
+    e = error_of(a, "SELECT uuid_from_base58(convert_from(%s::bytea, 'SQL_ASCII'))", (b"1" * 5 + b"\xff" + b"1" * 16,))
+    ok("SQL_ASCII database: a byte 0xff gets the library's message", e is not None and e[0] == "22P02"
+       and "invalid byte 0xff at byte 5" in e[1], str(e))
+    a.close()
     ok("the fuzzing crashed no backend", srv.crashes() == before and one(c, "SELECT 1") == 1)
 
 
