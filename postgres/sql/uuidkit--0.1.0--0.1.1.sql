@@ -1,0 +1,3 @@
+-- uuidkit 0.1.0 to 0.1.1: no change to the SQL objects yet. This script is the update path
+-- that `ALTER EXTENSION uuidkit UPDATE TO '0.1.1'` follows; the next release that changes an
+-- object adds its statements here (docs/postgres.md "Upgrading").
