@@ -30,3 +30,8 @@ pub struct MigratingDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../../../docs/service.md")]
 pub struct ServiceDoctests;
+
+/// docs/postgres.md's examples (SQL and shell: none runs here, the extension's tests run them).
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/postgres.md")]
+pub struct PostgresDoctests;
