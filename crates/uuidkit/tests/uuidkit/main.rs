@@ -4,6 +4,9 @@
 //! The tests that fork or use the process-wide generators run in threads next to the others;
 //! see each module for why that is safe (DESIGN.md describes the fork handling).
 
+// The `arrow` feature's column kernels (`cargo test -p uuidkit --features arrow`).
+#[cfg(feature = "arrow")]
+mod arrow;
 mod db_sqlite;
 mod differential;
 mod draft_v7;
