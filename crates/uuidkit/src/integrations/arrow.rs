@@ -81,6 +81,10 @@ pub enum InputForm {
     /// [`Uuid::try_parse_ascii`] accepts.
     #[default]
     Rfc,
+    /// One RFC form only, in either case: [`Uuid::parse_hyphenated`] and
+    /// [`Uuid::parse_simple`] for those two; the braced and URN forms as [`InputForm::Rfc`]
+    /// reads them, any other length being a length error.
+    Only(Format),
     /// One short form only ([`Uuid::parse_short`]).
     Short(ShortForm),
     /// A TypeID with any prefix, or none ([`TypeId::parse`]); the prefix is dropped.
@@ -370,6 +374,7 @@ impl<R: Rows> RowsDyn for R {
         let k = crate::simd::active();
         match form {
             InputForm::Rfc => parse_rows(self, on_error, |s| k.parse(s)),
+            InputForm::Only(f) => parse_rows(self, on_error, only(k, f)),
             InputForm::Short(f) => parse_rows(self, on_error, |s| Uuid::parse_short(f, s)),
             InputForm::TypeId => parse_rows(self, on_error, |s| TypeId::parse(s).map(|t| t.uuid())),
         }
@@ -381,6 +386,10 @@ impl<R: Rows> RowsDyn for R {
             InputForm::Rfc => {
                 BooleanBuffer::collect_bool(self.len(), |i| k.parse(self.row(i)).is_ok())
             }
+            InputForm::Only(f) => {
+                let p = only(k, f);
+                BooleanBuffer::collect_bool(self.len(), |i| p(self.row(i)).is_ok())
+            }
             InputForm::Short(f) => BooleanBuffer::collect_bool(self.len(), |i| {
                 Uuid::parse_short(f, self.row(i)).is_ok()
             }),
@@ -389,6 +398,16 @@ impl<R: Rows> RowsDyn for R {
             }
         };
         BooleanArray::new(bits, self.nulls().cloned())
+    }
+}
+
+/// The parser of one RFC form.
+fn only(k: &'static crate::simd::Kernels, f: Format) -> impl Fn(&[u8]) -> Result<Uuid, Error> {
+    move |s: &[u8]| match f {
+        Format::Hyphenated => k.hyphenated(s),
+        Format::Simple => k.simple(s),
+        Format::Braced | Format::Urn if s.len() == f.len() => k.parse(s),
+        Format::Braced | Format::Urn => Err(crate::diagnose::length_error(s.len(), f.len())),
     }
 }
 
@@ -658,21 +677,27 @@ pub fn format<O: OffsetSizeTrait>(
 pub fn timestamp(array: &dyn Array) -> Result<TimestampMillisecondArray, ArrowError> {
     let (values, nulls) = uuid_values(array)?;
     let n = array.len();
-    let ms = |b: &[u8]| -> Option<i64> {
-        let u = Uuid::from_bytes(as16(b));
-        if let Some(ms) = u.unix_ts_ms() {
+    // One pass: the milliseconds, and `i64::MIN` (which no UUID's time reaches: v1/v6 times
+    // are at least -12,219,292,800,000 ms) for the rows that carry none.
+    const NONE: i64 = i64::MIN;
+    let ms = |b: &[u8]| -> i64 {
+        let rfc = b[8] & 0xc0 == 0x80;
+        match b[6] >> 4 {
             // 48 bits: fits i64.
-            return Some(ms as i64);
+            7 if rfc => i64::from_be_bytes([0, 0, b[0], b[1], b[2], b[3], b[4], b[5]]),
+            1 | 6 if rfc => match Uuid::from_bytes(as16(b)).gregorian_ticks() {
+                // Below 2^60: fits i64, as does the difference.
+                Some(t) => (t as i64 - GREGORIAN_OFFSET_TICKS as i64).div_euclid(10_000),
+                None => NONE,
+            },
+            _ => NONE,
         }
-        // Below 2^60: fits i64, as does the difference.
-        let ticks = u.gregorian_ticks()? as i64;
-        Some((ticks - GREGORIAN_OFFSET_TICKS as i64).div_euclid(10_000))
     };
     let mut ts = Vec::new();
     ts.try_reserve_exact(n)
         .map_err(|_| ArrowError::MemoryError(format!("cannot allocate {n} timestamps")))?;
-    ts.extend(values.chunks_exact(16).map(|b| ms(b).unwrap_or(0)));
-    let has_time = BooleanBuffer::collect_bool(n, |i| ms(&values[16 * i..16 * i + 16]).is_some());
+    ts.extend(values.chunks_exact(16).map(ms));
+    let has_time = BooleanBuffer::collect_bool(n, |i| ts[i] != NONE);
     let nulls = NullBuffer::union(nulls.as_ref(), Some(&NullBuffer::new(has_time)));
     Ok(
         TimestampMillisecondArray::new(ScalarBuffer::from(ts), nulls)

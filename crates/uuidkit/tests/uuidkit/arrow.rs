@@ -496,3 +496,39 @@ fn a_string_view_with_inline_and_buffered_rows() {
     let back = arrow::parse(&text, InputForm::Rfc, OnError::Null).expect("null mode");
     assert_eq!(uuids_of(&back), [None, Some(u), None]);
 }
+
+#[test]
+fn one_rfc_form_only() {
+    let u = Uuid::NAMESPACE_OID;
+    let forms = [
+        Format::Hyphenated,
+        Format::Simple,
+        Format::Braced,
+        Format::Urn,
+    ];
+    let rows: Vec<Option<String>> = forms
+        .iter()
+        .map(|f| {
+            let mut buf = [0u8; uuidkit::MAX_ENCODED_LEN];
+            Some(u.encode(*f, Case::Upper, &mut buf).to_owned())
+        })
+        .collect();
+    for layout in text_layouts(&rows) {
+        for (k, f) in forms.iter().enumerate() {
+            let got = arrow::parse(&layout, InputForm::Only(*f), OnError::Null).expect("null mode");
+            let want: Vec<Option<Uuid>> = (0..4).map(|i| (i == k).then_some(u)).collect();
+            assert_eq!(uuids_of(&got), want, "{f:?}");
+            let ok = arrow::validate(&layout, InputForm::Only(*f)).expect("validate");
+            assert_eq!(
+                ok.iter().map(|b| b == Some(true)).collect::<Vec<_>>(),
+                (0..4).map(|i| i == k).collect::<Vec<_>>()
+            );
+        }
+        let err =
+            arrow::parse(&layout, InputForm::Only(Format::Braced), OnError::Raise).unwrap_err();
+        assert_eq!(
+            arrow::row_error(&err).map(|r| r.to_string()).as_deref(),
+            Some("row 0: invalid length: expected 38 bytes, found 36")
+        );
+    }
+}
