@@ -44,6 +44,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
@@ -288,6 +289,89 @@ fn values_len(n: usize, width: usize) -> Result<usize, ArrowError> {
         .ok_or_else(|| ArrowError::MemoryError(format!("{n} values of {width} bytes overflow")))
 }
 
+// ---- threads ---------------------------------------------------------------------------------
+
+/// The most threads a kernel uses; 0: the machine's (`available_parallelism`).
+static MAX_THREADS: AtomicUsize = AtomicUsize::new(0);
+
+/// Fewer rows than this per thread are not worth a thread's start (tens of microseconds).
+const MIN_ROWS_PER_THREAD: usize = 1 << 18;
+
+/// Sets the most threads a kernel splits a large column over (`parse`, `format`, `v4`, `v7`
+/// split columns of at least 2 × 2^18 rows into parts of at least 2^18, each on a scoped
+/// thread of its own, with the calling thread doing the first): 1 keeps every kernel on the
+/// calling thread, 0 (the default) means the machine's available parallelism. The results do
+/// not depend on it: the same bytes, the same first error, v7 the same order.
+///
+/// ```
+/// uuidkit::arrow::set_max_threads(1);
+/// assert_eq!(uuidkit::arrow::max_threads(), 1);
+/// uuidkit::arrow::set_max_threads(0);
+/// assert!(uuidkit::arrow::max_threads() >= 1);
+/// ```
+pub fn set_max_threads(n: usize) {
+    MAX_THREADS.store(n, Ordering::Relaxed);
+}
+
+/// The most threads a kernel uses (see [`set_max_threads`]).
+pub fn max_threads() -> usize {
+    match MAX_THREADS.load(Ordering::Relaxed) {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+}
+
+/// The threads for a column of `n` rows.
+fn threads_for(n: usize) -> usize {
+    max_threads().min(n / MIN_ROWS_PER_THREAD).max(1)
+}
+
+/// Runs `f(first_row, part)` over consecutive parts of `out` (`width` bytes a row, `n` rows),
+/// on up to [`threads_for`]`(n)` threads; the parts' results in row order, or the error of
+/// the first part (in row order) that failed. A thread that cannot be started leaves its part
+/// to the calling thread.
+fn split_rows<T: Send, E: Send>(
+    n: usize,
+    out: &mut [u8],
+    width: usize,
+    f: impl Fn(usize, &mut [u8]) -> Result<T, E> + Sync,
+) -> Result<Vec<T>, E> {
+    let threads = threads_for(n);
+    if threads <= 1 || width == 0 {
+        return f(0, out).map(|t| vec![t]);
+    }
+    let per = n.div_ceil(threads);
+    let step = per * width;
+    let f = &f;
+    let mut results: Vec<Option<Result<T, E>>> = Vec::new();
+    // The parts whose thread could not be started: run here after the others.
+    let mut failed: Vec<usize> = Vec::new();
+    std::thread::scope(|scope| {
+        let mut parts = out.chunks_mut(step).enumerate();
+        let first = parts.next();
+        let mut handles = Vec::new();
+        for (k, part) in parts {
+            match std::thread::Builder::new().spawn_scoped(scope, move || f(k * per, part)) {
+                Ok(h) => handles.push((k, h)),
+                Err(_) => failed.push(k),
+            }
+        }
+        results.resize_with(handles.len() + failed.len() + 1, || None);
+        if let Some((_, part)) = first {
+            results[0] = Some(f(0, part));
+        }
+        for (k, h) in handles {
+            // A panic in a part (there is none on any input) is passed on as it is.
+            results[k] = Some(h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+        }
+    });
+    for k in failed {
+        let end = (step * (k + 1)).min(out.len());
+        results[k] = Some(f(k * per, &mut out[step * k..end]));
+    }
+    results.into_iter().flatten().collect()
+}
+
 // ---- text in ---------------------------------------------------------------------------------
 
 /// A text column's rows as byte slices, whatever its layout.
@@ -365,7 +449,7 @@ trait RowsDyn {
     fn validate(&self, form: InputForm) -> BooleanArray;
 }
 
-impl<R: Rows> RowsDyn for R {
+impl<R: Rows + Sync> RowsDyn for R {
     fn parse(
         &self,
         form: InputForm,
@@ -402,7 +486,10 @@ impl<R: Rows> RowsDyn for R {
 }
 
 /// The parser of one RFC form.
-fn only(k: &'static crate::simd::Kernels, f: Format) -> impl Fn(&[u8]) -> Result<Uuid, Error> {
+fn only(
+    k: &'static crate::simd::Kernels,
+    f: Format,
+) -> impl Fn(&[u8]) -> Result<Uuid, Error> + Sync {
     move |s: &[u8]| match f {
         Format::Hyphenated => k.hyphenated(s),
         Format::Simple => k.simple(s),
@@ -412,27 +499,31 @@ fn only(k: &'static crate::simd::Kernels, f: Format) -> impl Fn(&[u8]) -> Result
 }
 
 #[inline(always)]
-fn parse_rows<R: Rows + ?Sized>(
+fn parse_rows<R: Rows + Sync + ?Sized>(
     rows: &R,
     on_error: OnError,
-    parse: impl Fn(&[u8]) -> Result<Uuid, Error>,
+    parse: impl Fn(&[u8]) -> Result<Uuid, Error> + Sync,
 ) -> Result<FixedSizeBinaryArray, ArrowError> {
     let n = rows.len();
     let mut out = zeroed(values_len(n, 16)?)?;
     let nulls = rows.nulls().filter(|b| b.null_count() > 0);
-    let mut bad: Vec<usize> = Vec::new();
-    for (i, dst) in out.chunks_exact_mut(16).enumerate() {
-        if nulls.is_some_and(|b| b.is_null(i)) {
-            continue;
+    let parts = split_rows(n, &mut out, 16, |first, chunk| {
+        let mut bad: Vec<usize> = Vec::new();
+        for (i, dst) in (first..).zip(chunk.chunks_exact_mut(16)) {
+            if nulls.is_some_and(|b| b.is_null(i)) {
+                continue;
+            }
+            match parse(rows.row(i)) {
+                Ok(u) => dst.copy_from_slice(u.as_bytes()),
+                Err(e) => match on_error {
+                    OnError::Raise => return Err(bad_row(i, Why::Text(e))),
+                    OnError::Null => bad.push(i),
+                },
+            }
         }
-        match parse(rows.row(i)) {
-            Ok(u) => dst.copy_from_slice(u.as_bytes()),
-            Err(e) => match on_error {
-                OnError::Raise => return Err(bad_row(i, Why::Text(e))),
-                OnError::Null => bad.push(i),
-            },
-        }
-    }
+        Ok(bad)
+    })?;
+    let bad = parts.concat();
     let nulls = if bad.is_empty() {
         rows.nulls().cloned()
     } else {
@@ -648,7 +739,11 @@ pub fn format<O: OffsetSizeTrait>(
         return Err(ArrowError::OffsetOverflowError(total));
     }
     let mut out = zeroed(total)?;
-    encode_all(&values, form, &mut out);
+    split_rows(n, &mut out, width, |first, chunk| {
+        let rows = chunk.len() / width;
+        encode_all(&values[16 * first..16 * (first + rows)], form, chunk);
+        Ok::<(), ArrowError>(())
+    })?;
     let offsets: Vec<O> = (0..=n).map(|i| O::usize_as(i * width)).collect();
     // SAFETY: offsets start at 0, increase by `width` and end at `total`, the length of `out`
     // (which fits `O`, checked above).
@@ -741,7 +836,11 @@ pub fn version(array: &dyn Array) -> Result<UInt8Array, ArrowError> {
 /// ```
 pub fn v4(n: usize) -> Result<FixedSizeBinaryArray, ArrowError> {
     let mut out = zeroed(values_len(n, 16)?)?;
-    fill_v4_bytes(&mut out);
+    // Each thread draws from its own CSPRNG.
+    split_rows(n, &mut out, 16, |_, chunk| {
+        fill_v4_bytes(chunk);
+        Ok::<(), ArrowError>(())
+    })?;
     FixedSizeBinaryArray::try_new(16, Buffer::from_vec(out), None)
 }
 
@@ -777,7 +876,7 @@ pub fn v7(n: usize) -> Result<FixedSizeBinaryArray, ArrowError> {
     // SAFETY: `Uuid` is `repr(transparent)` over `[u8; 16]` (size 16, alignment 1), so `n`
     // of them are exactly the `16 n` initialised bytes of `out`, which this borrow owns.
     let ids = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<Uuid>(), n) };
-    crate::generator::global::try_v7_batch(ids)
+    crate::generator::global::try_v7_batch_threads(ids, threads_for(n))
         .map_err(|e| ArrowError::ComputeError(e.to_string()))?;
     FixedSizeBinaryArray::try_new(16, Buffer::from_vec(out), None)
 }

@@ -532,3 +532,46 @@ fn one_rfc_form_only() {
         );
     }
 }
+
+#[test]
+fn columns_split_over_threads_give_the_same_results() {
+    // 2 × 2^18 rows and more are split into parts of at least 2^18 rows, one thread each
+    // (`max_threads()`, the machine's parallelism, here left as it is: tests share the process).
+    let n = 600_000;
+    let ids = with_nulls(17, n);
+    let col = fixed(&ids);
+    let text = arrow::format::<i32>(&col, &OutputForm::HYPHENATED).expect("format");
+    for (i, u) in ids.iter().enumerate().step_by(997) {
+        assert_eq!(
+            text.is_valid(i).then(|| text.value(i).to_owned()),
+            u.map(|u| u.to_string())
+        );
+    }
+    let back = arrow::parse(&text, InputForm::Rfc, OnError::Raise).expect("parse");
+    assert_eq!(back, col);
+    // The first bad row in row order, wherever the parts are cut.
+    let mut rows: Vec<Option<String>> = ids.iter().map(|u| u.map(|u| u.to_string())).collect();
+    rows[599_990] = Some("x".to_owned());
+    rows[400_001] = Some("y".to_owned());
+    rows[300_000] = Some("z".to_owned());
+    let text = StringArray::from_iter(rows.iter().map(|r| r.as_deref()));
+    let err = arrow::parse(&text, InputForm::Rfc, OnError::Raise).unwrap_err();
+    assert_eq!(arrow::row_error(&err).map(|r| r.row()), Some(300_000));
+    let lenient = arrow::parse(&text, InputForm::Rfc, OnError::Null).expect("null mode");
+    assert_eq!(lenient.null_count(), col.null_count() + 3);
+    assert!(lenient.is_null(599_990) && lenient.is_null(400_001) && lenient.is_null(300_000));
+
+    let v7 = arrow::v7(n).expect("v7");
+    assert!(
+        (1..n).all(|i| v7.value(i - 1) < v7.value(i)),
+        "v7 in order across parts"
+    );
+    assert!(uuidkit::v7().as_bytes().as_slice() > v7.value(n - 1));
+    let v4 = arrow::v4(n).expect("v4");
+    let mut seen: Vec<&[u8]> = (0..n).map(|i| v4.value(i)).collect();
+    assert!(seen.iter().all(|b| b[6] >> 4 == 4 && b[8] >> 6 == 2));
+    seen.sort_unstable();
+    seen.dedup();
+    assert_eq!(seen.len(), n, "no part repeats another's random stream");
+    eprintln!("max_threads() = {}", arrow::max_threads());
+}
