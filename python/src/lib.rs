@@ -26,6 +26,7 @@ use std::ptr;
 use std::sync::OnceLock;
 use uuidkit::Uuid;
 
+mod arrow;
 #[cfg(unix)]
 mod service;
 mod short;
@@ -1390,5 +1391,6 @@ fn _uuidkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     #[cfg(unix)]
     service::register(m)?;
     short::register(m)?;
+    arrow::register(m)?;
     Ok(())
 }
