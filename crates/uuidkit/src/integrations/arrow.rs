@@ -260,13 +260,86 @@ fn bad_row(row: usize, why: Why) -> ArrowError {
     ArrowError::ExternalError(Box::new(RowError { row, why }))
 }
 
+/// Outputs of this size and more get a mapping of their own (`sys::map_zeroed`: huge pages,
+/// one page fault per 2 MiB instead of per 4 KiB).
+const MAP_FROM: usize = 4 << 20;
+
+/// A kernel's output buffer, zeroed: from the allocator, or a mapping of its own when large.
+enum Out {
+    Heap(Vec<u8>),
+    Mapped(Mapping),
+}
+
+/// A `sys::map_zeroed` mapping, unmapped when the last `Buffer` over it is dropped.
+struct Mapping {
+    ptr: std::ptr::NonNull<u8>,
+    len: usize,
+}
+
+// SAFETY: the mapping is plain memory owned by this value alone (no thread affinity); shared
+// references only read it, and arrow-rs's `Buffer` hands out only shared access.
+unsafe impl Send for Mapping {}
+// SAFETY: as above.
+unsafe impl Sync for Mapping {}
+impl std::panic::RefUnwindSafe for Mapping {}
+
+impl Drop for Mapping {
+    fn drop(&mut self) {
+        // SAFETY: `ptr` and `len` are one `map_zeroed` mapping, owned by this value, freed
+        // only here.
+        unsafe { crate::sys::unmap(self.ptr, self.len) }
+    }
+}
+
+impl Out {
+    fn into_buffer(self) -> Buffer {
+        match self {
+            Out::Heap(v) => Buffer::from_vec(v),
+            Out::Mapped(m) => {
+                let (ptr, len) = (m.ptr, m.len);
+                // SAFETY: `ptr` is valid for `len` initialised (zeroed, then written) bytes
+                // for as long as `m` lives, and the buffer keeps `m` until its last clone is
+                // dropped.
+                unsafe { Buffer::from_custom_allocation(ptr, len, Arc::new(m)) }
+            }
+        }
+    }
+}
+
+impl std::ops::Deref for Out {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Out::Heap(v) => v,
+            // SAFETY: the mapping's `len` zeroed-or-written bytes, borrowed with `self`.
+            Out::Mapped(m) => unsafe { std::slice::from_raw_parts(m.ptr.as_ptr(), m.len) },
+        }
+    }
+}
+
+impl std::ops::DerefMut for Out {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        match self {
+            Out::Heap(v) => v,
+            // SAFETY: as in `deref`, borrowed mutably with `self` (the mapping has no other
+            // owner before `into_buffer`).
+            Out::Mapped(m) => unsafe { std::slice::from_raw_parts_mut(m.ptr.as_ptr(), m.len) },
+        }
+    }
+}
+
 /// `len` zero bytes, or an error (not an abort) when they cannot be had.
 ///
-/// Zeroed by the allocator (`calloc`): a large block comes as fresh pages the kernel zeroes on
-/// first touch, so the kernels' single pass over it is the only one.
-fn zeroed(len: usize) -> Result<Vec<u8>, ArrowError> {
+/// Zeroed by the kernel: a mapping of its own from [`MAP_FROM`] bytes, else `calloc`, whose
+/// large blocks are fresh pages too; the kernels' single pass over it is the only one.
+fn zeroed(len: usize) -> Result<Out, ArrowError> {
     if len == 0 {
-        return Ok(Vec::new());
+        return Ok(Out::Heap(Vec::new()));
+    }
+    if len >= MAP_FROM {
+        if let Some(ptr) = crate::sys::map_zeroed(len) {
+            return Ok(Out::Mapped(Mapping { ptr, len }));
+        }
     }
     let layout = std::alloc::Layout::array::<u8>(len)
         .map_err(|_| ArrowError::MemoryError(format!("cannot allocate {len} bytes")))?;
@@ -280,7 +353,7 @@ fn zeroed(len: usize) -> Result<Vec<u8>, ArrowError> {
     // SAFETY: `p` was allocated by the global allocator with the layout of `[u8; len]` (the
     // size and alignment `Vec<u8>` uses for capacity `len`), and all `len` bytes are
     // initialised (zero).
-    Ok(unsafe { Vec::from_raw_parts(p, len, len) })
+    Ok(Out::Heap(unsafe { Vec::from_raw_parts(p, len, len) }))
 }
 
 /// `n` values of `width` bytes each.
@@ -534,7 +607,7 @@ fn parse_rows<R: Rows + Sync + ?Sized>(
         }
         NullBuffer::union(rows.nulls(), Some(&NullBuffer::new(valid.finish())))
     };
-    FixedSizeBinaryArray::try_new(16, Buffer::from_vec(out), nulls)
+    FixedSizeBinaryArray::try_new(16, out.into_buffer(), nulls)
 }
 
 /// Parses a text column (`Utf8`, `LargeUtf8` or `Utf8View`) into a UUID column
@@ -602,7 +675,12 @@ fn uuid_values(array: &dyn Array) -> Result<(Cow<'_, [u8]>, Option<NullBuffer>),
         nulls: Option<&NullBuffer>,
         row: impl Fn(usize) -> &'a [u8],
     ) -> Result<Vec<u8>, ArrowError> {
-        let mut out = zeroed(values_len(n, 16)?)?;
+        // A temporary, read once: the allocator's memory is the right kind.
+        let len = values_len(n, 16)?;
+        let mut out = Vec::new();
+        out.try_reserve_exact(len)
+            .map_err(|_| ArrowError::MemoryError(format!("cannot allocate {len} bytes")))?;
+        out.resize(len, 0);
         for (i, dst) in out.chunks_exact_mut(16).enumerate() {
             if nulls.is_some_and(|b| b.is_null(i)) {
                 continue;
@@ -753,7 +831,7 @@ pub fn format<O: OffsetSizeTrait>(
     // `-`, braces, `urn:uuid:`, the short forms' ASCII alphabets, a TypeID prefix checked to be
     // `a-z_` and `_`; `simd::tests` checks the SIMD encoders against the scalar ones), and
     // `total` is exactly `n` slots. Validating instead would cost as much as encoding.
-    Ok(unsafe { GenericStringArray::new_unchecked(offsets, Buffer::from_vec(out), nulls) })
+    Ok(unsafe { GenericStringArray::new_unchecked(offsets, out.into_buffer(), nulls) })
 }
 
 /// A `timestamp[ms, UTC]` column of the time each UUID carries: v1 and v6 (their 100-ns
@@ -841,7 +919,7 @@ pub fn v4(n: usize) -> Result<FixedSizeBinaryArray, ArrowError> {
         fill_v4_bytes(chunk);
         Ok::<(), ArrowError>(())
     })?;
-    FixedSizeBinaryArray::try_new(16, Buffer::from_vec(out), None)
+    FixedSizeBinaryArray::try_new(16, out.into_buffer(), None)
 }
 
 /// Fills `out` (a multiple of 16 bytes) with v4 UUIDs: the CSPRNG's keystream 4 KiB at a time,
@@ -878,5 +956,5 @@ pub fn v7(n: usize) -> Result<FixedSizeBinaryArray, ArrowError> {
     let ids = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<Uuid>(), n) };
     crate::generator::global::try_v7_batch_threads(ids, threads_for(n))
         .map_err(|e| ArrowError::ComputeError(e.to_string()))?;
-    FixedSizeBinaryArray::try_new(16, Buffer::from_vec(out), None)
+    FixedSizeBinaryArray::try_new(16, out.into_buffer(), None)
 }
