@@ -721,6 +721,14 @@ fn uuid_values(array: &dyn Array) -> Result<(Cow<'_, [u8]>, Option<NullBuffer>),
     Ok((values, nulls))
 }
 
+/// The `i64` in 8 bytes of native order.
+#[inline(always)]
+fn ne8(b: &[u8]) -> i64 {
+    let mut a = [0u8; 8];
+    a.copy_from_slice(b);
+    i64::from_ne_bytes(a)
+}
+
 #[inline(always)]
 fn as16(b: &[u8]) -> [u8; 16] {
     let mut a = [0u8; 16];
@@ -866,16 +874,22 @@ pub fn timestamp(array: &dyn Array) -> Result<TimestampMillisecondArray, ArrowEr
             _ => NONE,
         }
     };
-    let mut ts = Vec::new();
-    ts.try_reserve_exact(n)
-        .map_err(|_| ArrowError::MemoryError(format!("cannot allocate {n} timestamps")))?;
-    ts.extend(values.chunks_exact(16).map(ms));
-    let has_time = BooleanBuffer::collect_bool(n, |i| ts[i] != NONE);
+    let mut out = zeroed(values_len(n, 8)?)?;
+    for (dst, b) in out.chunks_exact_mut(8).zip(values.chunks_exact(16)) {
+        dst.copy_from_slice(&ms(b).to_ne_bytes());
+    }
+    let has_time = BooleanBuffer::collect_bool(n, |i| ne8(&out[8 * i..8 * i + 8]) != NONE);
     let nulls = NullBuffer::union(nulls.as_ref(), Some(&NullBuffer::new(has_time)));
-    Ok(
-        TimestampMillisecondArray::new(ScalarBuffer::from(ts), nulls)
-            .with_timezone(Arc::<str>::from("UTC")),
-    )
+    let buffer = out.into_buffer();
+    // `ScalarBuffer` needs 8-byte alignment: a mapping is page-aligned; the allocator's block
+    // (align 1 asked) is copied where it is not.
+    let ts = if buffer.as_ptr().align_offset(8) == 0 {
+        ScalarBuffer::new(buffer, 0, n)
+    } else {
+        let copy: Vec<i64> = buffer.chunks_exact(8).map(ne8).collect();
+        ScalarBuffer::from(copy)
+    };
+    Ok(TimestampMillisecondArray::new(ts, nulls).with_timezone(Arc::<str>::from("UTC")))
 }
 
 /// A `UInt8` column of each UUID's version field (the top four bits of octet 6, 0 to 15);

@@ -567,6 +567,22 @@ fn columns_split_over_threads_give_the_same_results() {
         "v7 in order across parts"
     );
     assert!(uuidkit::v7().as_bytes().as_slice() > v7.value(n - 1));
+    // Timestamps of a column this large are written into a mapping of their own.
+    let t = arrow::timestamp(&v7).expect("timestamp");
+    assert_eq!(t.null_count(), 0);
+    for i in (0..n).step_by(1009) {
+        let u = Uuid::from_slice(v7.value(i)).expect("16 bytes");
+        assert_eq!(Some(t.value(i)), u.unix_ts_ms().map(|m| m as i64));
+    }
+    let t = arrow::timestamp(&col).expect("timestamp");
+    assert_eq!(
+        t.null_count(),
+        n - ids
+            .iter()
+            .flatten()
+            .filter(|u| u.timestamp().is_some() && u.version_num() != 2)
+            .count()
+    );
     let v4 = arrow::v4(n).expect("v4");
     let mut seen: Vec<&[u8]> = (0..n).map(|i| v4.value(i)).collect();
     assert!(seen.iter().all(|b| b[6] >> 4 == 4 && b[8] >> 6 == 2));
