@@ -36,7 +36,7 @@ kernels run with the GIL released; ``parse``, ``format``, ``uuid4`` and ``uuid7`
 columns of 2 x 2^18 rows and more over the machine's cores (``set_max_threads``).
 """
 
-from typing import Any, Optional, Union
+from typing import Any, Optional
 
 from . import _uuidkit as _native
 
@@ -57,7 +57,6 @@ __all__ = [
 Array = _native.Array
 ChunkedArray = _native.ChunkedArray
 
-_Result = Union["_native.Array", "_native.ChunkedArray"]
 
 
 def parse(column: Any, form: Optional[str] = None, errors: str = "raise") -> Any:
