@@ -223,6 +223,152 @@ impl PyChunkedArray {
     }
 }
 
+/// Named columns of equal length as one Arrow stream of record batches (`__arrow_c_stream__`,
+/// a struct schema): for consumers that want a table (`duckdb.from_arrow` before DuckDB 2,
+/// `pyarrow.table`, `polars.DataFrame`).
+#[pyclass(module = "uuidkit.arrow", name = "Table", frozen)]
+pub(crate) struct PyTable {
+    names: Vec<String>,
+    batches: Chunks,
+}
+
+#[pymethods]
+impl PyTable {
+    #[pyo3(signature = ())]
+    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        self.batches.schema_capsule(py)
+    }
+
+    #[pyo3(signature = (requested_schema = None))]
+    fn __arrow_c_stream__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        let _ = requested_schema;
+        self.batches.stream_capsule(py)
+    }
+
+    fn __len__(&self) -> usize {
+        self.batches.len()
+    }
+
+    /// The columns' names, in order.
+    #[getter]
+    fn column_names(&self) -> Vec<String> {
+        self.names.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<uuidkit.arrow.Table: {} rows, columns {:?}, {} batch(es)>",
+            self.batches.len(),
+            self.names,
+            self.batches.chunks.len()
+        )
+    }
+}
+
+/// _arrow_table(names, columns) -> Table: the columns cut into batches where any of them has
+/// a chunk boundary (no data copied: batches are slices).
+#[pyfunction]
+fn _arrow_table(
+    py: Python<'_>,
+    names: Vec<String>,
+    columns: Vec<Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    if names.len() != columns.len() || names.is_empty() {
+        return Err(PyValueError::new_err(
+            "a table needs one name per column, and a column",
+        ));
+    }
+    let mut fields = Vec::new();
+    let mut chunked = Vec::new();
+    for (name, c) in names.iter().zip(&columns) {
+        let field = if let Ok(a) = c.cast::<PyArrowArray>() {
+            Some(a.get().0.field.clone())
+        } else if let Ok(a) = c.cast::<PyChunkedArray>() {
+            Some(a.get().0.field.clone())
+        } else {
+            None
+        };
+        let input = read(c)?;
+        let dt = match (&field, input.chunks.first()) {
+            (Some(f), _) => f.data_type().clone(),
+            (None, Some(a)) => a.data_type().clone(),
+            (None, None) => DataType::Null,
+        };
+        let f = match field {
+            Some(f) => f.as_ref().clone().with_name(name.as_str()),
+            None => Field::new(name.as_str(), dt, true),
+        };
+        fields.push(f);
+        chunked.push(input.chunks);
+    }
+    let len: usize = chunked[0].iter().map(|c| c.len()).sum();
+    for (name, chunks) in names.iter().zip(&chunked) {
+        let n: usize = chunks.iter().map(|c| c.len()).sum();
+        if n != len {
+            return Err(PyValueError::new_err(format!(
+                "column {name:?} has {n} rows, the first column {len}"
+            )));
+        }
+    }
+    // Every chunk boundary of any column cuts a batch.
+    let mut cuts: Vec<usize> = chunked
+        .iter()
+        .flat_map(|chunks| {
+            chunks.iter().scan(0, |at, c| {
+                *at += c.len();
+                Some(*at)
+            })
+        })
+        .filter(|&at| at > 0 && at < len)
+        .collect();
+    cuts.push(len);
+    cuts.sort_unstable();
+    cuts.dedup();
+    let fields = arrow_schema::Fields::from(fields);
+    let mut batches: Vec<ArrayRef> = Vec::new();
+    let mut start = 0;
+    for end in cuts {
+        if end == start {
+            continue;
+        }
+        let mut cols = Vec::new();
+        for chunks in &chunked {
+            cols.push(slice_of(chunks, start, end - start));
+        }
+        let batch = StructArray::try_new(fields.clone(), cols, None).map_err(arrow_err)?;
+        batches.push(Arc::new(batch));
+        start = end;
+    }
+    let table = PyTable {
+        names,
+        batches: Chunks {
+            field: Arc::new(Field::new("", DataType::Struct(fields), false)),
+            chunks: batches,
+        },
+    };
+    Ok(Py::new(py, table)?.into_any())
+}
+
+/// Rows `start .. start + len` of a chunked column that lie within one chunk (the cuts
+/// guarantee it).
+fn slice_of(chunks: &[ArrayRef], start: usize, len: usize) -> ArrayRef {
+    let mut at = 0;
+    for c in chunks {
+        if start < at + c.len() || (len == 0 && start == at) {
+            return c.slice(start - at, len);
+        }
+        at += c.len();
+    }
+    match chunks.first() {
+        Some(c) => c.slice(0, 0),
+        None => arrow_array::new_null_array(&DataType::Null, len),
+    }
+}
+
 // ---- the exported stream (the C stream interface's callbacks) --------------------------------
 
 struct StreamState {
@@ -718,6 +864,8 @@ fn _arrow_max_threads() -> usize {
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyArrowArray>()?;
     m.add_class::<PyChunkedArray>()?;
+    m.add_class::<PyTable>()?;
+    m.add_function(wrap_pyfunction!(_arrow_table, m)?)?;
     m.add_function(wrap_pyfunction!(_arrow_parse, m)?)?;
     m.add_function(wrap_pyfunction!(_arrow_validate, m)?)?;
     m.add_function(wrap_pyfunction!(_arrow_format, m)?)?;

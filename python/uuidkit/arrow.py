@@ -31,6 +31,8 @@ keeps UUIDs as binary).
   ``version(column)``: ``uint8`` (null where the variant is not RFC 9562's);
   ``validate(column, form=None)``: ``bool``, true where the text parses.
 
+``table(**columns)`` gives named columns as one stream of record batches (a table).
+
 Nulls stay null. A column of the wrong type raises ``TypeError`` naming the type. The
 kernels run with the GIL released; ``parse``, ``format``, ``uuid4`` and ``uuid7`` split
 columns of 2 x 2^18 rows and more over the machine's cores (``set_max_threads``).
@@ -50,12 +52,15 @@ __all__ = [
     "uuid7",
     "timestamp",
     "version",
+    "Table",
+    "table",
     "set_max_threads",
     "max_threads",
 ]
 
 Array = _native.Array
 ChunkedArray = _native.ChunkedArray
+Table = _native.Table
 
 
 
@@ -104,3 +109,11 @@ def set_max_threads(n: int) -> None:
 def max_threads() -> int:
     """The most threads a kernel uses (see :func:`set_max_threads`)."""
     return int(_native._arrow_max_threads())
+
+
+def table(**columns: Any) -> Any:
+    """Named columns of equal length (results of this module or any Arrow column) as one Arrow
+    stream of record batches, for consumers that want a table: ``duckdb.from_arrow`` (DuckDB
+    before 2.0 takes no bare column), ``pyarrow.table``, ``polars.DataFrame``. No data is
+    copied: the batches are slices of the columns."""
+    return _native._arrow_table(list(columns), list(columns.values()))
