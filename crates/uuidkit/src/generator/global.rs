@@ -630,29 +630,27 @@ pub(crate) fn try_v7_batch_threads(out: &mut [Uuid], threads: usize) -> Result<(
             .core
             .reserve(V7_LAYOUT, now, rest.len() as u64, &mut random_u64)?;
         let (part, tail) = rest.split_at_mut(run.n as usize);
-        let per = part.len().div_ceil(threads.max(1)).max(1);
-        // The chunks whose thread could not be started, filled here afterwards (a run's
-        // UUIDs are a pure function of the reservation).
-        let mut failed: Vec<usize> = Vec::new();
+        // Pieces taken in turn from a queue, so that a thread whose core is busy elsewhere
+        // holds the others up by one piece at most; a thread that cannot be started leaves
+        // its share to the others, and the calling thread works too.
+        const PIECE: usize = 1 << 16;
+        let queue = std::sync::Mutex::new(part.chunks_mut(PIECE).enumerate());
+        let work = || loop {
+            let next = match queue.lock() {
+                Ok(mut q) => q.next(),
+                Err(_) => None,
+            };
+            let Some((k, piece)) = next else {
+                return;
+            };
+            fill_v7_run(piece, run, (k * PIECE) as u64);
+        };
         std::thread::scope(|scope| {
-            let mut chunks = part.chunks_mut(per).enumerate();
-            let mine = chunks.next();
-            for (k, chunk) in chunks {
-                let start = (k * per) as u64;
-                let spawned = std::thread::Builder::new()
-                    .spawn_scoped(scope, move || fill_v7_run(chunk, run, start));
-                if spawned.is_err() {
-                    failed.push(k);
-                }
+            for _ in 1..threads {
+                let _ = std::thread::Builder::new().spawn_scoped(scope, work);
             }
-            if let Some((_, m)) = mine {
-                fill_v7_run(m, run, 0);
-            }
+            work();
         });
-        for k in failed {
-            let end = ((k + 1) * per).min(part.len());
-            fill_v7_run(&mut part[k * per..end], run, (k * per) as u64);
-        }
         rest = tail;
     }
     Ok(())

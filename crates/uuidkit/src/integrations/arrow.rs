@@ -399,10 +399,17 @@ fn threads_for(n: usize) -> usize {
     max_threads().min(n / MIN_ROWS_PER_THREAD).max(1)
 }
 
-/// Runs `f(first_row, part)` over consecutive parts of `out` (`width` bytes a row, `n` rows),
-/// on up to [`threads_for`]`(n)` threads; the parts' results in row order, or the error of
-/// the first part (in row order) that failed. A thread that cannot be started leaves its part
-/// to the calling thread.
+/// Rows per piece of work when a column is split: small enough that a thread whose core is
+/// busy elsewhere holds the others up by one piece at most (equal halves made the call wait for
+/// the slower core: 5 to 10 times slower on a loaded machine), large enough that taking the
+/// next piece (one lock) costs nothing.
+const PIECE_ROWS: usize = 1 << 16;
+
+/// Runs `f(first_row, part)` over consecutive parts of `out` (`width` bytes a row, `n` rows):
+/// on the calling thread alone, or, for a large column, in pieces of [`PIECE_ROWS`] rows that
+/// up to [`threads_for`]`(n)` threads (the calling one too) take in turn from a shared queue.
+/// Returns the parts' results in row order, or the error of the first part (in row order) that
+/// failed. A thread that cannot be started leaves its share to the others.
 fn split_rows<T: Send, E: Send>(
     n: usize,
     out: &mut [u8],
@@ -413,36 +420,35 @@ fn split_rows<T: Send, E: Send>(
     if threads <= 1 || width == 0 {
         return f(0, out).map(|t| vec![t]);
     }
-    let per = n.div_ceil(threads);
-    let step = per * width;
-    let f = &f;
-    let mut results: Vec<Option<Result<T, E>>> = Vec::new();
-    // The parts whose thread could not be started: run here after the others.
-    let mut failed: Vec<usize> = Vec::new();
-    std::thread::scope(|scope| {
-        let mut parts = out.chunks_mut(step).enumerate();
-        let first = parts.next();
-        let mut handles = Vec::new();
-        for (k, part) in parts {
-            match std::thread::Builder::new().spawn_scoped(scope, move || f(k * per, part)) {
-                Ok(h) => handles.push((k, h)),
-                Err(_) => failed.push(k),
-            }
+    let queue = std::sync::Mutex::new(out.chunks_mut(PIECE_ROWS * width).enumerate());
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            // A poisoned lock (a panic in another piece, which no input causes) ends the work;
+            // the panic itself is passed on by the scope.
+            let next = match queue.lock() {
+                Ok(mut q) => q.next(),
+                Err(_) => None,
+            };
+            let Some((k, part)) = next else {
+                return done;
+            };
+            done.push((k, f(k * PIECE_ROWS, part)));
         }
-        results.resize_with(handles.len() + failed.len() + 1, || None);
-        if let Some((_, part)) = first {
-            results[0] = Some(f(0, part));
+    };
+    let mut results: Vec<(usize, Result<T, E>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..threads)
+            .filter_map(|_| std::thread::Builder::new().spawn_scoped(scope, work).ok())
+            .collect();
+        let mut all = work();
+        for h in handles {
+            // A panic in a piece (there is none on any input) is passed on as it is.
+            all.extend(h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
         }
-        for (k, h) in handles {
-            // A panic in a part (there is none on any input) is passed on as it is.
-            results[k] = Some(h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
-        }
+        all
     });
-    for k in failed {
-        let end = (step * (k + 1)).min(out.len());
-        results[k] = Some(f(k * per, &mut out[step * k..end]));
-    }
-    results.into_iter().flatten().collect()
+    results.sort_unstable_by_key(|(k, _)| *k);
+    results.into_iter().map(|(_, r)| r).collect()
 }
 
 // ---- text in ---------------------------------------------------------------------------------
