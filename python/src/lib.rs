@@ -19,6 +19,7 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+mod arrow;
 mod bulk;
 mod clock;
 mod generators;
@@ -193,5 +194,6 @@ fn _uuidkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     #[cfg(unix)]
     service::register(m)?;
     short::register(m)?;
+    arrow::register(m)?;
     Ok(())
 }

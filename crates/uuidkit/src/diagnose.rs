@@ -44,7 +44,7 @@ use crate::text::{HEX, URN_PREFIX};
 /// Digits per group of the hyphenated form.
 const GROUPS: [usize; 5] = [8, 4, 4, 4, 12];
 
-const fn length_error(found: usize, expected: usize) -> Error {
+pub(crate) const fn length_error(found: usize, expected: usize) -> Error {
     let pos = if found > expected && expected != 0 {
         expected
     } else {

@@ -12,6 +12,7 @@
 //! | [`process_id`] | `getpid` | 0 | `std::process::id()` |
 //! | [`real_uid`], [`real_gid`] | `getuid`, `getgid` | — | — |
 //! | [`Instant`], [`sleep`] | `std::time`, `std::thread` | `Date.now()`; no sleep | `std::time`, `std::thread` |
+//! | `map_zeroed`, `unmap` (feature `arrow`) | `mmap` of anonymous memory, `madvise(MADV_HUGEPAGE)` on Linux; `munmap` | `None`: the allocator | `None`: the allocator |
 //!
 //! Entropy comes from the `getrandom` crate on every platform (on `wasm32-unknown-unknown` its
 //! `wasm_js` backend, `crypto.getRandomValues`, which the `js` feature turns on).
@@ -345,4 +346,78 @@ mod fork_page {
     pub(crate) fn zeroed_in_child_word() -> Option<&'static core::sync::atomic::AtomicU64> {
         None
     }
+}
+
+// ---- large zeroed buffers (the `arrow` feature's column outputs) --------------------------------
+//
+// A column of 10^7 UUIDs is 160 MB of fresh memory per call: from the allocator it comes as
+// 4 KiB pages, one page fault each on first write (on the benchmark machine more time than
+// the kernels' own work), and glibc returns it to the kernel at every free. A mapping of its
+// own with transparent huge pages takes one fault per 2 MiB.
+
+#[cfg(feature = "arrow")]
+pub(crate) use pages::{map_zeroed, unmap};
+
+#[cfg(all(feature = "arrow", unix))]
+mod pages {
+    use core::ptr::NonNull;
+
+    /// `len` (> 0) zeroed bytes in an anonymous private mapping of their own, asked for as
+    /// transparent huge pages on Linux; `None` if the kernel refuses (the caller then uses the
+    /// allocator). Free with [`unmap`].
+    pub(crate) fn map_zeroed(len: usize) -> Option<NonNull<u8>> {
+        // SAFETY: an anonymous private mapping at an address of the kernel's choosing touches
+        // no existing memory; the result is checked for MAP_FAILED before use.
+        let p = unsafe {
+            libc::mmap(
+                core::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if p == libc::MAP_FAILED {
+            return None;
+        }
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        // SAFETY: `p .. p + len` is the mapping just made; MADV_HUGEPAGE is advice on how to
+        // serve its page faults and changes no contents. Its failure (THP off) is harmless.
+        unsafe {
+            libc::madvise(p, len, libc::MADV_HUGEPAGE);
+        }
+        NonNull::new(p.cast::<u8>())
+    }
+
+    /// Frees a mapping made by [`map_zeroed`].
+    ///
+    /// # Safety
+    ///
+    /// `p` and `len` are those of one [`map_zeroed`] mapping, not freed before and not used
+    /// after.
+    pub(crate) unsafe fn unmap(p: NonNull<u8>, len: usize) {
+        // SAFETY: the function's contract: our own mapping, freed once. A failure (which
+        // munmap of a whole mapping does not have) would only leak it.
+        unsafe {
+            libc::munmap(p.as_ptr().cast(), len);
+        }
+    }
+}
+
+#[cfg(all(feature = "arrow", not(unix)))]
+mod pages {
+    use core::ptr::NonNull;
+
+    /// No mapping of its own here: the caller uses the allocator.
+    pub(crate) fn map_zeroed(_len: usize) -> Option<NonNull<u8>> {
+        None
+    }
+
+    /// Never called: [`map_zeroed`] maps nothing.
+    ///
+    /// # Safety
+    ///
+    /// None needed: it does nothing.
+    pub(crate) unsafe fn unmap(_p: NonNull<u8>, _len: usize) {}
 }

@@ -14,6 +14,7 @@
 //! | `rusqlite.rs` | `rusqlite` | rusqlite's `ToSql`/`FromSql`: a 16-byte BLOB |
 //! | `sqlx.rs` | `sqlx-postgres`, `sqlx-sqlite`, `sqlx-mysql` | sqlx 0.8's `Type`/`Encode`/`Decode` |
 //! | `sql.rs` | any of the database features | what the database drivers share |
+//! | `arrow.rs` | `arrow` | column kernels on arrow-rs arrays: public as `uuidkit::arrow` |
 //!
 //! zerocopy's derives (feature `zerocopy`) sit on the type itself, in `uuid.rs` at the crate's
 //! root. All are `no_std` but `arbitrary`, whose crate uses `std`, and the database drivers,
@@ -24,6 +25,9 @@ mod uuid;
 
 #[cfg(feature = "serde")]
 pub mod serde;
+
+#[cfg(feature = "arrow")]
+pub mod arrow;
 
 #[cfg(feature = "arbitrary")]
 mod arbitrary;

@@ -4,6 +4,10 @@
 //! The tests that fork or use the process-wide generators run in threads next to the others;
 //! see each module for why that is safe (DESIGN.md describes the fork handling).
 
+// The `arrow` feature's column kernels (on in the tests through the crate's dev-dependency on
+// itself).
+#[cfg(feature = "arrow")]
+mod arrow;
 mod db_sqlite;
 mod differential;
 mod draft_v7;
