@@ -399,11 +399,19 @@ fn threads_for(n: usize) -> usize {
     max_threads().min(n / MIN_ROWS_PER_THREAD).max(1)
 }
 
-/// Rows per piece of work when a column is split: small enough that a thread whose core is
-/// busy elsewhere holds the others up by one piece at most (equal halves made the call wait for
-/// the slower core: 5 to 10 times slower on a loaded machine), large enough that taking the
-/// next piece (one lock) costs nothing.
+/// Rows per piece of work when a column is split, at least: small enough that a thread whose
+/// core is busy elsewhere holds the others up by one piece at most (equal halves made the call
+/// wait for the slower core: 5 to 10 times slower on a loaded machine), large enough that
+/// taking the next piece (one lock) costs nothing.
 const PIECE_ROWS: usize = 1 << 16;
+
+/// The rows of a piece for `width`-byte rows: [`PIECE_ROWS`], or more so that every piece is a
+/// whole number of 2 MiB huge pages (pieces start on them: the mapping is aligned), so that no
+/// two threads fault the same huge page (which made some calls several times slower).
+fn piece_rows(width: usize) -> usize {
+    let twos = width.trailing_zeros().min(21);
+    PIECE_ROWS.max(1 << (21 - twos))
+}
 
 /// Runs `f(first_row, part)` over consecutive parts of `out` (`width` bytes a row, `n` rows):
 /// on the calling thread alone, or, for a large column, in pieces of [`PIECE_ROWS`] rows that
@@ -420,7 +428,8 @@ fn split_rows<T: Send, E: Send>(
     if threads <= 1 || width == 0 {
         return f(0, out).map(|t| vec![t]);
     }
-    let queue = std::sync::Mutex::new(out.chunks_mut(PIECE_ROWS * width).enumerate());
+    let rows = piece_rows(width);
+    let queue = std::sync::Mutex::new(out.chunks_mut(rows * width).enumerate());
     let work = || {
         let mut done = Vec::new();
         loop {
@@ -433,7 +442,7 @@ fn split_rows<T: Send, E: Send>(
             let Some((k, part)) = next else {
                 return done;
             };
-            done.push((k, f(k * PIECE_ROWS, part)));
+            done.push((k, f(k * rows, part)));
         }
     };
     let mut results: Vec<(usize, Result<T, E>)> = std::thread::scope(|scope| {
