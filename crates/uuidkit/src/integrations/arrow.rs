@@ -13,6 +13,12 @@
 //! allocation per row), and reads sliced arrays at their offset. The per-row work is the
 //! library's codecs: the CPU's SIMD kernel table is looked up once per call, not once per row.
 //!
+//! Large columns: [`parse`], [`format()`], [`v4`] and [`v7`] split a column of 2 × 2^18 rows or
+//! more into pieces of whole 2 MiB pages that up to [`max_threads`] scoped threads take from a
+//! queue (the calling thread too; [`set_max_threads`]`(1)` keeps it alone); the results are the
+//! same bytes whatever the split. Outputs of 4 MiB or more are a memory mapping of their own
+//! with transparent huge pages (Linux), unmapped when the last `Buffer` over it is dropped.
+//!
 //! Errors: a row that cannot be read is an [`ArrowError::ExternalError`] holding a [`RowError`]
 //! (the row, and the library's [`Error`] with the character and byte); a column of the wrong
 //! type is one holding a [`TypeError`] naming the type. Nothing here panics on any input.
@@ -859,7 +865,7 @@ pub fn format<O: OffsetSizeTrait>(
 
 /// A `timestamp[ms, UTC]` column of the time each UUID carries: v1 and v6 (their 100-ns
 /// Gregorian time, rounded down to the millisecond) and v7 (its `unix_ts_ms`); null for other
-/// versions and variants and for null rows. Takes the inputs [`format`] takes.
+/// versions and variants and for null rows. Takes the inputs [`format()`] takes.
 ///
 /// ```
 /// use arrow_array::FixedSizeBinaryArray;
@@ -909,7 +915,7 @@ pub fn timestamp(array: &dyn Array) -> Result<TimestampMillisecondArray, ArrowEr
 
 /// A `UInt8` column of each UUID's version field (the top four bits of octet 6, 0 to 15);
 /// null where the variant is not RFC 9562's (so for Nil and Max) and for null rows. Takes the
-/// inputs [`format`] takes.
+/// inputs [`format()`] takes.
 ///
 /// ```
 /// use arrow_array::FixedSizeBinaryArray;
