@@ -23,7 +23,7 @@
 //! | `rusqlite`, `postgres` | no | `ToSql`/`FromSql` for rusqlite and `postgres-types` (`postgres`, `tokio-postgres`) |
 //! | `sqlx-postgres`, `sqlx-sqlite`, `sqlx-mysql` | no | sqlx 0.8's `Type`/`Encode`/`Decode`, one database each |
 //! | `diesel`, `diesel-postgres` | no | diesel 2's `ToSql`/`FromSql`: `Binary` on every backend, PostgreSQL `uuid` |
-//! | `arrow` | no | [`arrow`]: column kernels on arrow-rs arrays (parse, format, generate, timestamp, version, validate) |
+//! | `arrow` | no | `uuidkit::arrow`: column kernels on arrow-rs arrays (parse, format, generate, timestamp, version, validate) |
 //!
 //! The details of each feature are under [Features in detail](#features-in-detail). On
 //! docs.rs every item that needs a feature says which.
@@ -227,16 +227,17 @@
 //!   PostgreSQL `bytea`; UUID text also read) and `diesel-postgres` (PostgreSQL `Uuid`, through
 //!   diesel's `postgres_backend`, so without libpq); these choose no diesel connection. Each
 //!   `Option<Uuid>` is NULL; a wrong length or bad text is the driver's error, never a panic.
-//! - `arrow` (turns on `std`): the [`arrow`] module, column kernels on arrow-rs 59 arrays
+//! - `arrow` (turns on `std`): the `uuidkit::arrow` module, column kernels on arrow-rs 59 arrays
 //!   (`arrow-array`, `arrow-buffer`, `arrow-schema`, not the `arrow` crate): `Utf8`,
 //!   `LargeUtf8` and `Utf8View` text in any RFC form or one named short form or TypeID to
-//!   `FixedSizeBinary(16)` ([`arrow::parse`], [`arrow::validate`]), back to text in every form
-//!   the library writes ([`arrow::format`]), `n` v4 or v7 UUIDs at once ([`arrow::v4`],
-//!   [`arrow::v7`], the latter continuing [`v7()`]'s order), and `timestamp[ms, UTC]` and
-//!   `UInt8` version columns ([`arrow::timestamp`], [`arrow::version`]). Fields carry Arrow's
-//!   canonical extension type `arrow.uuid` ([`arrow::uuid_field`]). Nulls stay null, sliced
-//!   arrays are read at their offset, the per-row work is the SIMD codecs, and a bad row is an
-//!   error naming the row and the character ([`arrow::RowError`]), never a panic.
+//!   `FixedSizeBinary(16)` (`arrow::parse`, `arrow::validate`), back to text in every form
+//!   the library writes (`arrow::format`), `n` v4 or v7 UUIDs at once (`arrow::v4`,
+//!   `arrow::v7`, the latter continuing `v7()`'s order), and `timestamp[ms, UTC]` and
+//!   `UInt8` version columns (`arrow::timestamp`, `arrow::version`). Fields carry Arrow's
+//!   canonical extension type `arrow.uuid` (`arrow::uuid_field`). Nulls stay null, sliced
+//!   arrays are read at their offset, the per-row work is the SIMD codecs (large columns split over
+//!   the machine's threads: `arrow::set_max_threads`), and a bad row is an
+//!   error naming the row and the character (`arrow::RowError`), never a panic.
 //!
 //! ## Platforms
 //!

@@ -366,12 +366,16 @@ mod pages {
     /// transparent huge pages on Linux; `None` if the kernel refuses (the caller then uses the
     /// allocator). Free with [`unmap`].
     pub(crate) fn map_zeroed(len: usize) -> Option<NonNull<u8>> {
+        // Huge pages only cover the 2 MiB-aligned part of a mapping: map 2 MiB more, keep the
+        // aligned `len` bytes, give back the rest.
+        const HUGE: usize = 2 << 20;
+        let total = len.checked_add(HUGE)?;
         // SAFETY: an anonymous private mapping at an address of the kernel's choosing touches
         // no existing memory; the result is checked for MAP_FAILED before use.
         let p = unsafe {
             libc::mmap(
                 core::ptr::null_mut(),
-                len,
+                total,
                 libc::PROT_READ | libc::PROT_WRITE,
                 libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
                 -1,
@@ -381,13 +385,32 @@ mod pages {
         if p == libc::MAP_FAILED {
             return None;
         }
+        let base = p as usize;
+        let start = (base + HUGE - 1) & !(HUGE - 1);
+        let head = start - base;
+        let tail = total - head - len;
+        // SAFETY: `[base, start)` and `[start + len, base + total)` are page-aligned parts
+        // (mmap returns page-aligned memory; `len` is rounded up by the kernel, so the tail
+        // from `start + len` is unmapped from its page boundary up) of the mapping just made,
+        // which nothing else uses; unmapping them leaves `[start, start + len)` mapped.
+        unsafe {
+            if head > 0 {
+                libc::munmap(p, head);
+            }
+            let page = usize::try_from(libc::sysconf(libc::_SC_PAGESIZE)).unwrap_or(4096);
+            let end = (start + len + page - 1) & !(page - 1);
+            let tail_len = (base + total).saturating_sub(end);
+            if tail > 0 && tail_len > 0 {
+                libc::munmap(end as *mut libc::c_void, tail_len);
+            }
+        }
         #[cfg(any(target_os = "linux", target_os = "android"))]
-        // SAFETY: `p .. p + len` is the mapping just made; MADV_HUGEPAGE is advice on how to
+        // SAFETY: `start .. start + len` is mapped (above); MADV_HUGEPAGE is advice on how to
         // serve its page faults and changes no contents. Its failure (THP off) is harmless.
         unsafe {
-            libc::madvise(p, len, libc::MADV_HUGEPAGE);
+            libc::madvise(start as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
         }
-        NonNull::new(p.cast::<u8>())
+        NonNull::new(start as *mut u8)
     }
 
     /// Frees a mapping made by [`map_zeroed`].

@@ -13,6 +13,12 @@
 //! allocation per row), and reads sliced arrays at their offset. The per-row work is the
 //! library's codecs: the CPU's SIMD kernel table is looked up once per call, not once per row.
 //!
+//! Large columns: [`parse`], [`format()`], [`v4`] and [`v7`] split a column of 2 × 2^18 rows or
+//! more into pieces of whole 2 MiB pages that up to [`max_threads`] scoped threads take from a
+//! queue (the calling thread too; [`set_max_threads`]`(1)` keeps it alone); the results are the
+//! same bytes whatever the split. Outputs of 4 MiB or more are a memory mapping of their own
+//! with transparent huge pages (Linux), unmapped when the last `Buffer` over it is dropped.
+//!
 //! Errors: a row that cannot be read is an [`ArrowError::ExternalError`] holding a [`RowError`]
 //! (the row, and the library's [`Error`] with the character and byte); a column of the wrong
 //! type is one holding a [`TypeError`] naming the type. Nothing here panics on any input.
@@ -399,11 +405,19 @@ fn threads_for(n: usize) -> usize {
     max_threads().min(n / MIN_ROWS_PER_THREAD).max(1)
 }
 
-/// Rows per piece of work when a column is split: small enough that a thread whose core is
-/// busy elsewhere holds the others up by one piece at most (equal halves made the call wait for
-/// the slower core: 5 to 10 times slower on a loaded machine), large enough that taking the
-/// next piece (one lock) costs nothing.
+/// Rows per piece of work when a column is split, at least: small enough that a thread whose
+/// core is busy elsewhere holds the others up by one piece at most (equal halves made the call
+/// wait for the slower core: 5 to 10 times slower on a loaded machine), large enough that
+/// taking the next piece (one lock) costs nothing.
 const PIECE_ROWS: usize = 1 << 16;
+
+/// The rows of a piece for `width`-byte rows: [`PIECE_ROWS`], or more so that every piece is a
+/// whole number of 2 MiB huge pages (pieces start on them: the mapping is aligned), so that no
+/// two threads fault the same huge page (which made some calls several times slower).
+fn piece_rows(width: usize) -> usize {
+    let twos = width.trailing_zeros().min(21);
+    PIECE_ROWS.max(1 << (21 - twos))
+}
 
 /// Runs `f(first_row, part)` over consecutive parts of `out` (`width` bytes a row, `n` rows):
 /// on the calling thread alone, or, for a large column, in pieces of [`PIECE_ROWS`] rows that
@@ -420,7 +434,8 @@ fn split_rows<T: Send, E: Send>(
     if threads <= 1 || width == 0 {
         return f(0, out).map(|t| vec![t]);
     }
-    let queue = std::sync::Mutex::new(out.chunks_mut(PIECE_ROWS * width).enumerate());
+    let rows = piece_rows(width);
+    let queue = std::sync::Mutex::new(out.chunks_mut(rows * width).enumerate());
     let work = || {
         let mut done = Vec::new();
         loop {
@@ -433,7 +448,7 @@ fn split_rows<T: Send, E: Send>(
             let Some((k, part)) = next else {
                 return done;
             };
-            done.push((k, f(k * PIECE_ROWS, part)));
+            done.push((k, f(k * rows, part)));
         }
     };
     let mut results: Vec<(usize, Result<T, E>)> = std::thread::scope(|scope| {
@@ -850,7 +865,7 @@ pub fn format<O: OffsetSizeTrait>(
 
 /// A `timestamp[ms, UTC]` column of the time each UUID carries: v1 and v6 (their 100-ns
 /// Gregorian time, rounded down to the millisecond) and v7 (its `unix_ts_ms`); null for other
-/// versions and variants and for null rows. Takes the inputs [`format`] takes.
+/// versions and variants and for null rows. Takes the inputs [`format()`] takes.
 ///
 /// ```
 /// use arrow_array::FixedSizeBinaryArray;
@@ -900,7 +915,7 @@ pub fn timestamp(array: &dyn Array) -> Result<TimestampMillisecondArray, ArrowEr
 
 /// A `UInt8` column of each UUID's version field (the top four bits of octet 6, 0 to 15);
 /// null where the variant is not RFC 9562's (so for Nil and Max) and for null rows. Takes the
-/// inputs [`format`] takes.
+/// inputs [`format()`] takes.
 ///
 /// ```
 /// use arrow_array::FixedSizeBinaryArray;
