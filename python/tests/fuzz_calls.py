@@ -15,7 +15,10 @@ import uuid as std
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import pyarrow as pa
+
 import uuidkit
+import uuidkit.arrow as ua
 
 EXAMPLES = int(sys.argv[1]) if len(sys.argv) > 1 else 200
 calls = 0
@@ -42,6 +45,14 @@ atoms = st.one_of(
     st.builds(memoryview, st.binary(min_size=16, max_size=16)),
     st.sampled_from([std.UUID(GOOD), uuidkit.UUID(GOOD), uuidkit.NIL, uuidkit.MAX,
                      std.SafeUUID.safe, object(), type, uuidkit.UUID, len, ...]),
+    # Arrow columns: the module's own, and pyarrow's of every kind it takes or refuses.
+    st.sampled_from([ua.uuid4(3), ua.uuid7(0), ua.format(ua.uuid7(4)),
+                     pa.array([GOOD, None, "x", "\u00e9" * 36]), pa.array([GOOD], pa.large_string()),
+                     pa.array([GOOD, None], pa.string_view()), pa.array([1, 2]),
+                     pa.array([b"0" * 16, None], pa.binary(16)), pa.array([b"0" * 8], pa.binary(8)),
+                     pa.array([b"x" * 16, b"y"], pa.binary()), pa.chunked_array([[GOOD], [None]]),
+                     pa.array([], pa.string()), pa.array([None, None], pa.string()),
+                     pa.array([GOOD] * 5).slice(2, 2), pa.table({"u": [GOOD]})]),
 )
 values = st.recursive(atoms, lambda c: st.one_of(st.lists(c, max_size=4),
                                                  st.tuples(c, c), st.tuples(c, c, c, c, c, c),
@@ -80,6 +91,10 @@ FUNCTIONS = sorted(name for name in uuidkit.__all__ if callable(getattr(uuidkit,
                    and not isinstance(getattr(uuidkit, name), type(std.SafeUUID)))
 assert "uuid4" in FUNCTIONS and "UUID" in FUNCTIONS and "parse_list" in FUNCTIONS
 PRIVATE = ["_from_int", "_uuid1", "_uuid6", "_random_u128"]
+# uuidkit.arrow's functions (set_max_threads is called with fixed values below: a random
+# thread count would only slow the run).
+ARROW = ["parse", "format", "uuid4", "uuid7", "timestamp", "version", "validate", "table",
+         "max_threads"]
 
 
 def fuzz_function(name, f):
@@ -129,11 +144,16 @@ def main():
         fuzz_function(name, getattr(uuidkit, name))
     for name in PRIVATE:
         fuzz_function(name, getattr(uuidkit._uuidkit, name))
+    for name in ARROW:
+        fuzz_function("arrow." + name, getattr(ua, name))
+    for n in (0, -1, 2**70, 1.5, "2", None):
+        check("arrow.set_max_threads", ua.set_max_threads, (n,), {})
+    ua.set_max_threads(0)
     fuzz_instances()
     for f in failures[:20]:
         print("FAILURE", f)
-    print("fuzz: %d calls, %d functions, %d failures" % (calls, len(FUNCTIONS) + len(PRIVATE),
-                                                          len(failures)))
+    print("fuzz: %d calls, %d functions, %d failures" % (
+        calls, len(FUNCTIONS) + len(PRIVATE) + len(ARROW) + 1, len(failures)))
     return 1 if failures else 0
 
 
