@@ -34,7 +34,10 @@ fn prefix(p: TextBytes<'_>) -> Prefix {
     let s = std::str::from_utf8(p.0).unwrap_or_else(|e| {
         errors::invalid_text(
             "a TypeID prefix",
-            format!("invalid byte at byte {}: expected a-z or '_'", e.valid_up_to()),
+            format!(
+                "invalid byte at byte {}: expected a-z or '_'",
+                e.valid_up_to()
+            ),
         )
     });
     Prefix::new(s).unwrap_or_else(|e| errors::invalid_text("a TypeID prefix", e))
@@ -84,9 +87,7 @@ fn encode(id: pgrx::Uuid, form: ShortForm) -> String {
 }
 
 fn decode(text: TextBytes<'_>, form: ShortForm, what: &str) -> pgrx::Uuid {
-    to_pg(
-        Uuid::parse_short(form, text.0).unwrap_or_else(|e| errors::invalid_text(what, e)),
-    )
+    to_pg(Uuid::parse_short(form, text.0).unwrap_or_else(|e| errors::invalid_text(what, e)))
 }
 
 /// ULID text (26 characters of Crockford's base32, upper case).
