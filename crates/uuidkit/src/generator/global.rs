@@ -614,6 +614,12 @@ pub fn v7() -> Uuid {
 /// # Ok::<(), uuidkit::generator::GenError>(())
 /// ```
 pub fn try_v7_batch(out: &mut [Uuid]) -> Result<(), GenError> {
+    v7_runs(out, |part, run| fill_v7_run(part, run, 0))
+}
+
+/// Reserves runs of the process-wide v7 sequence for the whole of `out`, from one clock reading,
+/// and hands each run with its part of `out` to `fill`.
+fn v7_runs(out: &mut [Uuid], mut fill: impl FnMut(&mut [Uuid], V7Run)) -> Result<(), GenError> {
     if out.is_empty() {
         return Ok(());
     }
@@ -624,21 +630,7 @@ pub fn try_v7_batch(out: &mut [Uuid]) -> Result<(), GenError> {
             .core
             .reserve(V7_LAYOUT, now, rest.len() as u64, &mut random_u64)?;
         let (part, tail) = rest.split_at_mut(run.n as usize);
-        let (ms, first) = run.at(V7_LAYOUT, 0);
-        // One borrow of the thread's CSPRNG for the whole run.
-        with_thread_rng(|rng| {
-            if first + run.n - 1 <= mask64(V7_COUNTER_BITS) {
-                // One millisecond (the common case: no counter carry inside the run).
-                for (slot, c) in part.iter_mut().zip(first..) {
-                    *slot = v7_with_tail(ms, c, rng.next_u64());
-                }
-            } else {
-                for (slot, i) in part.iter_mut().zip(0..) {
-                    let (ms, c) = run.at(V7_LAYOUT, i);
-                    *slot = v7_with_tail(ms, c, rng.next_u64());
-                }
-            }
-        });
+        fill(part, run);
         rest = tail;
     }
     Ok(())
@@ -649,16 +641,7 @@ pub fn try_v7_batch(out: &mut [Uuid]) -> Result<(), GenError> {
 /// order and the same guarantees. For the `arrow` feature's large columns.
 #[cfg(feature = "arrow")]
 pub(crate) fn try_v7_batch_threads(out: &mut [Uuid], threads: usize) -> Result<(), GenError> {
-    if out.is_empty() {
-        return Ok(());
-    }
-    let now = v7_ms(Reading::now())?;
-    let mut rest = out;
-    while !rest.is_empty() {
-        let run = V7
-            .core
-            .reserve(V7_LAYOUT, now, rest.len() as u64, &mut random_u64)?;
-        let (part, tail) = rest.split_at_mut(run.n as usize);
+    v7_runs(out, |part, run| {
         // Pieces taken in turn from a queue, so that a thread whose core is busy elsewhere
         // holds the others up by one piece at most; a thread that cannot be started leaves
         // its share to the others, and the calling thread works too.
@@ -681,13 +664,10 @@ pub(crate) fn try_v7_batch_threads(out: &mut [Uuid], threads: usize) -> Result<(
             }
             work();
         });
-        rest = tail;
-    }
-    Ok(())
+    })
 }
 
-/// Fills `part` with the UUIDs `start ..` of `run`.
-#[cfg(feature = "arrow")]
+/// Fills `part` with the UUIDs `start ..` of `run`, from the thread's CSPRNG.
 fn fill_v7_run(part: &mut [Uuid], run: V7Run, start: u64) {
     if part.is_empty() {
         return;
