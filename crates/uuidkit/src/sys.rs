@@ -356,7 +356,7 @@ mod fork_page {
 // own with transparent huge pages takes one fault per 2 MiB.
 
 #[cfg(feature = "arrow")]
-pub(crate) use pages::{map_zeroed, unmap};
+pub(crate) use pages::{map_zeroed, physical_memory, unmap};
 
 #[cfg(all(feature = "arrow", unix))]
 mod pages {
@@ -426,6 +426,20 @@ mod pages {
             libc::munmap(p.as_ptr().cast(), len);
         }
     }
+
+    /// The machine's physical memory in bytes, if the system says.
+    pub(crate) fn physical_memory() -> Option<usize> {
+        // SAFETY: sysconf reads a system constant; it has no memory effects.
+        let (pages, size) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        usize::try_from(pages)
+            .ok()?
+            .checked_mul(usize::try_from(size).ok()?)
+    }
 }
 
 #[cfg(all(feature = "arrow", not(unix)))]
@@ -443,4 +457,9 @@ mod pages {
     ///
     /// None needed: it does nothing.
     pub(crate) unsafe fn unmap(_p: NonNull<u8>, _len: usize) {}
+
+    /// Not asked here.
+    pub(crate) fn physical_memory() -> Option<usize> {
+        None
+    }
 }

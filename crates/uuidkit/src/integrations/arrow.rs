@@ -267,19 +267,22 @@ fn bad_row(row: usize, why: Why) -> ArrowError {
 }
 
 /// Outputs of this size and more get a mapping of their own (`sys::map_zeroed`: huge pages,
-/// one page fault per 2 MiB instead of per 4 KiB).
+/// one page fault per 2 MiB instead of per 4 KiB), kept for reuse when freed (see [`cache`]).
 const MAP_FROM: usize = 4 << 20;
 
-/// A kernel's output buffer, zeroed: from the allocator, or a mapping of its own when large.
+/// A kernel's output buffer: from the allocator (zeroed), or a mapping of its own when large,
+/// fresh (zeroed) or reused from [`cache`] (holding what an earlier output held). Every kernel
+/// writes every byte of the `len` it asked for, so which one it got is never seen.
 enum Out {
     Heap(Vec<u8>),
-    Mapped(Mapping),
+    Mapped(Mapping, usize),
 }
 
-/// A `sys::map_zeroed` mapping, unmapped when the last `Buffer` over it is dropped.
+/// A `sys::map_zeroed` mapping of `cap` bytes, handed to [`cache`] (or unmapped) when the last
+/// `Buffer` over it is dropped.
 struct Mapping {
     ptr: std::ptr::NonNull<u8>,
-    len: usize,
+    cap: usize,
 }
 
 // SAFETY: the mapping is plain memory owned by this value alone (no thread affinity); shared
@@ -291,9 +294,17 @@ impl std::panic::RefUnwindSafe for Mapping {}
 
 impl Drop for Mapping {
     fn drop(&mut self) {
-        // SAFETY: `ptr` and `len` are one `map_zeroed` mapping, owned by this value, freed
-        // only here.
-        unsafe { crate::sys::unmap(self.ptr, self.len) }
+        let m = Mapping {
+            ptr: self.ptr,
+            cap: self.cap,
+        };
+        self.cap = 0;
+        if let Some(m) = cache::keep(m) {
+            // SAFETY: `ptr` and `cap` are one `map_zeroed` mapping, owned by `m` alone (this
+            // value's `cap` is now 0, so `m` is the only owner), freed only here.
+            unsafe { crate::sys::unmap(m.ptr, m.cap) };
+            std::mem::forget(m);
+        }
     }
 }
 
@@ -301,11 +312,11 @@ impl Out {
     fn into_buffer(self) -> Buffer {
         match self {
             Out::Heap(v) => Buffer::from_vec(v),
-            Out::Mapped(m) => {
-                let (ptr, len) = (m.ptr, m.len);
-                // SAFETY: `ptr` is valid for `len` initialised (zeroed, then written) bytes
-                // for as long as `m` lives, and the buffer keeps `m` until its last clone is
-                // dropped.
+            Out::Mapped(m, len) => {
+                let ptr = m.ptr;
+                // SAFETY: `ptr` is valid for `len <= cap` initialised bytes (zeroed or an
+                // earlier output's, then written) for as long as `m` lives, and the buffer
+                // keeps `m` until its last clone is dropped.
                 unsafe { Buffer::from_custom_allocation(ptr, len, Arc::new(m)) }
             }
         }
@@ -317,8 +328,8 @@ impl std::ops::Deref for Out {
     fn deref(&self) -> &[u8] {
         match self {
             Out::Heap(v) => v,
-            // SAFETY: the mapping's `len` zeroed-or-written bytes, borrowed with `self`.
-            Out::Mapped(m) => unsafe { std::slice::from_raw_parts(m.ptr.as_ptr(), m.len) },
+            // SAFETY: `len <= cap` initialised bytes of the mapping, borrowed with `self`.
+            Out::Mapped(m, len) => unsafe { std::slice::from_raw_parts(m.ptr.as_ptr(), *len) },
         }
     }
 }
@@ -329,22 +340,27 @@ impl std::ops::DerefMut for Out {
             Out::Heap(v) => v,
             // SAFETY: as in `deref`, borrowed mutably with `self` (the mapping has no other
             // owner before `into_buffer`).
-            Out::Mapped(m) => unsafe { std::slice::from_raw_parts_mut(m.ptr.as_ptr(), m.len) },
+            Out::Mapped(m, len) => unsafe { std::slice::from_raw_parts_mut(m.ptr.as_ptr(), *len) },
         }
     }
 }
 
-/// `len` zero bytes, or an error (not an abort) when they cannot be had.
+/// `len` bytes for a kernel to write whole, or an error (not an abort) when they cannot be had.
 ///
-/// Zeroed by the kernel: a mapping of its own from [`MAP_FROM`] bytes, else `calloc`, whose
-/// large blocks are fresh pages too; the kernels' single pass over it is the only one.
-fn zeroed(len: usize) -> Result<Out, ArrowError> {
+/// From [`MAP_FROM`] bytes: a freed output's mapping if [`cache`] holds one that fits (its
+/// pages are already faulted in and often still in the CPU's caches), else a fresh mapping,
+/// zeroed by the kernel. Smaller ones: `calloc`. Either way the kernel's pass over it is the
+/// only one.
+fn output(len: usize) -> Result<Out, ArrowError> {
     if len == 0 {
         return Ok(Out::Heap(Vec::new()));
     }
     if len >= MAP_FROM {
+        if let Some(m) = cache::take(len) {
+            return Ok(Out::Mapped(m, len));
+        }
         if let Some(ptr) = crate::sys::map_zeroed(len) {
-            return Ok(Out::Mapped(Mapping { ptr, len }));
+            return Ok(Out::Mapped(Mapping { ptr, cap: len }, len));
         }
     }
     let layout = std::alloc::Layout::array::<u8>(len)
@@ -360,6 +376,149 @@ fn zeroed(len: usize) -> Result<Out, ArrowError> {
     // size and alignment `Vec<u8>` uses for capacity `len`), and all `len` bytes are
     // initialised (zero).
     Ok(Out::Heap(unsafe { Vec::from_raw_parts(p, len, len) }))
+}
+
+/// Freed output mappings, kept for the next kernel call.
+///
+/// A fresh mapping costs the kernel's zeroing of every page at first touch: on the benchmark
+/// machine 1.2 ns per 16-byte row, more than some kernels' own work. Like an allocator that
+/// keeps freed memory, the kernels keep their freed outputs, up to [`cache_limit`] bytes in
+/// all and [`SLOTS`] mappings; a call takes the smallest one that holds its output and wastes
+/// at most a quarter of it. The lock is only ever tried: a call that finds it held (another
+/// thread, or a child forked while a thread held it) maps or unmaps as if there were no cache,
+/// so nothing waits on it.
+pub(crate) mod cache {
+    use super::Mapping;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+
+    /// The most mappings kept.
+    pub(super) const SLOTS: usize = 8;
+
+    /// `usize::MAX`: not set, the default.
+    static LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
+
+    static KEPT: Mutex<Vec<Mapping>> = Mutex::new(Vec::new());
+
+    /// The default limit: 1 GiB, or a sixteenth of the machine's memory if less.
+    fn default_limit() -> usize {
+        let sixteenth = crate::sys::physical_memory().map_or(256 << 20, |m| m / 16);
+        sixteenth.min(1 << 30)
+    }
+
+    /// The limit in bytes.
+    pub(super) fn limit() -> usize {
+        match LIMIT.load(Ordering::Relaxed) {
+            usize::MAX => default_limit(),
+            n => n,
+        }
+    }
+
+    /// Sets the limit and gives back to the system what is kept beyond it.
+    pub(super) fn set_limit(bytes: usize) {
+        LIMIT.store(bytes.min(usize::MAX - 1), Ordering::Relaxed);
+        let freed: Vec<Mapping> = match KEPT.lock() {
+            Ok(mut kept) => {
+                let mut total: usize = kept.iter().map(|m| m.cap).sum();
+                let mut out = Vec::new();
+                // The oldest go first.
+                while total > bytes && !kept.is_empty() {
+                    let m = kept.remove(0);
+                    total -= m.cap;
+                    out.push(m);
+                }
+                out
+            }
+            Err(_) => Vec::new(),
+        };
+        // Unmapped outside the lock.
+        for m in freed {
+            unmap(m);
+        }
+    }
+
+    /// The bytes kept now.
+    pub(super) fn held() -> usize {
+        KEPT.try_lock().map_or(0, |k| k.iter().map(|m| m.cap).sum())
+    }
+
+    fn unmap(m: Mapping) {
+        // SAFETY: `m` owns its mapping; unmapped once, and `forget` keeps its `Drop` from
+        // handing it to the cache again.
+        unsafe { crate::sys::unmap(m.ptr, m.cap) };
+        std::mem::forget(m);
+    }
+
+    /// A kept mapping of at least `len` bytes and at most a third more (plus a huge page), or
+    /// `None`.
+    pub(super) fn take(len: usize) -> Option<Mapping> {
+        let mut kept = KEPT.try_lock().ok()?;
+        let most = len.saturating_add(len / 3).saturating_add(2 << 20);
+        let best = kept
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.cap >= len && m.cap <= most)
+            .min_by_key(|(_, m)| m.cap)
+            .map(|(i, _)| i)?;
+        Some(kept.remove(best))
+    }
+
+    /// Keeps `m` if it fits under the limit (making room by dropping the oldest), else hands it
+    /// back for the caller to unmap.
+    pub(super) fn keep(m: Mapping) -> Option<Mapping> {
+        let limit = limit();
+        if m.cap > limit {
+            return Some(m);
+        }
+        let Ok(mut kept) = KEPT.try_lock() else {
+            return Some(m);
+        };
+        let mut total: usize = kept.iter().map(|k| k.cap).sum();
+        let mut old = Vec::new();
+        while (total + m.cap > limit || kept.len() >= SLOTS) && !kept.is_empty() {
+            let k = kept.remove(0);
+            total -= k.cap;
+            old.push(k);
+        }
+        kept.push(m);
+        drop(kept);
+        for k in old {
+            unmap(k);
+        }
+        None
+    }
+}
+
+/// Sets how many bytes of freed output memory the kernels keep for their next calls (large
+/// outputs only: 4 MiB and more, each a mapping of its own); what is kept beyond it is given
+/// back to the system at once, and 0 gives back everything and keeps nothing. The default is
+/// 1 GiB, or a sixteenth of the machine's memory where that is less. Results do not depend on
+/// it, only the time a call takes: reused memory is already faulted in, fresh memory is zeroed
+/// by the system at first touch.
+///
+/// ```
+/// use uuidkit::arrow;
+/// let limit = arrow::cache_limit();
+/// drop(arrow::v4(1 << 20)?); // 16 MiB, kept when dropped
+/// assert!(arrow::cache_held() <= limit);
+/// arrow::set_cache_limit(0);
+/// assert_eq!(arrow::cache_held(), 0);
+/// arrow::set_cache_limit(limit);
+/// # Ok::<(), arrow_schema::ArrowError>(())
+/// ```
+pub fn set_cache_limit(bytes: usize) {
+    cache::set_limit(bytes)
+}
+
+/// The most bytes of freed output memory the kernels keep (see [`set_cache_limit`]).
+pub fn cache_limit() -> usize {
+    cache::limit()
+}
+
+/// The bytes of freed output memory the kernels keep now (0 if another thread is using the
+/// cache at this moment).
+pub fn cache_held() -> usize {
+    cache::held()
 }
 
 /// `n` values of `width` bytes each.
@@ -474,6 +633,9 @@ trait Rows {
     fn nulls(&self) -> Option<&NullBuffer>;
     /// Row `i < len()`; any row (a null one's bytes are whatever the array holds).
     fn row(&self, i: usize) -> &[u8];
+    /// Rows `i .. i + count`, if each is `width` bytes and they lie one after another in one
+    /// buffer: those bytes (a null row's too, whatever they are).
+    fn run(&self, i: usize, count: usize, width: usize) -> Option<&[u8]>;
 }
 
 struct Offsets<'a, O> {
@@ -498,6 +660,22 @@ impl<O: OffsetSizeTrait> Rows for Offsets<'_, O> {
         let (a, b) = (self.offsets[i].as_usize(), self.offsets[i + 1].as_usize());
         self.data.get(a..b).unwrap_or_default()
     }
+    #[inline]
+    fn run(&self, i: usize, count: usize, width: usize) -> Option<&[u8]> {
+        let o = self.offsets.get(i..=i.checked_add(count)?)?;
+        // No early exit: the loop compiles to vector compares.
+        let mut same = true;
+        for w in o.windows(2) {
+            same &= w[1].as_usize().wrapping_sub(w[0].as_usize()) == width;
+        }
+        let start = o.first()?.as_usize();
+        if same {
+            self.data
+                .get(start..start.checked_add(count.checked_mul(width)?)?)
+        } else {
+            None
+        }
+    }
 }
 
 struct Views<'a>(&'a StringViewArray);
@@ -512,6 +690,28 @@ impl Rows for Views<'_> {
     #[inline(always)]
     fn row(&self, i: usize) -> &[u8] {
         self.0.value(i).as_bytes()
+    }
+    #[inline]
+    fn run(&self, i: usize, count: usize, width: usize) -> Option<&[u8]> {
+        // A view of more than 12 bytes: length (bits 0-31), prefix, buffer index (64-95),
+        // offset (96-127). Rows one after another: the same buffer, offsets `width` apart.
+        let views = self.0.views().get(i..i.checked_add(count)?)?;
+        let first = *views.first()?;
+        if width <= 12 {
+            return None;
+        }
+        let (buffer, start) = ((first >> 64) as u32, (first >> 96) as u32 as usize);
+        let mut same = true;
+        for (j, v) in views.iter().enumerate() {
+            same &= *v as u32 as usize == width
+                && (*v >> 64) as u32 == buffer
+                && ((*v >> 96) as u32 as usize).wrapping_sub(start) == j.wrapping_mul(width);
+        }
+        if !same {
+            return None;
+        }
+        let data = self.0.data_buffers().get(buffer as usize)?;
+        data.get(start..start.checked_add(count.checked_mul(width)?)?)
     }
 }
 
@@ -550,11 +750,17 @@ impl<R: Rows + Sync> RowsDyn for R {
         on_error: OnError,
     ) -> Result<FixedSizeBinaryArray, ArrowError> {
         let k = crate::simd::active();
+        // The RFC forms and the hyphenated one: runs of 36-byte rows go through the column
+        // kernel, the rest (and a run's rejected row) through the row parser.
+        let run = Some(k);
         match form {
-            InputForm::Rfc => parse_rows(self, on_error, |s| k.parse(s)),
-            InputForm::Only(f) => parse_rows(self, on_error, only(k, f)),
-            InputForm::Short(f) => parse_rows(self, on_error, |s| Uuid::parse_short(f, s)),
-            InputForm::TypeId => parse_rows(self, on_error, |s| TypeId::parse(s).map(|t| t.uuid())),
+            InputForm::Rfc => parse_rows(self, on_error, run, |s| k.parse(s)),
+            InputForm::Only(f @ Format::Hyphenated) => parse_rows(self, on_error, run, only(k, f)),
+            InputForm::Only(f) => parse_rows(self, on_error, None, only(k, f)),
+            InputForm::Short(f) => parse_rows(self, on_error, None, |s| Uuid::parse_short(f, s)),
+            InputForm::TypeId => {
+                parse_rows(self, on_error, None, |s| TypeId::parse(s).map(|t| t.uuid()))
+            }
         }
     }
 
@@ -592,30 +798,74 @@ fn only(
     }
 }
 
+/// Rows per run handed to the column kernel: its check of the rows' lengths costs a pass over
+/// their offsets, which fits in the L1 cache beside the run's text.
+const RUN_ROWS: usize = 64;
+
 #[inline(always)]
 fn parse_rows<R: Rows + Sync + ?Sized>(
     rows: &R,
     on_error: OnError,
+    run: Option<&'static crate::simd::Kernels>,
     parse: impl Fn(&[u8]) -> Result<Uuid, Error> + Sync,
 ) -> Result<FixedSizeBinaryArray, ArrowError> {
     let n = rows.len();
-    let mut out = zeroed(values_len(n, 16)?)?;
+    let mut out = output(values_len(n, 16)?)?;
     let nulls = rows.nulls().filter(|b| b.null_count() > 0);
     let parts = split_rows(n, &mut out, 16, |first, chunk| {
         let mut bad: Vec<usize> = Vec::new();
-        for (i, dst) in (first..).zip(chunk.chunks_exact_mut(16)) {
+        // One row through the row parser. Null and bad rows are written too (zero): the
+        // output may be reused memory.
+        let mut one = |i: usize, dst: &mut [u8]| -> Result<(), ArrowError> {
             if nulls.is_some_and(|b| b.is_null(i)) {
-                continue;
+                dst.fill(0);
+                return Ok(());
             }
             match parse(rows.row(i)) {
                 Ok(u) => dst.copy_from_slice(u.as_bytes()),
                 Err(e) => match on_error {
                     OnError::Raise => return Err(bad_row(i, Why::Text(e))),
-                    OnError::Null => bad.push(i),
+                    OnError::Null => {
+                        dst.fill(0);
+                        bad.push(i);
+                    }
                 },
             }
+            Ok(())
+        };
+        for (b, block) in chunk.chunks_mut(16 * RUN_ROWS).enumerate() {
+            let at = first + b * RUN_ROWS;
+            let count = block.len() / 16;
+            let text = match run {
+                Some(_) => rows.run(at, count, 36),
+                None => None,
+            };
+            let (Some(k), Some(text)) = (run, text) else {
+                for (j, dst) in block.chunks_exact_mut(16).enumerate() {
+                    one(at + j, dst)?;
+                }
+                continue;
+            };
+            // The kernel stops at a row it rejects; that row goes to the row parser (for its
+            // error, or it is null), and the kernel goes on after it.
+            let mut j = 0;
+            while j < count {
+                j += k.hyphenated_run(&text[36 * j..], &mut block[16 * j..]);
+                if j < count {
+                    one(at + j, &mut block[16 * j..16 * j + 16])?;
+                    j += 1;
+                }
+            }
+            // A null row's bytes may have been text the kernel read: zero them.
+            if let Some(nb) = nulls {
+                for (j, dst) in block.chunks_exact_mut(16).enumerate() {
+                    if nb.is_null(at + j) {
+                        dst.fill(0);
+                    }
+                }
+            }
         }
-        Ok(bad)
+        Ok::<_, ArrowError>(bad)
     })?;
     let bad = parts.concat();
     let nulls = if bad.is_empty() {
@@ -763,13 +1013,7 @@ fn encode_all(values: &[u8], form: &OutputForm, out: &mut [u8]) {
     let width = form.len();
     let pairs = values.chunks_exact(16).zip(out.chunks_exact_mut(width));
     match *form {
-        OutputForm::Rfc(Format::Hyphenated, case) => {
-            for (src, dst) in pairs {
-                if let Some(d) = dst.first_chunk_mut::<36>() {
-                    k.encode_hyphenated(&as16(src), case, d);
-                }
-            }
-        }
+        OutputForm::Rfc(Format::Hyphenated, case) => k.encode_hyphenated_run(values, case, out),
         OutputForm::Rfc(Format::Simple, case) => {
             for (src, dst) in pairs {
                 if let Some(d) = dst.first_chunk_mut::<32>() {
@@ -815,6 +1059,38 @@ fn encode_all(values: &[u8], form: &OutputForm, out: &mut [u8]) {
     }
 }
 
+/// The `n + 1` offsets `0, width, 2 width, …` (which the caller has checked fit `O`): in an
+/// output buffer of [`output`]'s when large (a reused one is already faulted in).
+fn stride_offsets<O: OffsetSizeTrait>(
+    n: usize,
+    width: usize,
+) -> Result<ScalarBuffer<O>, ArrowError> {
+    let size = std::mem::size_of::<O>();
+    let len = values_len(n.saturating_add(1), size)?;
+    if len >= MAP_FROM {
+        let mut out = output(len)?;
+        // `O` is `i32` or `i64` (the two `OffsetSizeTrait` types), in native byte order.
+        match size {
+            4 => {
+                for (i, d) in out.chunks_exact_mut(4).enumerate() {
+                    d.copy_from_slice(&((i * width) as u32).to_ne_bytes());
+                }
+            }
+            _ => {
+                for (i, d) in out.chunks_exact_mut(8).enumerate() {
+                    d.copy_from_slice(&((i * width) as u64).to_ne_bytes());
+                }
+            }
+        }
+        let buffer = out.into_buffer();
+        // A mapping is page-aligned; the allocator's block (align 1 asked) may not be.
+        if buffer.as_ptr().align_offset(std::mem::align_of::<O>()) == 0 {
+            return Ok(ScalarBuffer::new(buffer, 0, n + 1));
+        }
+    }
+    Ok((0..=n).map(|i| O::usize_as(i * width)).collect())
+}
+
 /// Writes a UUID column in `form` as a string column (`Utf8` for `O = i32`, `LargeUtf8` for
 /// `i64`). Nulls stay null. Takes `FixedSizeBinary(16)`, and `Binary`, `LargeBinary`,
 /// `BinaryView` whose non-null values are all 16 bytes (another length is a [`RowError`]);
@@ -845,16 +1121,15 @@ pub fn format<O: OffsetSizeTrait>(
     if O::from_usize(total).is_none() {
         return Err(ArrowError::OffsetOverflowError(total));
     }
-    let mut out = zeroed(total)?;
+    let mut out = output(total)?;
     split_rows(n, &mut out, width, |first, chunk| {
         let rows = chunk.len() / width;
         encode_all(&values[16 * first..16 * (first + rows)], form, chunk);
         Ok::<(), ArrowError>(())
     })?;
-    let offsets: Vec<O> = (0..=n).map(|i| O::usize_as(i * width)).collect();
     // SAFETY: offsets start at 0, increase by `width` and end at `total`, the length of `out`
     // (which fits `O`, checked above).
-    let offsets = unsafe { OffsetBuffer::new_unchecked(ScalarBuffer::from(offsets)) };
+    let offsets = unsafe { OffsetBuffer::new_unchecked(stride_offsets::<O>(n, width)?) };
     // SAFETY: every byte of `out` is ASCII, hence UTF-8 at every offset: `encode_all` writes
     // each of the `n` slots whole with the library's encoders (hex digits from an ASCII table,
     // `-`, braces, `urn:uuid:`, the short forms' ASCII alphabets, a TypeID prefix checked to be
@@ -895,7 +1170,7 @@ pub fn timestamp(array: &dyn Array) -> Result<TimestampMillisecondArray, ArrowEr
             _ => NONE,
         }
     };
-    let mut out = zeroed(values_len(n, 8)?)?;
+    let mut out = output(values_len(n, 8)?)?;
     for (dst, b) in out.chunks_exact_mut(8).zip(values.chunks_exact(16)) {
         dst.copy_from_slice(&ms(b).to_ne_bytes());
     }
@@ -948,7 +1223,7 @@ pub fn version(array: &dyn Array) -> Result<UInt8Array, ArrowError> {
 /// # Ok::<(), arrow_schema::ArrowError>(())
 /// ```
 pub fn v4(n: usize) -> Result<FixedSizeBinaryArray, ArrowError> {
-    let mut out = zeroed(values_len(n, 16)?)?;
+    let mut out = output(values_len(n, 16)?)?;
     // Each thread draws from its own CSPRNG.
     split_rows(n, &mut out, 16, |_, chunk| {
         fill_v4_bytes(chunk);
@@ -985,7 +1260,7 @@ fn fill_v4_bytes(out: &mut [u8]) {
 /// # Ok::<(), arrow_schema::ArrowError>(())
 /// ```
 pub fn v7(n: usize) -> Result<FixedSizeBinaryArray, ArrowError> {
-    let mut out = zeroed(values_len(n, 16)?)?;
+    let mut out = output(values_len(n, 16)?)?;
     // SAFETY: `Uuid` is `repr(transparent)` over `[u8; 16]` (size 16, alignment 1), so `n`
     // of them are exactly the `16 n` initialised bytes of `out`, which this borrow owns.
     let ids = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<Uuid>(), n) };

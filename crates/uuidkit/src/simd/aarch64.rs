@@ -112,6 +112,15 @@ unsafe fn simple_body_neon(s: &[u8; 32]) -> Option<[u8; 16]> {
     unsafe { pack32(vld1q_u8(p), vld1q_u8(p.add(16)), true) }
 }
 
+#[cfg(feature = "arrow")]
+super::entries::run_entries!(
+    "neon",
+    hyphenated_run_neon,
+    encode_hyphenated_run_neon,
+    hyphenated_body_neon,
+    encode_hyphenated_neon
+);
+
 parse_entries!(
     "neon",
     parse_neon,

@@ -213,3 +213,55 @@ pub(crate) fn is_urn_prefix(p: &[u8; 9]) -> bool {
     w.copy_from_slice(&p[..8]);
     (u64::from_le_bytes(w) | URN_LETTERS) == URN_WORD && p[8] == URN_PREFIX[8]
 }
+
+/// The two column entries of a level (the `arrow` feature's hot loops), around its hyphenated
+/// body parser and encoder: the per-row kernel inlined into one loop with the level's target
+/// features, instead of an indirect call and a `Result` per row.
+#[cfg(all(feature = "simd", feature = "arrow"))]
+macro_rules! run_entries {
+    ($feature:literal, $parse_run:ident, $encode_run:ident, $hyphenated_body:path,
+     $encode_hyphenated:path) => {
+        /// Parses the consecutive 36-byte hyphenated bodies of `text` into the consecutive
+        /// 16-byte values of `out`, as many as both hold, up to the first that is not one;
+        /// returns how many it wrote.
+        ///
+        /// # Safety
+        ///
+        /// The [`Kernels`](super::Kernels) contract.
+        #[target_feature(enable = $feature)]
+        pub(super) unsafe fn $parse_run(text: &[u8], out: &mut [u8]) -> usize {
+            let mut done = 0;
+            for (s, d) in text.chunks_exact(36).zip(out.chunks_exact_mut(16)) {
+                let Some(s) = s.first_chunk::<36>() else {
+                    break;
+                };
+                // SAFETY: this function has the level's target features.
+                match unsafe { $hyphenated_body(s) } {
+                    Some(b) => d.copy_from_slice(&b),
+                    None => break,
+                }
+                done += 1;
+            }
+            done
+        }
+
+        /// Writes the consecutive 16-byte values of `values` in the hyphenated form into the
+        /// consecutive 36-byte slots of `out`, as many as both hold.
+        ///
+        /// # Safety
+        ///
+        /// The [`Kernels`](super::Kernels) contract.
+        #[target_feature(enable = $feature)]
+        pub(super) unsafe fn $encode_run(values: &[u8], case: $crate::text::Case, out: &mut [u8]) {
+            for (v, d) in values.chunks_exact(16).zip(out.chunks_exact_mut(36)) {
+                if let (Some(v), Some(d)) = (v.first_chunk::<16>(), d.first_chunk_mut::<36>()) {
+                    // SAFETY: this function has the level's target features.
+                    unsafe { $encode_hyphenated(v, case, d) };
+                }
+            }
+        }
+    };
+}
+#[cfg(all(feature = "simd", feature = "arrow"))]
+#[allow(unused_imports)]
+pub(crate) use run_entries;

@@ -76,6 +76,10 @@ pub(crate) struct Kernels {
     encode_hyphenated: unsafe fn(&[u8; 16], Case, &mut [u8; 36]),
     encode_simple: unsafe fn(&[u8; 16], Case, &mut [u8; 32]),
     encode_lines: unsafe fn(&[Uuid], Format, Case, &mut [u8]) -> usize,
+    #[cfg(feature = "arrow")]
+    hyphenated_run: unsafe fn(&[u8], &mut [u8]) -> usize,
+    #[cfg(feature = "arrow")]
+    encode_hyphenated_run: unsafe fn(&[u8], Case, &mut [u8]),
 }
 
 impl Kernels {
@@ -128,6 +132,25 @@ impl Kernels {
         // SAFETY: as in `parse`.
         unsafe { (self.encode_lines)(u, format, case, out) }
     }
+
+    /// Parses consecutive 36-byte hyphenated bodies of `text` into consecutive 16-byte values
+    /// of `out` (as many as both hold) up to the first that is not one (what
+    /// [`hyphenated`](Self::hyphenated) rejects); returns how many it wrote.
+    #[cfg(feature = "arrow")]
+    #[inline(always)]
+    pub(crate) fn hyphenated_run(&self, text: &[u8], out: &mut [u8]) -> usize {
+        // SAFETY: as in `parse`.
+        unsafe { (self.hyphenated_run)(text, out) }
+    }
+
+    /// Writes consecutive 16-byte values in the hyphenated form into consecutive 36-byte slots
+    /// of `out`, as many as both hold.
+    #[cfg(feature = "arrow")]
+    #[inline(always)]
+    pub(crate) fn encode_hyphenated_run(&self, values: &[u8], case: Case, out: &mut [u8]) {
+        // SAFETY: as in `parse`.
+        unsafe { (self.encode_hyphenated_run)(values, case, out) }
+    }
 }
 
 // ---- the scalar level: the reference code itself ------------------------------------------------
@@ -161,6 +184,28 @@ mod scalar_level {
     pub(super) fn encode_lines(u: &[Uuid], format: Format, case: Case, out: &mut [u8]) -> usize {
         super::entries::encode_lines_body!(u, format, case, out, encode_hyphenated, encode_simple)
     }
+
+    #[cfg(feature = "arrow")]
+    pub(super) fn hyphenated_run(text: &[u8], out: &mut [u8]) -> usize {
+        let mut done = 0;
+        for (s, d) in text.chunks_exact(36).zip(out.chunks_exact_mut(16)) {
+            match scalar::parse_hyphenated(s) {
+                Ok(u) => d.copy_from_slice(u.as_bytes()),
+                Err(_) => break,
+            }
+            done += 1;
+        }
+        done
+    }
+
+    #[cfg(feature = "arrow")]
+    pub(super) fn encode_hyphenated_run(values: &[u8], case: Case, out: &mut [u8]) {
+        for (v, d) in values.chunks_exact(16).zip(out.chunks_exact_mut(36)) {
+            if let (Some(v), Some(d)) = (v.first_chunk::<16>(), d.first_chunk_mut::<36>()) {
+                encode_hyphenated(v, case, d);
+            }
+        }
+    }
 }
 
 // ---- the tables: every level's entries, side by side --------------------------------------------
@@ -173,6 +218,10 @@ static SCALAR: Kernels = Kernels {
     encode_hyphenated: scalar_level::encode_hyphenated,
     encode_simple: scalar_level::encode_simple,
     encode_lines: scalar_level::encode_lines,
+    #[cfg(feature = "arrow")]
+    hyphenated_run: scalar_level::hyphenated_run,
+    #[cfg(feature = "arrow")]
+    encode_hyphenated_run: scalar_level::encode_hyphenated_run,
 };
 
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
@@ -184,6 +233,10 @@ static SSSE3: Kernels = Kernels {
     encode_hyphenated: x86::encode_hyphenated_ssse3,
     encode_simple: x86::encode_simple_ssse3,
     encode_lines: x86::encode_lines_ssse3,
+    #[cfg(feature = "arrow")]
+    hyphenated_run: x86::hyphenated_run_ssse3,
+    #[cfg(feature = "arrow")]
+    encode_hyphenated_run: x86::encode_hyphenated_run_ssse3,
 };
 
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
@@ -195,6 +248,10 @@ static AVX2: Kernels = Kernels {
     encode_hyphenated: x86::encode_hyphenated_avx2,
     encode_simple: x86::encode_simple_avx2,
     encode_lines: x86::encode_lines_avx2,
+    #[cfg(feature = "arrow")]
+    hyphenated_run: x86::hyphenated_run_avx2,
+    #[cfg(feature = "arrow")]
+    encode_hyphenated_run: x86::encode_hyphenated_run_avx2,
 };
 
 #[cfg(all(feature = "simd", target_arch = "aarch64", target_endian = "little"))]
@@ -206,6 +263,10 @@ static NEON: Kernels = Kernels {
     encode_hyphenated: aarch64::encode_hyphenated_neon,
     encode_simple: aarch64::encode_simple_neon,
     encode_lines: aarch64::encode_lines_neon,
+    #[cfg(feature = "arrow")]
+    hyphenated_run: aarch64::hyphenated_run_neon,
+    #[cfg(feature = "arrow")]
+    encode_hyphenated_run: aarch64::encode_hyphenated_run_neon,
 };
 
 // ---- level selection --------------------------------------------------------------------------
@@ -329,6 +390,14 @@ mod select {
     fn detect_encode_lines(u: &[Uuid], format: Format, case: Case, out: &mut [u8]) -> usize {
         choose().encode_lines(u, format, case, out)
     }
+    #[cfg(feature = "arrow")]
+    fn detect_hyphenated_run(text: &[u8], out: &mut [u8]) -> usize {
+        choose().hyphenated_run(text, out)
+    }
+    #[cfg(feature = "arrow")]
+    fn detect_encode_hyphenated_run(values: &[u8], case: Case, out: &mut [u8]) {
+        choose().encode_hyphenated_run(values, case, out)
+    }
 
     /// The first-call table: each entry selects the real table and forwards to it. Safe to
     /// call on any CPU (it is plain code), so handing it out keeps the `Kernels` invariant.
@@ -340,6 +409,10 @@ mod select {
         encode_hyphenated: detect_encode_hyphenated,
         encode_simple: detect_encode_simple,
         encode_lines: detect_encode_lines,
+        #[cfg(feature = "arrow")]
+        hyphenated_run: detect_hyphenated_run,
+        #[cfg(feature = "arrow")]
+        encode_hyphenated_run: detect_encode_hyphenated_run,
     };
 
     #[inline(always)]

@@ -342,3 +342,55 @@ proptest! {
         check_encode_lines(&ids, room)?;
     }
 }
+
+/// The column entries (`arrow` feature) on every level: `hyphenated_run` writes what the
+/// row parser accepts and stops at exactly the first row it rejects, with every byte value
+/// tried at every position of that row; `encode_hyphenated_run` writes what the single-value
+/// encoder writes.
+#[cfg(feature = "arrow")]
+#[test]
+fn column_entries_agree_with_the_row_entries() {
+    let ids: Vec<Uuid> = (0..40u128)
+        .map(|i| Uuid::from_u128(i.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835)))
+        .collect();
+    for case in [Case::Lower, Case::Upper] {
+        let text: Vec<u8> = ids
+            .iter()
+            .flat_map(|u| text(*u, Format::Hyphenated, case))
+            .collect();
+        let values: Vec<u8> = ids.iter().flat_map(|u| u.into_bytes()).collect();
+        for_each_level(|k| {
+            let mut out = vec![0u8; values.len()];
+            assert_eq!(
+                k.hyphenated_run(&text, &mut out),
+                ids.len(),
+                "{:?}",
+                k.level
+            );
+            assert_eq!(out, values, "{:?}", k.level);
+            // Room for fewer rows than the text holds: as many as fit.
+            let mut short = vec![0u8; 16 * 3];
+            assert_eq!(k.hyphenated_run(&text, &mut short), 3);
+            let mut enc = vec![0u8; text.len()];
+            k.encode_hyphenated_run(&values, case, &mut enc);
+            assert_eq!(enc, text, "{:?}", k.level);
+            let row = 17;
+            for pos in 0..36 {
+                for b in 0..=255u8 {
+                    let mut bad = text.clone();
+                    bad[36 * row + pos] = b;
+                    let ok = scalar(&bad[36 * row..36 * row + 36]).is_some();
+                    let mut out = vec![0u8; values.len()];
+                    let done = k.hyphenated_run(&bad, &mut out);
+                    assert_eq!(
+                        done,
+                        if ok { ids.len() } else { row },
+                        "{:?} {pos} {b}",
+                        k.level
+                    );
+                    assert_eq!(out[..16 * row], values[..16 * row]);
+                }
+            }
+        });
+    }
+}

@@ -156,6 +156,15 @@ unsafe fn simple_body_ssse3(s: &[u8; 32]) -> Option<[u8; 16]> {
     pack32_ssse3(y0, y1, 0)
 }
 
+#[cfg(feature = "arrow")]
+super::entries::run_entries!(
+    "ssse3",
+    hyphenated_run_ssse3,
+    encode_hyphenated_run_ssse3,
+    hyphenated_body_ssse3,
+    encode_hyphenated_ssse3
+);
+
 parse_entries!(
     "ssse3",
     parse_ssse3,
@@ -371,6 +380,7 @@ fn checked_pack32_avx2(y: __m256i, extra_bad: u32) -> Result<[u8; 16], u32> {
 ///
 /// The [`Kernels`](super::Kernels) contract: the CPU supports AVX2.
 #[target_feature(enable = "avx2")]
+#[inline]
 unsafe fn hyphenated_body_avx2(s: &[u8; 36]) -> Option<[u8; 16]> {
     // SAFETY: the caller's promise is this function's.
     unsafe { hyphenated_checked_avx2(s) }.ok()
@@ -449,6 +459,15 @@ unsafe fn simple_body_avx2(s: &[u8; 32]) -> Option<[u8; 16]> {
     let y = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
     pack32_avx2(y, 0)
 }
+
+#[cfg(feature = "arrow")]
+super::entries::run_entries!(
+    "avx2",
+    hyphenated_run_avx2,
+    encode_hyphenated_run_avx2,
+    hyphenated_body_avx2,
+    encode_hyphenated_avx2
+);
 
 parse_entries!(
     "avx2",

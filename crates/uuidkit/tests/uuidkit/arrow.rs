@@ -593,3 +593,126 @@ fn columns_split_over_threads_give_the_same_results() {
     assert_eq!(seen.len(), n, "no part repeats another's random stream");
     eprintln!("max_threads() = {}", arrow::max_threads());
 }
+
+#[test]
+fn runs_of_36_byte_rows_keep_row_errors_and_nulls() {
+    // Rows of one length one after another go through the column kernel; a 36-byte row it
+    // rejects, a null row holding valid text and a null row holding junk inside such a run
+    // must come out as the row parser has them.
+    let n = 1_000;
+    let ids = random_uuids(77, n);
+    let mut rows: Vec<String> = ids.iter().map(|u| u.to_string()).collect();
+    rows[70] = "67e55044-10b1-426f-9247-bb680e5fe0cX".to_owned();
+    rows[200] = "67e55044-10b1-426f-9247+bb680e5fe0c8".to_owned();
+    rows[300] = "!".repeat(36);
+    let valid: Vec<bool> = (0..n).map(|i| i != 150 && i != 300).collect();
+    let nulls = arrow_buffer::NullBuffer::from(valid.clone());
+    let utf8 = StringArray::new(
+        arrow_buffer::OffsetBuffer::from_lengths(rows.iter().map(|r| r.len())),
+        arrow_buffer::Buffer::from(rows.concat().into_bytes()),
+        Some(nulls.clone()),
+    );
+    let large = LargeStringArray::new(
+        arrow_buffer::OffsetBuffer::from_lengths(rows.iter().map(|r| r.len())),
+        arrow_buffer::Buffer::from(rows.concat().into_bytes()),
+        Some(nulls.clone()),
+    );
+    let mut vb = StringViewBuilder::new();
+    for (r, ok) in rows.iter().zip(&valid) {
+        if *ok {
+            vb.append_value(r);
+        } else {
+            vb.append_null();
+        }
+    }
+    let layouts: Vec<ArrayRef> = vec![Arc::new(utf8), Arc::new(large), Arc::new(vb.finish())];
+    for text in &layouts {
+        for form in [InputForm::Rfc, InputForm::Only(Format::Hyphenated)] {
+            let err = arrow::parse(text.as_ref(), form, OnError::Raise).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                "External error: row 70: invalid character 'X' at byte 35: expected a hexadecimal digit",
+                "{:?}",
+                text.data_type()
+            );
+            let got = arrow::parse(text.as_ref(), form, OnError::Null).expect("null mode");
+            for i in 0..n {
+                let want = (i != 70 && i != 200 && valid[i]).then_some(ids[i]);
+                assert_eq!(
+                    got.is_valid(i)
+                        .then(|| Uuid::from_slice(got.value(i)).expect("16")),
+                    want,
+                    "row {i} of {:?}",
+                    text.data_type()
+                );
+                if want.is_none() {
+                    assert_eq!(got.value(i), [0u8; 16], "row {i}'s bytes are zero");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn reused_output_memory_never_shows_an_earlier_columns_bytes() {
+    // Outputs of 4 MiB and more are kept when freed and handed to the next call that fits;
+    // every byte of that call's output is its own (null and bad rows are zero), never the
+    // earlier column's random bytes.
+    let n = 1 << 18; // 4 MiB of UUIDs
+    let mut rows: Vec<Option<String>> = random_uuids(5, n)
+        .iter()
+        .map(|u| Some(u.to_string()))
+        .collect();
+    for i in (3..n).step_by(5) {
+        rows[i] = None;
+    }
+    for i in (1..n).step_by(7) {
+        rows[i] = Some("not a UUID".to_owned());
+    }
+    let text = StringArray::from_iter(rows.iter().map(|r| r.as_deref()));
+    let mut reused = 0;
+    // Tests share the process and its cache: try until a freed column's memory comes back.
+    for _ in 0..20 {
+        let v4 = arrow::v4(n).expect("v4");
+        let freed = v4.value_data().as_ptr();
+        drop(v4);
+        let got = arrow::parse(&text, InputForm::Rfc, OnError::Null).expect("null mode");
+        if got.value_data().as_ptr() == freed {
+            reused += 1;
+        }
+        for (i, r) in rows.iter().enumerate() {
+            let want = r.as_deref().and_then(|s| Uuid::parse_str(s).ok());
+            if want.is_none() {
+                assert!(got.is_null(i), "row {i}");
+                assert_eq!(
+                    got.value(i),
+                    [0u8; 16],
+                    "row {i}: an earlier column's bytes"
+                );
+            } else {
+                assert_eq!(Uuid::from_slice(got.value(i)).ok(), want, "row {i}");
+            }
+        }
+        if reused >= 3 {
+            break;
+        }
+    }
+    assert!(
+        reused > 0,
+        "no call reused a freed output; cache held {}",
+        arrow::cache_held()
+    );
+}
+
+#[test]
+fn the_cache_limit_bounds_what_is_kept() {
+    let before = arrow::cache_limit();
+    assert!(before > 0);
+    arrow::set_cache_limit(0);
+    drop(arrow::v7(1 << 19).expect("v7"));
+    // Once more: a column another test freed while the limit changed may have been kept.
+    arrow::set_cache_limit(0);
+    assert_eq!(arrow::cache_held(), 0, "nothing kept with a limit of 0");
+    arrow::set_cache_limit(before);
+    assert_eq!(arrow::cache_limit(), before);
+}
