@@ -636,6 +636,9 @@ trait Rows {
     /// Rows `i .. i + count`, if each is `width` bytes and they lie one after another in one
     /// buffer: those bytes (a null row's too, whatever they are).
     fn run(&self, i: usize, count: usize, width: usize) -> Option<&[u8]>;
+    /// The longest run of rows from `i` (before `end`) that [`run`](Rows::run) would take:
+    /// how many, and their bytes (none: 0 rows).
+    fn run_from(&self, i: usize, end: usize, width: usize) -> (usize, &[u8]);
 }
 
 struct Offsets<'a, O> {
@@ -676,6 +679,20 @@ impl<O: OffsetSizeTrait> Rows for Offsets<'_, O> {
             None
         }
     }
+    fn run_from(&self, i: usize, end: usize, width: usize) -> (usize, &[u8]) {
+        let Some(o) = self.offsets.get(i..end.saturating_add(1)) else {
+            return (0, &[]);
+        };
+        let k = o
+            .windows(2)
+            .take_while(|w| w[1].as_usize().wrapping_sub(w[0].as_usize()) == width)
+            .count();
+        let start = o.first().map_or(0, |o| o.as_usize());
+        match self.data.get(start..start.saturating_add(k * width)) {
+            Some(text) => (k, text),
+            None => (0, &[]),
+        }
+    }
 }
 
 struct Views<'a>(&'a StringViewArray);
@@ -712,6 +729,36 @@ impl Rows for Views<'_> {
         }
         let data = self.0.data_buffers().get(buffer as usize)?;
         data.get(start..start.checked_add(count.checked_mul(width)?)?)
+    }
+    fn run_from(&self, i: usize, end: usize, width: usize) -> (usize, &[u8]) {
+        let Some(views) = self.0.views().get(i..end) else {
+            return (0, &[]);
+        };
+        let Some(&first) = views.first() else {
+            return (0, &[]);
+        };
+        if width <= 12 {
+            return (0, &[]);
+        }
+        let (buffer, start) = ((first >> 64) as u32, (first >> 96) as u32 as usize);
+        let k = views
+            .iter()
+            .enumerate()
+            .take_while(|(j, v)| {
+                **v as u32 as usize == width
+                    && (**v >> 64) as u32 == buffer
+                    && ((**v >> 96) as u32 as usize).wrapping_sub(start) == j.wrapping_mul(width)
+            })
+            .count();
+        let text = self
+            .0
+            .data_buffers()
+            .get(buffer as usize)
+            .and_then(|d| d.get(start..start.saturating_add(k * width)));
+        match text {
+            Some(text) => (k, text),
+            None => (0, &[]),
+        }
     }
 }
 
@@ -836,25 +883,38 @@ fn parse_rows<R: Rows + Sync + ?Sized>(
         for (b, block) in chunk.chunks_mut(16 * RUN_ROWS).enumerate() {
             let at = first + b * RUN_ROWS;
             let count = block.len() / 16;
-            let text = match run {
-                Some(_) => rows.run(at, count, 36),
-                None => None,
-            };
-            let (Some(k), Some(text)) = (run, text) else {
+            let Some(k) = run else {
                 for (j, dst) in block.chunks_exact_mut(16).enumerate() {
                     one(at + j, dst)?;
                 }
                 continue;
             };
-            // The kernel stops at a row it rejects; that row goes to the row parser (for its
-            // error, or it is null), and the kernel goes on after it.
+            // The whole block at once, or runs of 36-byte rows between rows of other lengths
+            // (a null's empty row, another form), which go to the row parser.
+            let whole = rows.run(at, count, 36);
             let mut j = 0;
             while j < count {
-                j += k.hyphenated_run(&text[36 * j..], &mut block[16 * j..]);
-                if j < count {
+                let (m, text) = match whole {
+                    Some(text) if j == 0 => (count, text),
+                    _ => rows.run_from(at + j, at + count, 36),
+                };
+                if m == 0 {
                     one(at + j, &mut block[16 * j..16 * j + 16])?;
                     j += 1;
+                    continue;
                 }
+                // The kernel stops at a row it rejects; that row goes to the row parser (for
+                // its error, or it is null), and the kernel goes on after it.
+                let end = j + m;
+                let mut d = 0;
+                while d < m {
+                    d += k.hyphenated_run(&text[36 * d..], &mut block[16 * (j + d)..16 * end]);
+                    if d < m {
+                        one(at + j + d, &mut block[16 * (j + d)..16 * (j + d + 1)])?;
+                        d += 1;
+                    }
+                }
+                j = end;
             }
             // A null row's bytes may have been text the kernel read: zero them.
             if let Some(nb) = nulls {
