@@ -1231,10 +1231,25 @@ pub fn timestamp(array: &dyn Array) -> Result<TimestampMillisecondArray, ArrowEr
         }
     };
     let mut out = output(values_len(n, 8)?)?;
-    for (dst, b) in out.chunks_exact_mut(8).zip(values.chunks_exact(16)) {
-        dst.copy_from_slice(&ms(b).to_ne_bytes());
-    }
-    let has_time = BooleanBuffer::collect_bool(n, |i| ne8(&out[8 * i..8 * i + 8]) != NONE);
+    // One pass: each piece writes its rows' milliseconds and returns their validity bits, 64
+    // rows a word (pieces are whole multiples of 64 rows, so the words join up).
+    let words = split_rows(n, &mut out, 8, |first, chunk| {
+        let src = &values[16 * first..16 * (first + chunk.len() / 8)];
+        let mut words = Vec::with_capacity(chunk.len() / 8 / 64 + 1);
+        for (dst, src) in chunk.chunks_mut(8 * 64).zip(src.chunks(16 * 64)) {
+            let mut word = 0u64;
+            for (j, (d, b)) in dst.chunks_exact_mut(8).zip(src.chunks_exact(16)).enumerate() {
+                let t = ms(b);
+                word |= u64::from(t != NONE) << j;
+                d.copy_from_slice(&t.to_ne_bytes());
+            }
+            // Arrow bitmaps are little-endian: bit i of byte i / 8.
+            words.push(word.to_le());
+        }
+        Ok::<_, ArrowError>(words)
+    })?;
+    let bits: Vec<u64> = words.concat();
+    let has_time = BooleanBuffer::new(Buffer::from_vec(bits), 0, n);
     let nulls = NullBuffer::union(nulls.as_ref(), Some(&NullBuffer::new(has_time)));
     let buffer = out.into_buffer();
     // `ScalarBuffer` needs 8-byte alignment: a mapping is page-aligned; the allocator's block
