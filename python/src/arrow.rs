@@ -860,6 +860,25 @@ fn _arrow_max_threads() -> usize {
     kernels::max_threads()
 }
 
+/// _arrow_set_cache_limit(n): the most bytes of freed output memory the kernels keep for
+/// their next calls (0: none, and what is kept is given back now).
+#[pyfunction]
+fn _arrow_set_cache_limit(n: usize) {
+    kernels::set_cache_limit(n)
+}
+
+/// _arrow_cache_limit() -> int
+#[pyfunction]
+fn _arrow_cache_limit() -> usize {
+    kernels::cache_limit()
+}
+
+/// _arrow_cache_held() -> int
+#[pyfunction]
+fn _arrow_cache_held() -> usize {
+    kernels::cache_held()
+}
+
 /// Adds the `_arrow_*` functions and the two result classes to the native module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyArrowArray>()?;
@@ -875,5 +894,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_arrow_uuid7, m)?)?;
     m.add_function(wrap_pyfunction!(_arrow_set_max_threads, m)?)?;
     m.add_function(wrap_pyfunction!(_arrow_max_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(_arrow_set_cache_limit, m)?)?;
+    m.add_function(wrap_pyfunction!(_arrow_cache_limit, m)?)?;
+    m.add_function(wrap_pyfunction!(_arrow_cache_held, m)?)?;
     Ok(())
 }

@@ -302,6 +302,47 @@ def test_pyarrow_reads_the_buffers_written_here():
     assert pa.array(parsed).buffers()[1].address == parsed.buffer_addresses()[1]
 
 
+def test_freed_results_are_reused_without_their_old_bytes():
+    # A result of 4 MiB and more, once pyarrow releases it, is kept and handed to the next call
+    # that fits; that call's null and bad rows are zero, never the freed column's random bytes.
+    n = 1 << 18
+    ids = random_uuids(n)
+    rows = [None if i % 5 == 3 else ("bad" if i % 7 == 1 else str(u)) for i, u in enumerate(ids)]
+    text = pa.array(rows, pa.string())
+    reused = 0
+    for _ in range(10):
+        a = pa.array(ua.uuid4(n))
+        freed = a.buffers()[1].address
+        del a
+        got = pa.array(ua.parse(text, errors="null"))
+        if got.buffers()[1].address == freed:
+            reused += 1
+        values = got.storage.buffers()[1].to_pybytes() if isinstance(got.type, pa.ExtensionType) \
+            else got.buffers()[1].to_pybytes()
+        for i, r in enumerate(rows):
+            if r is None or r == "bad":
+                assert got[i].as_py() is None
+                assert values[16 * i:16 * i + 16] == bytes(16), f"row {i}"
+            else:
+                assert values[16 * i:16 * i + 16] == ids[i].bytes, f"row {i}"
+    assert reused > 0, ua.cache_held()
+
+
+def test_the_cache_limit():
+    limit = ua.cache_limit()
+    assert limit > 0
+    try:
+        ua.set_cache_limit(0)
+        del_me = pa.array(ua.uuid7(1 << 19))
+        del del_me
+        assert ua.cache_held() == 0
+        with pytest.raises(OverflowError):
+            ua.set_cache_limit(-1)
+    finally:
+        ua.set_cache_limit(limit)
+    assert ua.cache_limit() == limit
+
+
 def test_polars_series_in_and_out():
     s = pl.Series("s", ["6ba7b810-9dad-11d1-80b4-00c04fd430c8", None, "6ba7b811-9dad-11d1-80b4-00c04fd430c8"])
     ids = pl.Series(ua.parse(s))

@@ -36,6 +36,12 @@ keeps UUIDs as binary).
 Nulls stay null. A column of the wrong type raises ``TypeError`` naming the type. The
 kernels run with the GIL released; ``parse``, ``format``, ``uuid4`` and ``uuid7`` split
 columns of 2 x 2^18 rows and more over the machine's cores (``set_max_threads``).
+
+Results of 4 MiB and more are memory of their own that the consumer (pyarrow, Polars,
+DuckDB) frees through the Arrow release callback; freed ones are kept for the next calls, up
+to ``cache_limit()`` bytes (1 GiB, or a sixteenth of the machine's memory where that is less),
+so that a call reuses memory already in place instead of fresh pages the system must zero.
+``set_cache_limit(0)`` gives all of it back.
 """
 
 from typing import Any, Optional
@@ -56,6 +62,9 @@ __all__ = [
     "table",
     "set_max_threads",
     "max_threads",
+    "set_cache_limit",
+    "cache_limit",
+    "cache_held",
 ]
 
 Array = _native.Array
@@ -109,6 +118,23 @@ def set_max_threads(n: int) -> None:
 def max_threads() -> int:
     """The most threads a kernel uses (see :func:`set_max_threads`)."""
     return int(_native._arrow_max_threads())
+
+
+def set_cache_limit(n: int) -> None:
+    """The most bytes of freed result memory kept for later calls (results of 4 MiB and more
+    only); what is kept beyond it is given back to the system at once, and 0 gives back
+    everything and keeps nothing. Results do not depend on it, only how long a call takes."""
+    _native._arrow_set_cache_limit(n)
+
+
+def cache_limit() -> int:
+    """The most bytes of freed result memory kept (see :func:`set_cache_limit`)."""
+    return int(_native._arrow_cache_limit())
+
+
+def cache_held() -> int:
+    """The bytes of freed result memory kept now (0 while another thread is using the cache)."""
+    return int(_native._arrow_cache_held())
 
 
 def table(**columns: Any) -> Any:

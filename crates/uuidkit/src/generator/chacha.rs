@@ -32,6 +32,16 @@ pub(crate) fn keystream<const N: usize>(key: &[u8; 32], out: &mut [u8; N]) {
     core.write_keystream_blocks(blocks.get_out());
 }
 
+/// The same keystream as [`keystream`] of `64 + rest.len()` bytes, block 0 into `first` and
+/// the blocks after it straight into `rest` (whole blocks; a shorter tail is left as it is).
+pub(crate) fn keystream_split(key: &[u8; 32], first: &mut [u8; BLOCK], rest: &mut [u8]) {
+    let mut core = ChaCha8Core::new(&Key::from(*key), &Nonce::default());
+    let (mut head, _) = InOutBuf::from(&mut first[..]).into_chunks::<U64>();
+    core.write_keystream_blocks(head.get_out());
+    let (mut blocks, _) = InOutBuf::from(rest).into_chunks::<U64>();
+    core.write_keystream_blocks(blocks.get_out());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -39,6 +49,23 @@ mod tests {
     // Source: RFC 8439 §2.3 (the block function) and §2.1 (the quarter round); §2.3.2 gives
     // ChaCha20 vectors only, so the reference here is that block function with 8 rounds,
     // computed independently for every block of a refill-sized buffer.
+    #[test]
+    fn the_split_keystream_is_the_same_keystream() {
+        let key: [u8; 32] = core::array::from_fn(|i| (i * 7) as u8);
+        let mut whole = [0u8; 4096];
+        keystream(&key, &mut whole);
+        let mut first = [0u8; BLOCK];
+        let mut rest = [0x5au8; 4096 - BLOCK + 10];
+        keystream_split(&key, &mut first, &mut rest);
+        assert_eq!(first[..], whole[..BLOCK]);
+        assert_eq!(rest[..4096 - BLOCK], whole[BLOCK..]);
+        assert_eq!(
+            rest[4096 - BLOCK..],
+            [0x5a; 10],
+            "a partial block is left alone"
+        );
+    }
+
     #[test]
     fn matches_the_rfc_8439_block_function_with_8_rounds() {
         fn qr(s: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize) {

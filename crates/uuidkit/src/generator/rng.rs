@@ -52,6 +52,9 @@ const BUF_LEN: usize = 4096;
 const KEY_LEN: usize = 32;
 /// Output after which fresh OS entropy is mixed into the key.
 const RESEED_INTERVAL: usize = 1 << 20;
+/// Requests of at least this many bytes (with the buffer empty) get the keystream written into
+/// them directly: a refill's worth after its block of the next key.
+const DIRECT_FROM: usize = BUF_LEN - 64;
 /// Attempts at reading the OS generator before giving up (`getrandom` already retries `EINTR`).
 const OS_ATTEMPTS: usize = 3;
 
@@ -400,7 +403,9 @@ impl Csprng {
         }
     }
 
-    fn refill(&mut self) {
+    /// Seeds an unseeded instance and mixes in OS entropy when the interval has passed: what
+    /// every key change starts with.
+    fn before_new_key(&mut self) {
         if !self.seeded {
             if let Err(e) = self.reseed() {
                 os_failure("cannot seed the CSPRNG", e);
@@ -419,6 +424,10 @@ impl Csprng {
             wipe(&mut fresh);
             self.since_reseed = 0;
         }
+    }
+
+    fn refill(&mut self) {
+        self.before_new_key();
         // A fresh key per refill makes the all-zero nonce safe: no (key, nonce) pair repeats.
         super::chacha::keystream(&self.key, &mut self.buf);
         let (next_key, _) = self.buf.split_at_mut(KEY_LEN);
@@ -430,12 +439,33 @@ impl Csprng {
         self.since_reseed += BUF_LEN - KEY_LEN;
     }
 
-    /// Copies buffered keystream into `dest`, wiping what it hands out.
+    /// A refill written straight into `dest` (at least [`DIRECT_FROM`] bytes) instead of the
+    /// buffer, for large requests: the same keystream per key (`BUF_LEN` bytes, the next key
+    /// first), with no copy and no wipe of a buffer. Returns the bytes written (whole blocks).
+    fn refill_into(&mut self, dest: &mut [u8]) -> usize {
+        self.before_new_key();
+        let n = dest.len().min(DIRECT_FROM) / 64 * 64;
+        let mut first = [0u8; 64];
+        // The next key comes first, as in `refill`; the rest of its block is never used.
+        super::chacha::keystream_split(&self.key, &mut first, &mut dest[..n]);
+        self.key.copy_from_slice(&first[..KEY_LEN]);
+        wipe(&mut first);
+        self.since_reseed += n;
+        n
+    }
+
+    /// Copies buffered keystream into `dest`, wiping what it hands out; large requests take
+    /// the keystream straight from [`refill_into`](Self::refill_into).
     #[inline(never)]
     fn take(&mut self, dest: &mut [u8]) {
         let mut dest = dest;
         while !dest.is_empty() {
             if self.pos >= BUF_LEN {
+                if dest.len() >= DIRECT_FROM {
+                    let n = self.refill_into(dest);
+                    dest = &mut dest[n..];
+                    continue;
+                }
                 self.refill();
             }
             let avail = &mut self.buf[self.pos..];

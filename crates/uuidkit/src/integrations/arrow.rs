@@ -1238,7 +1238,11 @@ pub fn timestamp(array: &dyn Array) -> Result<TimestampMillisecondArray, ArrowEr
         let mut words = Vec::with_capacity(chunk.len() / 8 / 64 + 1);
         for (dst, src) in chunk.chunks_mut(8 * 64).zip(src.chunks(16 * 64)) {
             let mut word = 0u64;
-            for (j, (d, b)) in dst.chunks_exact_mut(8).zip(src.chunks_exact(16)).enumerate() {
+            for (j, (d, b)) in dst
+                .chunks_exact_mut(8)
+                .zip(src.chunks_exact(16))
+                .enumerate()
+            {
                 let t = ms(b);
                 word |= u64::from(t != NONE) << j;
                 d.copy_from_slice(&t.to_ne_bytes());
@@ -1307,11 +1311,12 @@ pub fn v4(n: usize) -> Result<FixedSizeBinaryArray, ArrowError> {
     FixedSizeBinaryArray::try_new(16, out.into_buffer(), None)
 }
 
-/// Fills `out` (a multiple of 16 bytes) with v4 UUIDs: the CSPRNG's keystream 4 KiB at a time,
-/// then the version and variant bits of those 256 while they are in the L1 cache (one pass over
-/// a cold buffer, not two).
+/// Fills `out` (a multiple of 16 bytes) with v4 UUIDs: the CSPRNG's keystream about 16 KiB at
+/// a time (four of its refills, each written straight into the output), then the version and
+/// variant bits of those 1008 while they are in the L1 cache (one pass over a cold buffer, not
+/// two).
 fn fill_v4_bytes(out: &mut [u8]) {
-    for chunk in out.chunks_mut(4096) {
+    for chunk in out.chunks_mut(16 * 1008) {
         crate::generator::rng::fill_random(chunk);
         for u in chunk.chunks_exact_mut(16) {
             u[6] = (u[6] & 0x0f) | 0x40;
