@@ -9,7 +9,10 @@
 //! therefore cannot recover output it already gave (backtracking resistance). In addition, after
 //! every 1 MiB of output fresh OS entropy is mixed into the key, so that a state that leaked
 //! once stops predicting the output. A UUID costs a copy of 16 bytes from the buffer, no system
-//! call.
+//! call. A request of a refill's worth or more (bulk fills: the `arrow` feature's v4 columns)
+//! takes each refill straight into its own memory instead: the next key from the refill's first
+//! block, the rest of the keystream written into the request, the same key erasure with no copy
+//! or wipe of the buffer.
 //!
 //! # Fork safety
 //!
