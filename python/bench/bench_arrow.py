@@ -4,7 +4,9 @@ Operations (per row, in nanoseconds): parse hyphenated text into UUIDs, format U
 hyphenated text, make n v7 and n v4 UUIDs, read v7 timestamps. Implementations:
 
 - uuidkit: `uuidkit.arrow` on Arrow arrays, result imported by `pyarrow.array` (zero copy),
-  on the machine's cores (`set_max_threads(0)`) and on one (`set_max_threads(1)`);
+  on the machine's cores (`set_max_threads(0)`) and on one (`set_max_threads(1)`); with the
+  output cache at its default, or at `--cache-limit` bytes (0: every result in fresh memory
+  that the system zeroes, as when the earlier results are all still alive);
 - DuckDB: `CAST(s AS UUID)`, `CAST(u AS VARCHAR)`, `uuid_extract_timestamp(u)` over an Arrow
   table it scans, `uuidv7()` and `gen_random_uuid()` over `range(n)`, each inside `min(...)`
   so that nothing is optimised away (DuckDB's own threads: all cores);
@@ -18,7 +20,7 @@ once in turn, so that a slow moment of the shared machine falls on all alike; th
 shows the median and the range (min-max) over the rounds, and ratios of the medians.
 
     pip install ./python pyarrow polars duckdb
-    python bench/bench_arrow.py [--sizes 1000000 10000000] [--rounds 5]
+    python bench/bench_arrow.py [--sizes 1000000 10000000] [--rounds 5] [--cache-limit BYTES]
 """
 
 import argparse
@@ -120,10 +122,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", type=int, nargs="+", default=[1_000_000, 10_000_000])
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--cache-limit", type=int, default=None,
+                    help="uuidkit.arrow.set_cache_limit for the whole run (default: the library's)")
     args = ap.parse_args()
+    if args.cache_limit is not None:
+        ua.set_cache_limit(args.cache_limit)
     print(f"Python {platform.python_version()}, pyarrow {pa.__version__}, polars {pl.__version__}, "
           f"duckdb {duckdb.__version__}, {os.cpu_count()} CPUs ({platform.machine()}), "
-          f"uuidkit.arrow max_threads() = {ua.max_threads()}; {args.rounds} rounds after a warm-up; "
+          f"uuidkit.arrow max_threads() = {ua.max_threads()}, cache_limit() = {ua.cache_limit()}; "
+          f"{args.rounds} rounds after a warm-up; "
           f"ns per row, median (min–max)")
     print()
     print("| operation | rows | uuidkit | uuidkit, 1 thread | DuckDB | uuidkit / DuckDB | per-row Python (10^5 rows) | uuidkit / Python | target (ns/row) |")
