@@ -34,8 +34,9 @@ keeps UUIDs as binary).
 ``table(**columns)`` gives named columns as one stream of record batches (a table).
 
 Nulls stay null. A column of the wrong type raises ``TypeError`` naming the type. The
-kernels run with the GIL released; ``parse``, ``format``, ``uuid4`` and ``uuid7`` split
-columns of 2 x 2^18 rows and more over the machine's cores (``set_max_threads``).
+kernels run with the GIL released; ``parse``, ``format``, ``timestamp``, ``uuid4`` and
+``uuid7`` split columns of 2 x 2^18 rows and more over the machine's cores
+(``set_max_threads``).
 
 Results of 4 MiB and more are memory of their own that the consumer (pyarrow, Polars,
 DuckDB) frees through the Arrow release callback; freed ones are kept for the next calls, up

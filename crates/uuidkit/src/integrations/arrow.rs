@@ -13,11 +13,15 @@
 //! allocation per row), and reads sliced arrays at their offset. The per-row work is the
 //! library's codecs: the CPU's SIMD kernel table is looked up once per call, not once per row.
 //!
-//! Large columns: [`parse`], [`format()`], [`v4`] and [`v7`] split a column of 2 × 2^18 rows or
-//! more into pieces of whole 2 MiB pages that up to [`max_threads`] scoped threads take from a
-//! queue (the calling thread too; [`set_max_threads`]`(1)` keeps it alone); the results are the
-//! same bytes whatever the split. Outputs of 4 MiB or more are a memory mapping of their own
-//! with transparent huge pages (Linux), unmapped when the last `Buffer` over it is dropped.
+//! Large columns: [`parse`], [`format()`], [`timestamp`], [`v4`] and [`v7`] split a column of
+//! 2 × 2^18 rows or more into pieces of whole 2 MiB pages that up to [`max_threads`] scoped
+//! threads take from a queue (the calling thread too; [`set_max_threads`]`(1)` keeps it alone);
+//! the results are the same bytes whatever the split. Outputs of 4 MiB or more are a memory
+//! mapping of their own with transparent huge pages (Linux); when the last `Buffer` over one is
+//! dropped it is kept for a later call, up to [`cache_limit`] bytes ([`set_cache_limit`]), so
+//! that calls in a loop reuse memory already in place instead of fresh pages the system must
+//! zero. Every kernel writes every byte of its output, so a reused one never shows an earlier
+//! column.
 //!
 //! Errors: a row that cannot be read is an [`ArrowError::ExternalError`] holding a [`RowError`]
 //! (the row, and the library's [`Error`] with the character and byte); a column of the wrong
@@ -535,8 +539,8 @@ static MAX_THREADS: AtomicUsize = AtomicUsize::new(0);
 /// Fewer rows than this per thread are not worth a thread's start (tens of microseconds).
 const MIN_ROWS_PER_THREAD: usize = 1 << 18;
 
-/// Sets the most threads a kernel splits a large column over (`parse`, `format`, `v4`, `v7`
-/// split columns of at least 2 × 2^18 rows into parts of at least 2^18, each on a scoped
+/// Sets the most threads a kernel splits a large column over (`parse`, `format`, `timestamp`,
+/// `v4`, `v7` split columns of at least 2 × 2^18 rows into parts of at least 2^18, each on a scoped
 /// thread of its own, with the calling thread doing the first): 1 keeps every kernel on the
 /// calling thread, 0 (the default) means the machine's available parallelism. The results do
 /// not depend on it: the same bytes, the same first error, v7 the same order.
