@@ -388,7 +388,7 @@ fn output(len: usize) -> Result<Out, ArrowError> {
 /// machine 1.2 ns per 16-byte row, more than some kernels' own work. Like an allocator that
 /// keeps freed memory, the kernels keep their freed outputs, up to [`cache_limit`] bytes in
 /// all and [`SLOTS`] mappings; a call takes the smallest one that holds its output and wastes
-/// at most a quarter of it. The lock is only ever tried: a call that finds it held (another
+/// at most a quarter of it (the most recently freed of equal ones). The lock is only ever tried: a call that finds it held (another
 /// thread, or a child forked while a thread held it) maps or unmaps as if there were no cache,
 /// so nothing waits on it.
 pub(crate) mod cache {
@@ -458,9 +458,12 @@ pub(crate) mod cache {
     pub(super) fn take(len: usize) -> Option<Mapping> {
         let mut kept = KEPT.try_lock().ok()?;
         let most = len.saturating_add(len / 3).saturating_add(2 << 20);
+        // Of equal sizes the most recently freed, whose pages are likeliest still in the CPU's
+        // caches (`min_by_key` keeps the first of equal keys: newest first).
         let best = kept
             .iter()
             .enumerate()
+            .rev()
             .filter(|(_, m)| m.cap >= len && m.cap <= most)
             .min_by_key(|(_, m)| m.cap)
             .map(|(i, _)| i)?;

@@ -658,7 +658,7 @@ fn reused_output_memory_never_shows_an_earlier_columns_bytes() {
     // Outputs of 4 MiB and more are kept when freed and handed to the next call that fits;
     // every byte of that call's output is its own (null and bad rows are zero), never the
     // earlier column's random bytes.
-    let n = 1 << 18; // 4 MiB of UUIDs
+    let n = (1 << 18) + 1000; // over 4 MiB of UUIDs, a size no other test makes
     let mut rows: Vec<Option<String>> = random_uuids(5, n)
         .iter()
         .map(|u| Some(u.to_string()))
