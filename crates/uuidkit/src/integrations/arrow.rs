@@ -640,11 +640,9 @@ trait Rows {
     fn nulls(&self) -> Option<&NullBuffer>;
     /// Row `i < len()`; any row (a null one's bytes are whatever the array holds).
     fn row(&self, i: usize) -> &[u8];
-    /// Rows `i .. i + count`, if each is `width` bytes and they lie one after another in one
-    /// buffer: those bytes (a null row's too, whatever they are).
-    fn run(&self, i: usize, count: usize, width: usize) -> Option<&[u8]>;
-    /// The longest run of rows from `i` (before `end`) that [`run`](Rows::run) would take:
-    /// how many, and their bytes (none: 0 rows).
+    /// The longest run of rows from `i` (before `end`) that are each `width` bytes and lie one
+    /// after another in one buffer: how many, and their bytes (a null row's too, whatever they
+    /// are); none: 0 rows.
     fn run_from(&self, i: usize, end: usize, width: usize) -> (usize, &[u8]);
 }
 
@@ -669,22 +667,6 @@ impl<O: OffsetSizeTrait> Rows for Offsets<'_, O> {
         // (built with `new_unchecked`) from panicking: its rows read as empty.
         let (a, b) = (self.offsets[i].as_usize(), self.offsets[i + 1].as_usize());
         self.data.get(a..b).unwrap_or_default()
-    }
-    #[inline]
-    fn run(&self, i: usize, count: usize, width: usize) -> Option<&[u8]> {
-        let o = self.offsets.get(i..=i.checked_add(count)?)?;
-        // No early exit: the loop compiles to vector compares.
-        let mut same = true;
-        for w in o.windows(2) {
-            same &= w[1].as_usize().wrapping_sub(w[0].as_usize()) == width;
-        }
-        let start = o.first()?.as_usize();
-        if same {
-            self.data
-                .get(start..start.checked_add(count.checked_mul(width)?)?)
-        } else {
-            None
-        }
     }
     fn run_from(&self, i: usize, end: usize, width: usize) -> (usize, &[u8]) {
         let Some(o) = self.offsets.get(i..end.saturating_add(1)) else {
@@ -715,28 +697,6 @@ impl Rows for Views<'_> {
     fn row(&self, i: usize) -> &[u8] {
         self.0.value(i).as_bytes()
     }
-    #[inline]
-    fn run(&self, i: usize, count: usize, width: usize) -> Option<&[u8]> {
-        // A view of more than 12 bytes: length (bits 0-31), prefix, buffer index (64-95),
-        // offset (96-127). Rows one after another: the same buffer, offsets `width` apart.
-        let views = self.0.views().get(i..i.checked_add(count)?)?;
-        let first = *views.first()?;
-        if width <= 12 {
-            return None;
-        }
-        let (buffer, start) = ((first >> 64) as u32, (first >> 96) as u32 as usize);
-        let mut same = true;
-        for (j, v) in views.iter().enumerate() {
-            same &= *v as u32 as usize == width
-                && (*v >> 64) as u32 == buffer
-                && ((*v >> 96) as u32 as usize).wrapping_sub(start) == j.wrapping_mul(width);
-        }
-        if !same {
-            return None;
-        }
-        let data = self.0.data_buffers().get(buffer as usize)?;
-        data.get(start..start.checked_add(count.checked_mul(width)?)?)
-    }
     fn run_from(&self, i: usize, end: usize, width: usize) -> (usize, &[u8]) {
         let Some(views) = self.0.views().get(i..end) else {
             return (0, &[]);
@@ -747,6 +707,8 @@ impl Rows for Views<'_> {
         if width <= 12 {
             return (0, &[]);
         }
+        // A view of more than 12 bytes: length (bits 0-31), prefix, buffer index (64-95),
+        // offset (96-127). Rows one after another: the same buffer, offsets `width` apart.
         let (buffer, start) = ((first >> 64) as u32, (first >> 96) as u32 as usize);
         let k = views
             .iter()
@@ -852,8 +814,8 @@ fn only(
     }
 }
 
-/// Rows per run handed to the column kernel: its check of the rows' lengths costs a pass over
-/// their offsets, which fits in the L1 cache beside the run's text.
+/// Rows per block of parse's column path: the check of the rows' lengths reads their offsets
+/// (or views) just before the kernel reads their text, both in the L1 cache.
 const RUN_ROWS: usize = 64;
 
 #[inline(always)]
@@ -896,15 +858,11 @@ fn parse_rows<R: Rows + Sync + ?Sized>(
                 }
                 continue;
             };
-            // The whole block at once, or runs of 36-byte rows between rows of other lengths
-            // (a null's empty row, another form), which go to the row parser.
-            let whole = rows.run(at, count, 36);
+            // Runs of 36-byte rows (mostly the whole block) between rows of other lengths (a
+            // null's empty row, another form), which go to the row parser.
             let mut j = 0;
             while j < count {
-                let (m, text) = match whole {
-                    Some(text) if j == 0 => (count, text),
-                    _ => rows.run_from(at + j, at + count, 36),
-                };
+                let (m, text) = rows.run_from(at + j, at + count, 36);
                 if m == 0 {
                     one(at + j, &mut block[16 * j..16 * j + 16])?;
                     j += 1;
