@@ -275,39 +275,43 @@ fn bad_row(row: usize, why: Why) -> ArrowError {
 const MAP_FROM: usize = 4 << 20;
 
 /// A kernel's output buffer: from the allocator (zeroed), or a mapping of its own when large,
-/// fresh (zeroed) or reused from [`cache`] (holding what an earlier output held). Every kernel
-/// writes every byte of the `len` it asked for, so which one it got is never seen.
+/// fresh (zeroed) or reused from [`cache`] (holding what an earlier output held), of which the
+/// first `len` bytes are the output. Every kernel writes every byte of the `len` it asked for,
+/// so which one it got is never seen.
 enum Out {
     Heap(Vec<u8>),
-    Mapped(Mapping, usize),
+    Mapped(Region, usize),
 }
 
-/// A `sys::map_zeroed` mapping of `cap` bytes, handed to [`cache`] (or unmapped) when the last
-/// `Buffer` over it is dropped.
-struct Mapping {
+/// A `sys::map_zeroed` mapping of `cap` bytes, unmapped when dropped.
+struct Region {
     ptr: std::ptr::NonNull<u8>,
     cap: usize,
 }
 
 // SAFETY: the mapping is plain memory owned by this value alone (no thread affinity); shared
 // references only read it, and arrow-rs's `Buffer` hands out only shared access.
-unsafe impl Send for Mapping {}
+unsafe impl Send for Region {}
 // SAFETY: as above.
-unsafe impl Sync for Mapping {}
-impl std::panic::RefUnwindSafe for Mapping {}
+unsafe impl Sync for Region {}
+impl std::panic::RefUnwindSafe for Region {}
 
-impl Drop for Mapping {
+impl Drop for Region {
     fn drop(&mut self) {
-        let m = Mapping {
-            ptr: self.ptr,
-            cap: self.cap,
-        };
-        self.cap = 0;
-        if let Some(m) = cache::keep(m) {
-            // SAFETY: `ptr` and `cap` are one `map_zeroed` mapping, owned by `m` alone (this
-            // value's `cap` is now 0, so `m` is the only owner), freed only here.
-            unsafe { crate::sys::unmap(m.ptr, m.cap) };
-            std::mem::forget(m);
+        // SAFETY: `ptr` and `cap` are one `map_zeroed` mapping, owned by this value alone and
+        // freed only here.
+        unsafe { crate::sys::unmap(self.ptr, self.cap) }
+    }
+}
+
+/// The owner of a mapping behind `Buffer`s: when the last of them is dropped, the mapping goes
+/// to [`cache`], which keeps it or drops it (unmapping it).
+struct Kept(Option<Region>);
+
+impl Drop for Kept {
+    fn drop(&mut self) {
+        if let Some(r) = self.0.take() {
+            cache::keep(r);
         }
     }
 }
@@ -316,12 +320,12 @@ impl Out {
     fn into_buffer(self) -> Buffer {
         match self {
             Out::Heap(v) => Buffer::from_vec(v),
-            Out::Mapped(m, len) => {
-                let ptr = m.ptr;
+            Out::Mapped(r, len) => {
+                let ptr = r.ptr;
                 // SAFETY: `ptr` is valid for `len <= cap` initialised bytes (zeroed or an
-                // earlier output's, then written) for as long as `m` lives, and the buffer
-                // keeps `m` until its last clone is dropped.
-                unsafe { Buffer::from_custom_allocation(ptr, len, Arc::new(m)) }
+                // earlier output's, then written) for as long as the region lives, and the
+                // buffer keeps its owner until its last clone is dropped.
+                unsafe { Buffer::from_custom_allocation(ptr, len, Arc::new(Kept(Some(r)))) }
             }
         }
     }
@@ -333,7 +337,7 @@ impl std::ops::Deref for Out {
         match self {
             Out::Heap(v) => v,
             // SAFETY: `len <= cap` initialised bytes of the mapping, borrowed with `self`.
-            Out::Mapped(m, len) => unsafe { std::slice::from_raw_parts(m.ptr.as_ptr(), *len) },
+            Out::Mapped(r, len) => unsafe { std::slice::from_raw_parts(r.ptr.as_ptr(), *len) },
         }
     }
 }
@@ -344,7 +348,7 @@ impl std::ops::DerefMut for Out {
             Out::Heap(v) => v,
             // SAFETY: as in `deref`, borrowed mutably with `self` (the mapping has no other
             // owner before `into_buffer`).
-            Out::Mapped(m, len) => unsafe { std::slice::from_raw_parts_mut(m.ptr.as_ptr(), *len) },
+            Out::Mapped(r, len) => unsafe { std::slice::from_raw_parts_mut(r.ptr.as_ptr(), *len) },
         }
     }
 }
@@ -360,11 +364,11 @@ fn output(len: usize) -> Result<Out, ArrowError> {
         return Ok(Out::Heap(Vec::new()));
     }
     if len >= MAP_FROM {
-        if let Some(m) = cache::take(len) {
-            return Ok(Out::Mapped(m, len));
+        if let Some(r) = cache::take(len) {
+            return Ok(Out::Mapped(r, len));
         }
         if let Some(ptr) = crate::sys::map_zeroed(len) {
-            return Ok(Out::Mapped(Mapping { ptr, cap: len }, len));
+            return Ok(Out::Mapped(Region { ptr, cap: len }, len));
         }
     }
     let layout = std::alloc::Layout::array::<u8>(len)
@@ -387,12 +391,13 @@ fn output(len: usize) -> Result<Out, ArrowError> {
 /// A fresh mapping costs the kernel's zeroing of every page at first touch: on the benchmark
 /// machine 1.2 ns per 16-byte row, more than some kernels' own work. Like an allocator that
 /// keeps freed memory, the kernels keep their freed outputs, up to [`cache_limit`] bytes in
-/// all and [`SLOTS`] mappings; a call takes the smallest one that holds its output and wastes
-/// at most a quarter of it (the most recently freed of equal ones). The lock is only ever tried: a call that finds it held (another
-/// thread, or a child forked while a thread held it) maps or unmaps as if there were no cache,
-/// so nothing waits on it.
+/// all and [`SLOTS`](cache::SLOTS) mappings, the oldest given back first; a call takes the
+/// smallest one that holds its output and wastes at most a quarter of it (of equal ones the most
+/// recently freed). The lock is only ever tried: a call that finds it held (another thread, or
+/// a child forked while a thread held it) maps or unmaps as if there were no cache, so nothing
+/// waits on it. A region given back is unmapped by its `Drop`, outside the lock.
 pub(crate) mod cache {
-    use super::Mapping;
+    use super::Region;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
 
@@ -402,7 +407,7 @@ pub(crate) mod cache {
     /// `usize::MAX`: not set, the default.
     static LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
 
-    static KEPT: Mutex<Vec<Mapping>> = Mutex::new(Vec::new());
+    static KEPT: Mutex<Vec<Region>> = Mutex::new(Vec::new());
 
     /// The default limit: 1 GiB, or a sixteenth of the machine's memory if less.
     fn default_limit() -> usize {
@@ -418,44 +423,36 @@ pub(crate) mod cache {
         }
     }
 
+    /// Takes the oldest of `kept` out until at most `bytes` bytes in at most `slots` mappings
+    /// remain; the caller drops them (unmapping them) after the lock.
+    fn evict(kept: &mut Vec<Region>, bytes: usize, slots: usize) -> Vec<Region> {
+        let mut total: usize = kept.iter().map(|r| r.cap).sum();
+        let mut n = 0;
+        while n < kept.len() && (total > bytes || kept.len() - n > slots) {
+            total -= kept[n].cap;
+            n += 1;
+        }
+        kept.drain(..n).collect()
+    }
+
     /// Sets the limit and gives back to the system what is kept beyond it.
     pub(super) fn set_limit(bytes: usize) {
         LIMIT.store(bytes.min(usize::MAX - 1), Ordering::Relaxed);
-        let freed: Vec<Mapping> = match KEPT.lock() {
-            Ok(mut kept) => {
-                let mut total: usize = kept.iter().map(|m| m.cap).sum();
-                let mut out = Vec::new();
-                // The oldest go first.
-                while total > bytes && !kept.is_empty() {
-                    let m = kept.remove(0);
-                    total -= m.cap;
-                    out.push(m);
-                }
-                out
-            }
+        let old = match KEPT.lock() {
+            Ok(mut kept) => evict(&mut kept, bytes, SLOTS),
             Err(_) => Vec::new(),
         };
-        // Unmapped outside the lock.
-        for m in freed {
-            unmap(m);
-        }
+        drop(old);
     }
 
     /// The bytes kept now.
     pub(super) fn held() -> usize {
-        KEPT.try_lock().map_or(0, |k| k.iter().map(|m| m.cap).sum())
-    }
-
-    fn unmap(m: Mapping) {
-        // SAFETY: `m` owns its mapping; unmapped once, and `forget` keeps its `Drop` from
-        // handing it to the cache again.
-        unsafe { crate::sys::unmap(m.ptr, m.cap) };
-        std::mem::forget(m);
+        KEPT.try_lock().map_or(0, |k| k.iter().map(|r| r.cap).sum())
     }
 
     /// A kept mapping of at least `len` bytes and at most a third more (plus a huge page), or
     /// `None`.
-    pub(super) fn take(len: usize) -> Option<Mapping> {
+    pub(super) fn take(len: usize) -> Option<Region> {
         let mut kept = KEPT.try_lock().ok()?;
         let most = len.saturating_add(len / 3).saturating_add(2 << 20);
         // Of equal sizes the most recently freed, whose pages are likeliest still in the CPU's
@@ -464,35 +461,26 @@ pub(crate) mod cache {
             .iter()
             .enumerate()
             .rev()
-            .filter(|(_, m)| m.cap >= len && m.cap <= most)
-            .min_by_key(|(_, m)| m.cap)
+            .filter(|(_, r)| r.cap >= len && r.cap <= most)
+            .min_by_key(|(_, r)| r.cap)
             .map(|(i, _)| i)?;
         Some(kept.remove(best))
     }
 
-    /// Keeps `m` if it fits under the limit (making room by dropping the oldest), else hands it
-    /// back for the caller to unmap.
-    pub(super) fn keep(m: Mapping) -> Option<Mapping> {
+    /// Keeps `r` if it fits under the limit, making room by giving back the oldest; otherwise
+    /// (too large, or the lock held) drops it.
+    pub(super) fn keep(r: Region) {
         let limit = limit();
-        if m.cap > limit {
-            return Some(m);
+        if r.cap > limit {
+            return;
         }
         let Ok(mut kept) = KEPT.try_lock() else {
-            return Some(m);
+            return;
         };
-        let mut total: usize = kept.iter().map(|k| k.cap).sum();
-        let mut old = Vec::new();
-        while (total + m.cap > limit || kept.len() >= SLOTS) && !kept.is_empty() {
-            let k = kept.remove(0);
-            total -= k.cap;
-            old.push(k);
-        }
-        kept.push(m);
+        let old = evict(&mut kept, limit - r.cap, SLOTS - 1);
+        kept.push(r);
         drop(kept);
-        for k in old {
-            unmap(k);
-        }
-        None
+        drop(old);
     }
 }
 
