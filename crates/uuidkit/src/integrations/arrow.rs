@@ -564,6 +564,8 @@ fn threads_for(n: usize) -> usize {
 /// wait for the slower core: 5 to 10 times slower on a loaded machine), large enough that
 /// taking the next piece (one lock) costs nothing.
 const PIECE_ROWS: usize = 1 << 16;
+// `timestamp` builds each piece's validity bits in whole 64-bit words.
+const _: () = assert!(PIECE_ROWS % 64 == 0);
 
 /// The rows of a piece for `width`-byte rows: [`PIECE_ROWS`], or more so that every piece is a
 /// whole number of 2 MiB huge pages (pieces start on them: the mapping is aligned), so that no
@@ -1185,7 +1187,8 @@ pub fn timestamp(array: &dyn Array) -> Result<TimestampMillisecondArray, ArrowEr
     };
     let mut out = output(values_len(n, 8)?)?;
     // One pass: each piece writes its rows' milliseconds and returns their validity bits, 64
-    // rows a word (pieces are whole multiples of 64 rows, so the words join up).
+    // rows a word (every piece but the last is a whole number of words: `piece_rows` is
+    // `PIECE_ROWS` or a larger power of two, so the words join up).
     let words = split_rows(n, &mut out, 8, |first, chunk| {
         let src = &values[16 * first..16 * (first + chunk.len() / 8)];
         let mut words = Vec::with_capacity(chunk.len() / 8 / 64 + 1);
