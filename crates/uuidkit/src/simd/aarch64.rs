@@ -114,7 +114,7 @@ unsafe fn simple_body_neon(s: &[u8; 32]) -> Option<[u8; 16]> {
 
 #[cfg(feature = "arrow")]
 super::entries::run_entries!(
-    "neon",
+    #[target_feature(enable = "neon")]
     hyphenated_run_neon,
     encode_hyphenated_run_neon,
     hyphenated_body_neon,

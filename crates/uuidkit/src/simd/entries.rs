@@ -216,10 +216,11 @@ pub(crate) fn is_urn_prefix(p: &[u8; 9]) -> bool {
 
 /// The two column entries of a level (the `arrow` feature's hot loops), around its hyphenated
 /// body parser and encoder: the per-row kernel inlined into one loop with the level's target
-/// features, instead of an indirect call and a `Result` per row.
-#[cfg(all(feature = "simd", feature = "arrow"))]
+/// features (the attributes given; none for the scalar level), instead of an indirect call and
+/// a `Result` per row.
+#[cfg(feature = "arrow")]
 macro_rules! run_entries {
-    ($feature:literal, $parse_run:ident, $encode_run:ident, $hyphenated_body:path,
+    ($(#[$attr:meta])* $parse_run:ident, $encode_run:ident, $hyphenated_body:path,
      $encode_hyphenated:path) => {
         /// Parses the consecutive 36-byte hyphenated bodies of `text` into the consecutive
         /// 16-byte values of `out`, as many as both hold, up to the first that is not one;
@@ -228,7 +229,8 @@ macro_rules! run_entries {
         /// # Safety
         ///
         /// The [`Kernels`](super::Kernels) contract.
-        #[target_feature(enable = $feature)]
+        $(#[$attr])*
+        #[allow(unused_unsafe)] // the scalar level's body is a safe function
         pub(super) unsafe fn $parse_run(text: &[u8], out: &mut [u8]) -> usize {
             let mut done = 0;
             for (s, d) in text.chunks_exact(36).zip(out.chunks_exact_mut(16)) {
@@ -251,7 +253,8 @@ macro_rules! run_entries {
         /// # Safety
         ///
         /// The [`Kernels`](super::Kernels) contract.
-        #[target_feature(enable = $feature)]
+        $(#[$attr])*
+        #[allow(unused_unsafe)] // as above
         pub(super) unsafe fn $encode_run(values: &[u8], case: $crate::text::Case, out: &mut [u8]) {
             for (v, d) in values.chunks_exact(16).zip(out.chunks_exact_mut(36)) {
                 if let (Some(v), Some(d)) = (v.first_chunk::<16>(), d.first_chunk_mut::<36>()) {
@@ -262,6 +265,5 @@ macro_rules! run_entries {
         }
     };
 }
-#[cfg(all(feature = "simd", feature = "arrow"))]
-#[allow(unused_imports)]
+#[cfg(feature = "arrow")]
 pub(crate) use run_entries;

@@ -186,26 +186,17 @@ mod scalar_level {
     }
 
     #[cfg(feature = "arrow")]
-    pub(super) fn hyphenated_run(text: &[u8], out: &mut [u8]) -> usize {
-        let mut done = 0;
-        for (s, d) in text.chunks_exact(36).zip(out.chunks_exact_mut(16)) {
-            match scalar::parse_hyphenated(s) {
-                Ok(u) => d.copy_from_slice(u.as_bytes()),
-                Err(_) => break,
-            }
-            done += 1;
-        }
-        done
+    fn hyphenated_body(s: &[u8; 36]) -> Option<[u8; 16]> {
+        scalar::parse_hyphenated(s).ok().map(Uuid::into_bytes)
     }
 
     #[cfg(feature = "arrow")]
-    pub(super) fn encode_hyphenated_run(values: &[u8], case: Case, out: &mut [u8]) {
-        for (v, d) in values.chunks_exact(16).zip(out.chunks_exact_mut(36)) {
-            if let (Some(v), Some(d)) = (v.first_chunk::<16>(), d.first_chunk_mut::<36>()) {
-                encode_hyphenated(v, case, d);
-            }
-        }
-    }
+    super::entries::run_entries!(
+        hyphenated_run,
+        encode_hyphenated_run,
+        hyphenated_body,
+        encode_hyphenated
+    );
 }
 
 // ---- the tables: every level's entries, side by side --------------------------------------------

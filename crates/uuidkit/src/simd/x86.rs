@@ -158,7 +158,7 @@ unsafe fn simple_body_ssse3(s: &[u8; 32]) -> Option<[u8; 16]> {
 
 #[cfg(feature = "arrow")]
 super::entries::run_entries!(
-    "ssse3",
+    #[target_feature(enable = "ssse3")]
     hyphenated_run_ssse3,
     encode_hyphenated_run_ssse3,
     hyphenated_body_ssse3,
@@ -462,7 +462,7 @@ unsafe fn simple_body_avx2(s: &[u8; 32]) -> Option<[u8; 16]> {
 
 #[cfg(feature = "arrow")]
 super::entries::run_entries!(
-    "avx2",
+    #[target_feature(enable = "avx2")]
     hyphenated_run_avx2,
     encode_hyphenated_run_avx2,
     hyphenated_body_avx2,
