@@ -885,6 +885,55 @@ impl RandomSource for SeqRandom {
 mod tests {
     use super::*;
 
+    /// A large request takes each refill's keystream straight into itself: exactly the bytes
+    /// after the refill's first block, with the next key taken from that block and never handed
+    /// out; a small request afterwards continues from the buffer as before.
+    #[test]
+    fn a_large_request_gets_the_keystream_after_each_next_key() {
+        let mut rng = Csprng::new().unwrap();
+        // An empty buffer and a known key: the next refill starts from it.
+        let k0: [u8; KEY_LEN] = core::array::from_fn(|i| (i * 13 + 1) as u8);
+        rng.key = k0;
+        rng.buf.fill(0);
+        rng.pos = BUF_LEN;
+        rng.since_reseed = 0;
+        let mut out = vec![0u8; 2 * DIRECT_FROM + 100];
+        rng.fill_bytes(&mut out);
+        let mut s0 = [0u8; BUF_LEN];
+        super::super::chacha::keystream(&k0, &mut s0);
+        assert_eq!(
+            out[..DIRECT_FROM],
+            s0[64..],
+            "the first refill, after its key block"
+        );
+        let k1: [u8; KEY_LEN] = s0[..KEY_LEN].try_into().unwrap();
+        let mut s1 = [0u8; BUF_LEN];
+        super::super::chacha::keystream(&k1, &mut s1);
+        assert_eq!(
+            out[DIRECT_FROM..2 * DIRECT_FROM],
+            s1[64..],
+            "keyed by the first's block"
+        );
+        // The last 100 bytes through the buffer: a refill keyed by the second's block.
+        let k2: [u8; KEY_LEN] = s1[..KEY_LEN].try_into().unwrap();
+        let mut s2 = [0u8; BUF_LEN];
+        super::super::chacha::keystream(&k2, &mut s2);
+        assert_eq!(out[2 * DIRECT_FROM..], s2[KEY_LEN..KEY_LEN + 100]);
+        for key in [&k1[..], &k2[..], &s2[..KEY_LEN]] {
+            assert!(
+                !out.windows(KEY_LEN).any(|w| w == key),
+                "a key was handed out"
+            );
+        }
+        assert_eq!(
+            rng.key[..],
+            s2[..KEY_LEN],
+            "the key now is the last refill's next key"
+        );
+        // Counted as output: each direct refill what it wrote, the buffered one its 4064.
+        assert_eq!(rng.since_reseed, 2 * DIRECT_FROM + (BUF_LEN - KEY_LEN));
+    }
+
     /// What the kernel does to the page in a child (zero the word) gives a generation that no
     /// process before had, and the counter stays at least the word's value.
     #[test]
