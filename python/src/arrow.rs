@@ -879,7 +879,7 @@ fn _arrow_cache_held() -> usize {
     kernels::cache_held()
 }
 
-/// Adds the `_arrow_*` functions and the two result classes to the native module.
+/// Adds the `_arrow_*` functions and the three result classes to the native module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyArrowArray>()?;
     m.add_class::<PyChunkedArray>()?;
